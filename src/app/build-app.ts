@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import '../http/fastify-types.js';
+import { access } from '../http/access.js';
+import { API_VERSION_HEADER, resolveApiVersion } from '../http/api-version.js';
+import { openApiSecurity } from '../http/openapi.js';
+import { createRequestGuard } from '../http/request-guard.js';
+import { validatorCompiler } from '../http/validation.js';
+import { registerAdminRoutes } from '../modules/admin/admin.routes.js';
+import { registerApiKeyRoutes } from '../modules/api-keys/api-keys.routes.js';
+import { registerMeRoutes } from '../modules/me/me.routes.js';
+import { registerSystemRoutes } from '../modules/system/system.routes.js';
+import type { AppContext } from './context.js';
+import { handleError, sendError } from './error-handler.js';
+
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+export interface BuildOptions {
+  logger?: boolean | { level: string };
+}
+
+const REQUEST_ID = /^[\w\-.:]{1,128}$/;
+
+export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? { level: ctx.config.logLevel },
+    bodyLimit: ctx.config.bodyLimitBytes,
+    // One line per request, written in onResponse (below), instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const sent = request.headers['x-request-id'];
+      return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, 'NotFoundException', `Cannot ${request.method} ${request.url.split('?')[0]}`, { reason: 'route_not_found' }),
+  );
+
+  // Every route states who may call it; a route without a declaration is a programming error.
+  app.addHook('onRoute', (route) => {
+    route.config ??= {};
+    if (route.config.access) return;
+    // Routes that plugins register: the docs UI's assets and the CORS preflight.
+    if (route.url.startsWith('/docs') || (route.method === 'OPTIONS' && route.url === '*')) {
+      route.config.access = access.public();
+      route.config.rateLimit = false;
+      return;
+    }
+    throw new Error(`route ${route.method} ${route.url} declares no access (config.access)`);
+  });
+
+  app.decorateRequest('principal', null);
+  app.decorateRequest('apiVersion', '2024-04-15');
+  app.addHook('onRequest', async (request, reply) => {
+    request.apiVersion = resolveApiVersion(request.headers[API_VERSION_HEADER]);
+    reply.header('X-Request-Id', request.id);
+  });
+  app.addHook('onRequest', createRequestGuard(ctx));
+  // The reference accepts a bodiless POST/PATCH where every body field is optional.
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    ctx.metrics.observe(request, reply);
+    request.log.info(
+      { method: request.method, url: request.url, route: request.routeOptions.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
+      'request completed',
+    );
+  });
+
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'PATCH', 'DELETE', 'HEAD', 'POST', 'PUT', 'OPTIONS'],
+    allowedHeaders: ['x-svc-client-id', 'x-svc-secret-key', 'x-svc-platform-embed', API_VERSION_HEADER, 'Accept', 'Authorization', 'Content-Type', 'Origin', 'Idempotency-Key', 'X-Request-Id'],
+    exposedHeaders: ['X-Request-Id', 'X-RateLimit-Limit-Default', 'X-RateLimit-Remaining-Default', 'X-RateLimit-Reset-Default'],
+    maxAge: 86_400,
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'svc scheduling API', version: '2.0.0', description: 'Scheduling backend, wire-compatible with the reference API v2.' },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'An API key (svc_...) or an access token' },
+          svcSecretKey: { type: 'apiKey', in: 'header', name: 'x-svc-secret-key' },
+          svcClientId: { type: 'apiKey', in: 'header', name: 'x-svc-client-id' },
+        },
+      },
+    },
+    transform: ({ schema, url, route }) => ({ schema: openApiSecurity(schema, route.config?.access), url }),
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/docs/openapi.json' } as never });
+
+  registerSystemRoutes(app, ctx);
+  registerMeRoutes(app, ctx);
+  registerApiKeyRoutes(app, ctx);
+  registerAdminRoutes(app, ctx);
+
+  return app;
+}

@@ -1,0 +1,73 @@
+import path from 'node:path';
+
+/** Everything the process reads from its environment, parsed once at start. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  logLevel: string;
+  adminApiKey: string | undefined;
+  adminEmail: string;
+  bodyLimitBytes: number;
+  redisUrl: string | undefined;
+  rateLimit: RateLimitConfig;
+  authCacheTtlMs: number;
+  shutdownTimeoutMs: number;
+  appUrl: string;
+}
+
+export interface RateLimitConfig {
+  enabled: boolean;
+  windowMs: number;
+  blockMs: number;
+  apiKey: number;
+  accessToken: number;
+  oauthClient: number;
+  anonymous: number;
+}
+
+export class ConfigError extends Error {}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const adminApiKey = env.SVC_ADMIN_API_KEY || undefined;
+  if (adminApiKey !== undefined && !/^svc_[A-Za-z0-9_]{8,}$/.test(adminApiKey)) {
+    throw new ConfigError('SVC_ADMIN_API_KEY must start with "svc_" followed by at least 8 letters, digits or underscores');
+  }
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// URL');
+  }
+  const port = int(env, 'PORT', 5555);
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.SVC_DATA_DIR || './data'),
+    databaseUrl,
+    logLevel: env.LOG_LEVEL || 'info',
+    adminApiKey,
+    adminEmail: env.SVC_ADMIN_EMAIL || 'admin@svc.local',
+    bodyLimitBytes: int(env, 'SVC_BODY_LIMIT_BYTES', 1024 * 1024, 1024),
+    redisUrl: env.REDIS_URL || undefined,
+    rateLimit: {
+      enabled: env.RATE_LIMIT_ENABLED !== '0',
+      windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1),
+      blockMs: int(env, 'RATE_LIMIT_BLOCK_MS', 60_000, 0),
+      apiKey: int(env, 'RATE_LIMIT_API_KEY', 120, 1),
+      accessToken: int(env, 'RATE_LIMIT_ACCESS_TOKEN', 500, 1),
+      oauthClient: int(env, 'RATE_LIMIT_OAUTH_CLIENT', 500, 1),
+      anonymous: int(env, 'RATE_LIMIT_ANONYMOUS', 120, 1),
+    },
+    authCacheTtlMs: int(env, 'SVC_AUTH_CACHE_TTL_MS', 30_000, 0),
+    shutdownTimeoutMs: int(env, 'SVC_SHUTDOWN_TIMEOUT_MS', 10_000, 0),
+    appUrl: env.APP_URL || `http://localhost:${port}`,
+  };
+}

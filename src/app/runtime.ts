@@ -1,0 +1,78 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { openDatabase, type Database } from '../db/client.js';
+import { migrateDatabase } from '../db/migrate.js';
+import { createHttpMetrics } from '../http/metrics.js';
+import { createMemoryRateLimitStore, createRedisRateLimitStore } from '../http/rate-limit.js';
+import { bootstrapSystemAdmin, type BootstrapResult } from '../modules/admin/bootstrap.js';
+import { startCredentialInvalidation } from '../modules/auth/auth.service.js';
+import { CredentialCache } from '../modules/auth/credential-cache.js';
+import { type App, buildApp, type BuildOptions } from './build-app.js';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+
+export interface Runtime {
+  app: App;
+  ctx: AppContext;
+  bootstrap: BootstrapResult;
+  /** Stops accepting requests, lets in-flight ones finish, then closes every connection and the store. */
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions extends BuildOptions {
+  /** An already-open database (tests hand in a per-file clone). */
+  database?: Database;
+  processMetrics?: boolean;
+}
+
+export async function startRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  let bootstrap: BootstrapResult = { created: false };
+  const opening = (async () => {
+    const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    try {
+      await migrateDatabase(database, async (tx) => {
+        bootstrap = await bootstrapSystemAdmin(tx, config);
+      });
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+    return database;
+  })();
+  const credentials = new CredentialCache(config.authCacheTtlMs);
+  const rateLimitStore = config.redisUrl ? createRedisRateLimitStore(config.redisUrl) : createMemoryRateLimitStore();
+  const ctx: AppContext = {
+    config,
+    // Filled in below: the app is built while the store opens (saves ~0.3 s of cold start), and no
+    // request can reach a handler before `listen`, which happens after both are done.
+    database: undefined as unknown as Database,
+    credentials,
+    rateLimitStore,
+    metrics: createHttpMetrics({ processMetrics: options.processMetrics ?? false }),
+    lifecycle: { draining: false },
+  };
+  let app: App;
+  try {
+    [app, ctx.database] = await Promise.all([buildApp(ctx, options).then(async (built) => (await built.ready(), built)), opening]);
+  } catch (error) {
+    await rateLimitStore.close();
+    await opening.then((database) => database.close(), () => {});
+    throw error;
+  }
+  const stopInvalidation = await startCredentialInvalidation(ctx.database, credentials, app.log as FastifyBaseLogger);
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    ctx,
+    bootstrap,
+    close() {
+      closing ??= (async () => {
+        ctx.lifecycle.draining = true;
+        await app.close();
+        await stopInvalidation();
+        await rateLimitStore.close();
+        await ctx.database.close();
+      })();
+      return closing;
+    },
+  };
+}

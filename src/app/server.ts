@@ -1,0 +1,42 @@
+import type { Config } from './config.js';
+import { startRuntime } from './runtime.js';
+
+/** `svc serve`: the HTTP API on PORT until SIGTERM/SIGINT, then a graceful shutdown. */
+export async function serve(config: Config): Promise<void> {
+  const startedAt = performance.now();
+  const runtime = await startRuntime(config, { processMetrics: true });
+  const { app, bootstrap } = runtime;
+  if (bootstrap.created) {
+    app.log.info({ email: config.adminEmail }, 'created the system admin user');
+    if (bootstrap.generatedApiKey) {
+      // Printed once: only the key's hash is stored.
+      app.log.warn({ apiKey: bootstrap.generatedApiKey }, 'system admin API key (shown only now; set SVC_ADMIN_API_KEY to choose it)');
+    }
+  }
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info({ store: runtime.ctx.database.kind, startupMs: Math.round(performance.now() - startedAt) }, 'svc is ready');
+
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const timer = setTimeout(() => {
+      app.log.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    timer.unref();
+    runtime.close().then(
+      () => {
+        app.log.info('shutdown complete');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}

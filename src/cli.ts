@@ -1,0 +1,49 @@
+import { ConfigError, loadConfig } from './app/config.js';
+import { serve } from './app/server.js';
+import { openDatabase } from './db/client.js';
+import { migrateDatabase } from './db/migrate.js';
+import { bootstrapSystemAdmin } from './modules/admin/bootstrap.js';
+
+const USAGE = `usage: svc <command>
+
+commands:
+  serve     run the HTTP API (PORT, default 5555)
+  worker    run background jobs only
+  migrate   apply database migrations and exit`;
+
+async function migrateCommand(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrateDatabase(database, async (tx) => {
+      const result = await bootstrapSystemAdmin(tx, config);
+      if (result.generatedApiKey) console.log(`system admin API key (shown only now): ${result.generatedApiKey}`);
+    });
+    console.log(`migrations applied (${database.kind})`);
+  } finally {
+    await database.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command] = argv;
+  switch (command) {
+    case 'serve':
+      return serve(loadConfig());
+    case 'migrate':
+      return migrateCommand();
+    case 'worker': {
+      const { runWorker } = await import('./jobs/worker.js');
+      return runWorker(loadConfig());
+    }
+    default:
+      console.error(USAGE);
+      process.exitCode = command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError) console.error(`svc: ${error.message}`);
+  else console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import { pgliteBaseSnapshotPath } from './pglite-snapshot.js';
+import * as schema from './schema.js';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type Notification = (payload: string) => void;
+
+/** One handle over the embedded store (PGlite) or a PostgreSQL server: the rest of svc never asks which. */
+export interface Database {
+  readonly kind: 'pglite' | 'postgres';
+  readonly db: Db;
+  transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
+  /** Subscribe to NOTIFY on a channel; `onLost` runs if delivery can no longer be guaranteed. */
+  listen(channel: string, onMessage: Notification, onLost: () => void): Promise<() => Promise<void>>;
+  /** Run raw SQL statements (migrations, maintenance). */
+  exec(statements: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  databaseUrl?: string | undefined;
+  dataDir?: string | undefined;
+  /** A dumped PGlite data dir to start from (tests clone a migrated snapshot). */
+  pgliteSnapshot?: Blob | undefined;
+  /** An already-created PGlite instance to wrap. */
+  pglite?: PGlite | undefined;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  return openPglite(options);
+}
+
+const extensions = { btree_gist };
+
+function isEmptyDir(dir: string): boolean {
+  return !fs.existsSync(dir) || fs.readdirSync(dir).length === 0;
+}
+
+async function openPglite(options: OpenOptions): Promise<Database> {
+  let loadDataDir = options.pgliteSnapshot;
+  if (!loadDataDir && options.dataDir && isEmptyDir(options.dataDir)) {
+    // initdb costs 2-5 s; the migrated cluster prepared at install time loads in about 1 s.
+    const base = pgliteBaseSnapshotPath();
+    if (fs.existsSync(base)) loadDataDir = new Blob([fs.readFileSync(base)]);
+  }
+  if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
+  const client = options.pglite ?? (await PGlite.create({ dataDir: options.dataDir, loadDataDir, extensions }));
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    kind: 'pglite',
+    db,
+    transaction: (work) => db.transaction(work),
+    async listen(channel, onMessage) {
+      // One process owns a PGlite store, so notifications cannot be lost between processes.
+      const unsubscribe = await client.listen(channel, onMessage);
+      return unsubscribe;
+    },
+    async exec(statements) {
+      await client.exec(statements);
+    },
+    async close() {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  await db.execute(sql`select 1`);
+  const listeners = new Set<pg.Client>();
+  return {
+    kind: 'postgres',
+    db,
+    transaction: (work) => db.transaction(work),
+    async listen(channel, onMessage, onLost) {
+      const client = new pg.Client({ connectionString: url });
+      listeners.add(client);
+      let closing = false;
+      const lost = () => {
+        if (!closing) onLost();
+      };
+      client.on('error', lost);
+      client.on('end', lost);
+      client.on('notification', (message) => {
+        if (message.channel === channel) onMessage(message.payload ?? '');
+      });
+      await client.connect();
+      await client.query(`LISTEN "${channel.replaceAll('"', '')}"`);
+      return async () => {
+        closing = true;
+        listeners.delete(client);
+        await client.end().catch(() => {});
+      };
+    },
+    async exec(statements) {
+      await pool.query(statements);
+    },
+    async close() {
+      await Promise.all([...listeners].map((client) => client.end().catch(() => {})));
+      listeners.clear();
+      await pool.end();
+    },
+  };
+}

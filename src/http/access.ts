@@ -1,0 +1,37 @@
+import type { Scope } from './scopes.js';
+
+/** The credential kinds of the reference (contract section 2). */
+export type CredentialKind = 'apiKey' | 'accessToken' | 'oauthClient';
+
+/**
+ * Who may call a route, declared on every route (`config.access`). `app/build-app.ts` refuses to
+ * register a route without one, and the auth hook enforces it before validation runs.
+ */
+export interface RouteAccess {
+  /** `required`: a credential of an allowed kind; `optional`: public, but a credential sent is checked; `none`: public. */
+  auth: 'required' | 'optional' | 'none';
+  credentials: readonly CredentialKind[];
+  /** Scope an OAuth access token must carry; null where the route needs none. */
+  scope: Scope | null;
+  /** Only the system admin (svc's own admin routes). */
+  systemAdmin?: boolean;
+}
+
+const USER_CREDENTIALS: readonly CredentialKind[] = ['apiKey', 'accessToken'];
+
+export const access = {
+  /** Open to anyone; nothing about the caller is read. */
+  public: (): RouteAccess => ({ auth: 'none', credentials: [], scope: null }),
+  /** Open to anyone; a credential that is sent must be valid and identifies the caller. */
+  publicOrUser: (scope: Scope | null = null): RouteAccess => ({ auth: 'optional', credentials: USER_CREDENTIALS, scope }),
+  /** A user acting through an API key or an access token covering `scope`. */
+  user: (scope: Scope, credentials: readonly CredentialKind[] = USER_CREDENTIALS): RouteAccess => ({
+    auth: 'required',
+    credentials,
+    scope,
+  }),
+  /** The caller's own API key (key management cannot be done with an access token). */
+  apiKeyOnly: (): RouteAccess => ({ auth: 'required', credentials: ['apiKey'], scope: null }),
+  /** svc's system administrator, with an API key. */
+  systemAdmin: (): RouteAccess => ({ auth: 'required', credentials: ['apiKey'], scope: null, systemAdmin: true }),
+};

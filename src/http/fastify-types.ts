@@ -1,0 +1,16 @@
+import type { Principal } from '../modules/auth/principal.js';
+import type { RouteAccess } from './access.js';
+import type { ApiVersion } from './api-version.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller, or null on a public route called without credentials. */
+    principal: Principal | null;
+    apiVersion: ApiVersion;
+  }
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+    /** false for operational routes (health, readiness, metrics) that are never throttled. */
+    rateLimit?: boolean;
+  }
+}

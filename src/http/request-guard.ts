@@ -1,0 +1,120 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../app/context.js';
+import { sha256Hex } from '../lib/crypto.js';
+import { DomainError, forbidden, unauthorized } from '../lib/errors.js';
+import { authenticateBearer } from '../modules/auth/auth.service.js';
+import type { Principal } from '../modules/auth/principal.js';
+import type { CredentialKind, RouteAccess } from './access.js';
+import { scopesCover } from './scopes.js';
+
+type GuardDeps = Pick<AppContext, 'database' | 'credentials' | 'rateLimitStore' | 'config'>;
+
+const NO_CREDENTIALS =
+  "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers";
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  const text = Array.isArray(value) ? value[0] : value;
+  return text === undefined || text.trim() === '' ? undefined : text.trim();
+}
+
+/** `Bearer <token>`, scheme case-insensitive, surrounding white space ignored (as the reference). */
+function bearerToken(request: FastifyRequest): string | undefined | null {
+  const value = header(request, 'authorization');
+  if (value === undefined) return undefined;
+  const match = /^bearer\s+(\S+)$/i.exec(value);
+  return match ? match[1]! : null;
+}
+
+async function resolvePrincipal(request: FastifyRequest, routeAccess: RouteAccess, deps: GuardDeps): Promise<Principal | null> {
+  const token = bearerToken(request);
+  const clientId = header(request, 'x-svc-client-id');
+  const secretKey = header(request, 'x-svc-secret-key');
+  if (token === null) throw unauthorized('invalid_bearer', 'Invalid Bearer token');
+  if (token !== undefined) {
+    const principal = await authenticateBearer(deps.database, deps.credentials, token);
+    assertKindAllowed(principal.kind, routeAccess);
+    return principal;
+  }
+  if (clientId !== undefined || secretKey !== undefined) {
+    if (clientId === undefined) throw unauthorized('missing_client_id', "Only 'x-svc-secret-key' header provided. Please also provide 'x-svc-client-id' header");
+    if (secretKey === undefined) throw unauthorized('missing_secret_key', "Only 'x-svc-client-id' header provided. Please also provide 'x-svc-secret-key' header");
+    assertKindAllowed('oauthClient', routeAccess);
+    // Platform OAuth clients are issued by the OAuth-clients module; until one exists none can match.
+    throw unauthorized('oauth_client_not_found', `Client with ID ${clientId} not found`);
+  }
+  if (routeAccess.auth === 'required') throw unauthorized('no_credentials', NO_CREDENTIALS);
+  return null;
+}
+
+function assertKindAllowed(kind: CredentialKind, routeAccess: RouteAccess): void {
+  if (routeAccess.credentials.length > 0 && !routeAccess.credentials.includes(kind)) {
+    const names: Record<CredentialKind, string> = { apiKey: 'an API key', accessToken: 'an access token', oauthClient: 'OAuth client credentials' };
+    throw unauthorized('credential_kind_not_allowed', `This endpoint cannot be called with ${names[kind]}`);
+  }
+}
+
+function authorize(principal: Principal, routeAccess: RouteAccess): void {
+  if (routeAccess.systemAdmin && principal.user.role !== 'ADMIN') {
+    throw forbidden('system_admin_only', 'Only the system admin can call this endpoint');
+  }
+  if (routeAccess.scope && principal.scopes && !scopesCover(principal.scopes, routeAccess.scope)) {
+    throw forbidden('insufficient_scope', `Access token is missing the required scope ${routeAccess.scope}`);
+  }
+}
+
+function trackerOf(request: FastifyRequest, principal: Principal | null): { tracker: string; kind: CredentialKind | 'anonymous' } {
+  if (principal) {
+    const prefix = principal.kind === 'apiKey' ? 'api_key' : principal.kind === 'accessToken' ? 'access_token' : 'oauth_client';
+    return { tracker: `${prefix}_${principal.credentialHash}`, kind: principal.kind };
+  }
+  return { tracker: `ip_${sha256Hex(request.ip)}`, kind: 'anonymous' };
+}
+
+async function applyRateLimit(request: FastifyRequest, reply: FastifyReply, principal: Principal | null, deps: GuardDeps) {
+  const { tracker, kind } = trackerOf(request, principal);
+  const config = deps.config.rateLimit;
+  const limit = { apiKey: config.apiKey, accessToken: config.accessToken, oauthClient: config.oauthClient, anonymous: config.anonymous }[kind];
+  let decision;
+  try {
+    decision = await deps.rateLimitStore.hit(tracker, { limit, windowMs: config.windowMs, blockMs: config.blockMs }, Date.now());
+  } catch (error) {
+    // The limiter's store being down must not take the API down with it.
+    request.log.warn({ err: error }, 'rate limit store unavailable; request let through');
+    return;
+  }
+  reply.header('X-RateLimit-Limit-Default', limit);
+  reply.header('X-RateLimit-Remaining-Default', decision.blocked ? 0 : Math.max(0, limit - decision.count));
+  reply.header('X-RateLimit-Reset-Default', Math.ceil(decision.resetMs / 1000));
+  if (decision.blocked) {
+    throw new DomainError('too_many_requests', 'rate_limited', 'ThrottlerException: Too many requests. Please try again later.');
+  }
+}
+
+/** onRequest: who is calling, may they call this route, and are they within their rate limit. */
+export function createRequestGuard(deps: GuardDeps) {
+  return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const routeAccess = request.routeOptions.config.access;
+    const limited = deps.config.rateLimit.enabled && request.routeOptions.config.rateLimit !== false;
+    if (!routeAccess) return; // unmatched routes: the 404 handler answers
+    let principal: Principal | null = null;
+    if (routeAccess.auth !== 'none') {
+      try {
+        principal = await resolvePrincipal(request, routeAccess, deps);
+      } catch (error) {
+        // Failed credentials count against the caller's address, so keys cannot be guessed at full speed.
+        if (limited) await applyRateLimit(request, reply, null, deps);
+        throw error;
+      }
+      if (principal) authorize(principal, routeAccess);
+    }
+    request.principal = principal;
+    if (limited) await applyRateLimit(request, reply, principal, deps);
+  };
+}
+
+/** The caller of a route declared with `auth: 'required'`. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw unauthorized('no_credentials', NO_CREDENTIALS);
+  return request.principal;
+}

@@ -1,0 +1,37 @@
+/** OAuth scopes (spec 5.4). A `_READ` scope covers viewing, `_WRITE` creating, editing and deleting. */
+export const SCOPES = [
+  'EVENT_TYPE_READ', 'EVENT_TYPE_WRITE',
+  'BOOKING_READ', 'BOOKING_WRITE',
+  'SCHEDULE_READ', 'SCHEDULE_WRITE',
+  'APPS_READ', 'APPS_WRITE',
+  'PROFILE_READ', 'PROFILE_WRITE',
+  'WEBHOOK_READ', 'WEBHOOK_WRITE',
+  'VERIFIED_RESOURCES_READ', 'VERIFIED_RESOURCES_WRITE',
+  'TEAM_EVENT_TYPE_READ', 'TEAM_EVENT_TYPE_WRITE',
+  'TEAM_BOOKING_READ',
+  'TEAM_SCHEDULE_READ', 'TEAM_SCHEDULE_WRITE',
+  'TEAM_PROFILE_READ', 'TEAM_PROFILE_WRITE',
+  'TEAM_MEMBERSHIP_READ', 'TEAM_MEMBERSHIP_WRITE',
+  'TEAM_APPS_READ', 'TEAM_APPS_WRITE',
+  'TEAM_ROUTING_FORM_READ', 'TEAM_ROUTING_FORM_WRITE',
+  'TEAM_WORKFLOW_READ', 'TEAM_WORKFLOW_WRITE',
+  'TEAM_VERIFIED_RESOURCES_READ', 'TEAM_VERIFIED_RESOURCES_WRITE',
+  'ORG_EVENT_TYPE_READ',
+  'ORG_BOOKING_READ',
+  'ORG_SCHEDULE_READ', 'ORG_SCHEDULE_WRITE',
+  'ORG_PROFILE_READ', 'ORG_PROFILE_WRITE',
+  'ORG_MEMBERSHIP_READ', 'ORG_MEMBERSHIP_WRITE',
+  'ORG_ROUTING_FORM_READ', 'ORG_ROUTING_FORM_WRITE',
+  'ORG_WEBHOOK_READ', 'ORG_WEBHOOK_WRITE',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+const scopeSet = new Set<string>(SCOPES);
+export const isScope = (value: string): value is Scope => scopeSet.has(value);
+
+/** Does a token granted `granted` cover `required`? An `ORG_` scope also grants the matching `TEAM_` one. */
+export function scopesCover(granted: ReadonlySet<string>, required: Scope): boolean {
+  if (granted.has(required)) return true;
+  return required.startsWith('TEAM_') && granted.has(`ORG_${required.slice('TEAM_'.length)}`);
+}

@@ -1,0 +1,88 @@
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import { isIanaTimeZone } from '../lib/time-zones.js';
+
+function buildAjv(options: Options): Ajv {
+  const ajv = new Ajv({
+    // Every bad field is reported, like the reference's class-validator output.
+    allErrors: true,
+    // Unknown properties are dropped, never rejected (the reference's `whitelist: true`).
+    removeAdditional: 'all',
+    useDefaults: true,
+    strict: false,
+    ...options,
+  });
+  addFormats.default(ajv);
+  ajv.addFormat('time-zone', { type: 'string', validate: isIanaTimeZone });
+  ajv.addFormat('hh-mm', /^([01]\d|2[0-3]):[0-5]\d$/);
+  return ajv;
+}
+
+/** Bodies are typed JSON: "30" is not 30. Query strings and path parameters are text and are coerced. */
+const bodyAjv = buildAjv({ coerceTypes: false });
+const textAjv = buildAjv({ coerceTypes: 'array' });
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  return ajv.compile(schema as object) as ValidateFunction;
+};
+
+export function compileBodyValidator(schema: object): ValidateFunction {
+  return bodyAjv.compile(schema);
+}
+
+export interface FieldError {
+  property: string;
+  value: unknown;
+  constraints: Record<string, string>;
+}
+
+function valueAt(root: unknown, pointer: string[]): unknown {
+  let node = root;
+  for (const key of pointer) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+function describe(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'enum':
+      return `must be one of: ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
+    case 'format':
+      return params.format === 'time-zone' ? 'must be a valid IANA time zone' : `must be a valid ${String(params.format)}`;
+    case 'required':
+      return 'is required';
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/**
+ * Turns Ajv errors into one entry per bad field, named by its path (`availability.0.startTime`).
+ * Union branches that failed for the same field collapse into the field's first message.
+ */
+export function toFieldErrors(errors: ErrorObject[], input: unknown, part?: string): FieldError[] {
+  const byProperty = new Map<string, FieldError>();
+  for (const error of errors) {
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
+    const pointer = error.instancePath.split('/').slice(1).map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+    if (error.keyword === 'required') pointer.push(String((error.params as { missingProperty: string }).missingProperty));
+    const property = pointer.join('.') || part || 'body';
+    const entry = byProperty.get(property) ?? { property, value: valueAt(input, pointer), constraints: {} };
+    entry.constraints[error.keyword] ??= `${property} ${describe(error)}`;
+    byProperty.set(property, entry);
+  }
+  if (byProperty.size === 0 && errors[0]) {
+    const property = errors[0].instancePath.split('/').slice(1).join('.') || part || 'body';
+    byProperty.set(property, { property, value: undefined, constraints: { [errors[0].keyword]: `${property} ${describe(errors[0])}` } });
+  }
+  return [...byProperty.values()];
+}
+
+export function fieldErrorsMessage(errors: FieldError[]): string {
+  return errors.flatMap((error) => Object.values(error.constraints)).join('; ');
+}

@@ -1,0 +1,50 @@
+import { Type } from 'typebox';
+import type { App } from '../../app/build-app.js';
+import type { AppContext } from '../../app/context.js';
+import { access } from '../../http/access.js';
+import { Envelope, ok } from '../../http/envelope.js';
+import { TakeSkipQuery } from '../../http/pagination.js';
+import { principalOf } from '../../http/request-guard.js';
+import { presentUserForAdmin } from '../users/users.presenter.js';
+import { AdminUserOutput, CreateUserBody } from '../users/users.schemas.js';
+import { listUsers } from '../users/users.service.js';
+import { createUserWithApiKey, deleteUserAsAdmin } from './admin.service.js';
+
+const UserIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+export function registerAdminRoutes(app: App, ctx: AppContext): void {
+  const tags = ['Admin (svc)'];
+
+  app.post('/v2/admin/users', {
+    config: { access: access.systemAdmin() },
+    schema: {
+      tags,
+      summary: 'Create a user and an API key for it',
+      description: 'svc extension. Returns the new API key once; only its hash is stored.',
+      body: CreateUserBody,
+      response: { 201: Envelope(Type.Object({ user: AdminUserOutput, apiKey: Type.String() })) },
+    },
+    handler: async (request, reply) => {
+      const { user, apiKey } = await createUserWithApiKey(ctx.database, request.body);
+      return reply.status(201).send(ok({ user: presentUserForAdmin(user), apiKey }));
+    },
+  });
+
+  app.get('/v2/admin/users', {
+    config: { access: access.systemAdmin() },
+    schema: { tags, summary: 'List users', querystring: TakeSkipQuery(), response: { 200: Envelope(Type.Array(AdminUserOutput)) } },
+    handler: async (request) => {
+      const users = await listUsers(ctx.database.db, { take: request.query.take ?? 250, skip: request.query.skip ?? 0 });
+      return ok(users.map(presentUserForAdmin));
+    },
+  });
+
+  app.delete('/v2/admin/users/:id', {
+    config: { access: access.systemAdmin() },
+    schema: { tags, summary: 'Delete a user', params: UserIdParams, response: { 200: Envelope(AdminUserOutput) } },
+    handler: async (request) => {
+      const user = await deleteUserAsAdmin(ctx.database, ctx.credentials, principalOf(request).user.id, request.params.id);
+      return ok(presentUserForAdmin(user));
+    },
+  });
+}

@@ -1,0 +1,34 @@
+import type { Database } from '../../db/client.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { issueApiKey } from '../api-keys/api-keys.service.js';
+import { notifyCredentialChange } from '../auth/auth.repository.js';
+import type { CredentialCache } from '../auth/credential-cache.js';
+import type { UserRecord } from '../users/users.repository.js';
+import { type CreateUserInput, createUser, deleteUser } from '../users/users.service.js';
+
+/** Creates a user with a first API key (valid 30 days, like the reference's default). */
+export async function createUserWithApiKey(database: Database, input: CreateUserInput): Promise<{ user: UserRecord; apiKey: string }> {
+  return database.transaction(async (tx) => {
+    const user = await createUser(tx, input);
+    const apiKey = await issueApiKey(tx, user.id, { name: 'created by admin' });
+    return { user, apiKey };
+  });
+}
+
+/** Deletes a user and everything they own; their keys and tokens stop working on every process. */
+export async function deleteUserAsAdmin(
+  database: Database,
+  credentials: CredentialCache,
+  adminId: number,
+  userId: number,
+): Promise<UserRecord> {
+  if (userId === adminId) throw badRequest('cannot_delete_self', 'The system admin cannot delete their own account');
+  const user = await database.transaction(async (tx) => {
+    const deleted = await deleteUser(tx, userId);
+    if (!deleted) throw notFound('user_not_found', `User with id ${userId} not found`);
+    await notifyCredentialChange(tx, { kind: 'user', userId });
+    return deleted;
+  });
+  credentials.invalidate({ kind: 'user', userId });
+  return user;
+}

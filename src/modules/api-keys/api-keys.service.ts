@@ -1,0 +1,47 @@
+import type { Database, Db } from '../../db/client.js';
+import { generateApiKey, hashApiKey } from '../../lib/crypto.js';
+import { unauthorized } from '../../lib/errors.js';
+import { notifyCredentialChange } from '../auth/auth.repository.js';
+import type { CredentialCache } from '../auth/credential-cache.js';
+import * as repo from './api-keys.repository.js';
+
+const DAY_MS = 86_400_000;
+
+export interface ApiKeyValidity {
+  /** Days until expiry (default 30); ignored when `neverExpires`. */
+  daysValid?: number | undefined;
+  neverExpires?: boolean | undefined;
+}
+
+export function apiKeyExpiry(validity: ApiKeyValidity, now = new Date()): Date | null {
+  if (validity.neverExpires) return null;
+  return new Date(now.getTime() + (validity.daysValid ?? 30) * DAY_MS);
+}
+
+/** Stores a key for `userId` (only its hash) and returns the key, which is shown exactly once. */
+export async function issueApiKey(
+  db: Db,
+  userId: number,
+  options: ApiKeyValidity & { name?: string | null; presetKey?: string },
+): Promise<string> {
+  const apiKey = options.presetKey ?? generateApiKey();
+  await repo.insertApiKey(db, { userId, hashedKey: hashApiKey(apiKey), name: options.name ?? null, expiresAt: apiKeyExpiry(options) });
+  return apiKey;
+}
+
+/** Replaces the calling key with a new one; the old key stops working on every process. */
+export async function refreshApiKey(
+  database: Database,
+  credentials: CredentialCache,
+  caller: { userId: number; hashedKey: string },
+  validity: ApiKeyValidity,
+): Promise<string> {
+  const apiKey = await database.transaction(async (tx) => {
+    const old = await repo.deleteApiKeyByHash(tx, caller.hashedKey);
+    if (!old) throw unauthorized('invalid_api_key', 'Your api key is not valid');
+    await notifyCredentialChange(tx, { kind: 'credential', hash: caller.hashedKey });
+    return issueApiKey(tx, caller.userId, { ...validity, name: old.name });
+  });
+  credentials.invalidate({ kind: 'credential', hash: caller.hashedKey });
+  return apiKey;
+}

@@ -1,0 +1,30 @@
+import type { App } from '../../app/build-app.js';
+import type { AppContext } from '../../app/context.js';
+import { access } from '../../http/access.js';
+import { pickVariant } from '../../http/api-version.js';
+import { Envelope, ok } from '../../http/envelope.js';
+import { principalOf } from '../../http/request-guard.js';
+import { MeOutput, UpdateMeBody } from '../users/users.schemas.js';
+import { updateMyProfile } from './me.service.js';
+import { meVersions } from './me.versions.js';
+
+export function registerMeRoutes(app: App, ctx: AppContext): void {
+  app.get('/v2/me', {
+    config: { access: access.user('PROFILE_READ') },
+    schema: { tags: ['Me'], summary: 'Get my profile', response: { 200: Envelope(MeOutput) } },
+    handler: async (request) => {
+      const { present } = pickVariant(meVersions, request.apiVersion)!;
+      return ok(present(principalOf(request).user));
+    },
+  });
+
+  app.patch('/v2/me', {
+    config: { access: access.user('PROFILE_WRITE') },
+    schema: { tags: ['Me'], summary: 'Update my profile', body: UpdateMeBody, response: { 200: Envelope(MeOutput) } },
+    handler: async (request) => {
+      const { present } = pickVariant(meVersions, request.apiVersion)!;
+      const user = await updateMyProfile(ctx.database, ctx.credentials, principalOf(request).user.id, request.body);
+      return ok(present(user));
+    },
+  });
+}

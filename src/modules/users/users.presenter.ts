@@ -1,0 +1,40 @@
+import type { UserRecord } from './users.repository.js';
+
+/** The reference's `GET /v2/me` shape (contract 9, "Me"), plus the profile fields PATCH accepts. */
+export function presentMe(user: UserRecord) {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    name: user.name,
+    avatarUrl: user.avatarUrl,
+    bio: user.bio,
+    timeFormat: user.timeFormat,
+    defaultScheduleId: user.defaultScheduleId,
+    weekStart: user.weekStart,
+    timeZone: user.timeZone,
+    locale: user.locale,
+    metadata: user.metadata,
+    organizationId: null,
+  };
+}
+
+/** A user as the system admin sees it (the managed-user shape plus `role`). */
+export function presentUserForAdmin(user: UserRecord) {
+  return {
+    id: user.id,
+    email: user.email,
+    username: user.username,
+    name: user.name,
+    bio: user.bio,
+    timeZone: user.timeZone,
+    weekStart: user.weekStart,
+    createdDate: user.createdAt.toISOString(),
+    timeFormat: user.timeFormat,
+    defaultScheduleId: user.defaultScheduleId,
+    locale: user.locale,
+    avatarUrl: user.avatarUrl,
+    metadata: user.metadata,
+    role: user.role,
+  };
+}

@@ -1,0 +1,54 @@
+import { asc, count, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { users } from '../../db/schema.js';
+
+type UserRow = typeof users.$inferSelect;
+/** A user as the rest of svc sees it: never the password hash. */
+export type UserRecord = Omit<UserRow, 'passwordHash'>;
+export type NewUser = Omit<typeof users.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
+export type UserChanges = Partial<Omit<NewUser, 'role' | 'passwordHash'>>;
+
+const { passwordHash: _omitted, ...userColumns } = getTableColumns(users);
+
+export async function insertUser(db: Db, user: NewUser): Promise<UserRecord> {
+  const [row] = await db.insert(users).values(user).returning(userColumns);
+  return row!;
+}
+
+export async function findUserById(db: Db, id: number): Promise<UserRecord | undefined> {
+  const [row] = await db.select(userColumns).from(users).where(eq(users.id, id));
+  return row;
+}
+
+export async function findUserIdByEmail(db: Db, email: string): Promise<number | undefined> {
+  const [row] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = lower(${email})`);
+  return row?.id;
+}
+
+export async function isUsernameTaken(db: Db, username: string): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = lower(${username})`);
+  return row !== undefined;
+}
+
+export async function updateUser(db: Db, id: number, changes: UserChanges): Promise<UserRecord | undefined> {
+  const [row] = await db
+    .update(users)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(eq(users.id, id))
+    .returning(userColumns);
+  return row;
+}
+
+export async function deleteUser(db: Db, id: number): Promise<UserRecord | undefined> {
+  const [row] = await db.delete(users).where(eq(users.id, id)).returning(userColumns);
+  return row;
+}
+
+export async function listUsers(db: Db, page: { take: number; skip: number }): Promise<UserRecord[]> {
+  return db.select(userColumns).from(users).orderBy(asc(users.id)).limit(page.take).offset(page.skip);
+}
+
+export async function countUsers(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(users);
+  return Number(row?.n ?? 0);
+}
