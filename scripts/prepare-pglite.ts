@@ -20,5 +20,9 @@ if (!fs.existsSync(target)) {
   const partial = `${target}.${process.pid}.tmp`;
   fs.writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
   fs.renameSync(partial, target);
+  // Snapshots of older migrations or PGlite versions are never read again.
+  for (const name of fs.readdirSync(path.dirname(target))) {
+    if (name.startsWith('pglite-base-') && name !== path.basename(target)) fs.rmSync(path.join(path.dirname(target), name), { force: true });
+  }
   console.log(`svc: prepared the embedded database (${path.relative(process.cwd(), target)})`);
 }

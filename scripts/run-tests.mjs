@@ -65,6 +65,13 @@ function runSuite(backend, env) {
   });
 }
 
+// Tests clone the migrated PGlite snapshot; make sure it matches the current migrations.
+const prepared = node('scripts/prepare-pglite.ts');
+if (prepared.status !== 0) {
+  console.error(prepared.stderr || prepared.stdout);
+  process.exit(1);
+}
+
 const backends = backendArg ? [backendArg] : ['pglite', 'postgres'];
 const results = [];
 for (const backend of backends) {

@@ -7,7 +7,8 @@ import { bootstrapSystemAdmin } from './modules/admin/bootstrap.js';
 const USAGE = `usage: svc <command>
 
 commands:
-  serve     run the HTTP API (PORT, default 5555)
+  serve     run the HTTP API (PORT, default 5555) and background jobs;
+            --no-worker leaves the jobs to separate \`svc worker\` processes
   worker    run background jobs only
   migrate   apply database migrations and exit`;
 
@@ -29,7 +30,7 @@ async function main(argv: string[]): Promise<void> {
   const [command] = argv;
   switch (command) {
     case 'serve':
-      return serve(loadConfig());
+      return serve(loadConfig(), { worker: !argv.includes('--no-worker') });
     case 'migrate':
       return migrateCommand();
     case 'worker': {

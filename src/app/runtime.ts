@@ -6,12 +6,15 @@ import { createMemoryRateLimitStore, createRedisRateLimitStore } from '../http/r
 import { bootstrapSystemAdmin, type BootstrapResult } from '../modules/admin/bootstrap.js';
 import { startCredentialInvalidation } from '../modules/auth/auth.service.js';
 import { CredentialCache } from '../modules/auth/credential-cache.js';
+import { jobHandlers } from '../jobs/handlers.js';
+import { type JobRunner, startJobRunner } from '../jobs/runner.js';
 import { type App, buildApp, type BuildOptions } from './build-app.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 
 export interface Runtime {
   app: App;
+  jobs: JobRunner | null;
   ctx: AppContext;
   bootstrap: BootstrapResult;
   /** Stops accepting requests, lets in-flight ones finish, then closes every connection and the store. */
@@ -19,6 +22,8 @@ export interface Runtime {
 }
 
 export interface RuntimeOptions extends BuildOptions {
+  /** Run background jobs in this process too (default true; `svc serve --no-worker` turns it off). */
+  worker?: boolean;
   /** An already-open database (tests hand in a per-file clone). */
   database?: Database;
   processMetrics?: boolean;
@@ -59,15 +64,19 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     throw error;
   }
   const stopInvalidation = await startCredentialInvalidation(ctx.database, credentials, app.log as FastifyBaseLogger);
+  const jobs: JobRunner | null =
+    options.worker === false ? null : await startJobRunner({ database: ctx.database, handlers: jobHandlers(ctx), log: app.log });
   let closing: Promise<void> | undefined;
   return {
     app,
+    jobs,
     ctx,
     bootstrap,
     close() {
       closing ??= (async () => {
         ctx.lifecycle.draining = true;
         await app.close();
+        await jobs?.stop();
         await stopInvalidation();
         await rateLimitStore.close();
         await ctx.database.close();

@@ -2,9 +2,9 @@ import type { Config } from './config.js';
 import { startRuntime } from './runtime.js';
 
 /** `svc serve`: the HTTP API on PORT until SIGTERM/SIGINT, then a graceful shutdown. */
-export async function serve(config: Config): Promise<void> {
+export async function serve(config: Config, options: { worker: boolean } = { worker: true }): Promise<void> {
   const startedAt = performance.now();
-  const runtime = await startRuntime(config, { processMetrics: true });
+  const runtime = await startRuntime(config, { processMetrics: true, worker: options.worker });
   const { app, bootstrap } = runtime;
   if (bootstrap.created) {
     app.log.info({ email: config.adminEmail }, 'created the system admin user');

@@ -74,6 +74,9 @@ async function openPglite(options: OpenOptions): Promise<Database> {
   };
 }
 
+// int8 (bigserial ids, count(*)) as numbers, as PGlite returns them: ids stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client losing its connection must not crash the process; the pool replaces it.

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 export type Weekday = 'Monday' | 'Tuesday' | 'Wednesday' | 'Thursday' | 'Friday' | 'Saturday' | 'Sunday';
 
@@ -62,4 +62,31 @@ export const accessTokens = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('access_tokens_hashed_token_key').on(t.hashedToken), index('access_tokens_user_id_idx').on(t.userId)],
+);
+
+/**
+ * Durable background work (webhook deliveries, emails, reminders): written in the same transaction as
+ * the change that causes it, claimed with FOR UPDATE SKIP LOCKED under a lease, retried with backoff.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').$type<unknown>().notNull(),
+    status: text('status').$type<'pending' | 'done' | 'failed'>().notNull().default('pending'),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(20),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lockedBy: text('locked_by'),
+    lastError: text('last_error'),
+    dedupeKey: text('dedupe_key'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('jobs_due_idx').on(t.runAt).where(sql`status = 'pending'`),
+    uniqueIndex('jobs_dedupe_key_key').on(t.dedupeKey),
+  ],
 );
