@@ -9,7 +9,8 @@ import { access } from '../http/access.js';
 import { API_VERSION_HEADER, resolveApiVersion } from '../http/api-version.js';
 import { openApiSecurity } from '../http/openapi.js';
 import { createRequestGuard } from '../http/request-guard.js';
-import { validatorCompiler } from '../http/validation.js';
+import { findNulCharacter, validatorCompiler } from '../http/validation.js';
+import { invalidField } from '../lib/errors.js';
 import { registerAdminRoutes } from '../modules/admin/admin.routes.js';
 import { registerApiKeyRoutes } from '../modules/api-keys/api-keys.routes.js';
 import { registerMeRoutes } from '../modules/me/me.routes.js';
@@ -65,9 +66,13 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     reply.header('X-Request-Id', request.id);
   });
   app.addHook('onRequest', createRequestGuard(ctx));
-  // The reference accepts a bodiless POST/PATCH where every body field is optional.
   app.addHook('preValidation', async (request) => {
+    // The reference accepts a bodiless POST/PATCH where every body field is optional.
     if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+    for (const input of [request.body, request.query, request.params]) {
+      const nulAt = findNulCharacter(input);
+      if (nulAt) throw invalidField(nulAt.join('.') || 'body', 'must not contain the NUL character (U+0000)');
+    }
   });
   app.addHook('onResponse', async (request, reply) => {
     ctx.metrics.observe(request, reply);

@@ -86,6 +86,8 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
     case '22P02':
     case '22007':
     case '22008':
+    case '22021':
+    case '22P05':
       return sendError(reply, 400, 'BadRequestException', 'Invalid Input: a value is out of range or malformed.', { reason: 'invalid_value' });
     default:
       break;

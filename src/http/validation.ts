@@ -86,3 +86,36 @@ export function toFieldErrors(errors: ErrorObject[], input: unknown, part?: stri
 export function fieldErrorsMessage(errors: FieldError[]): string {
   return errors.flatMap((error) => Object.values(error.constraints)).join('; ');
 }
+
+interface Visit {
+  value: unknown;
+  key: string | null;
+  parent: Visit | null;
+}
+
+function pathOf(visit: Visit, lastKey?: string): string[] {
+  const path = lastKey === undefined ? [] : [lastKey];
+  for (let node: Visit | null = visit; node && node.key !== null; node = node.parent) path.unshift(node.key);
+  return path;
+}
+
+/**
+ * Path of the first string (or key) holding U+0000, which PostgreSQL text and jsonb cannot store.
+ * Iterative and linear: a hostile body may nest far deeper than the call stack.
+ */
+export function findNulCharacter(input: unknown): string[] | null {
+  const pending: Visit[] = [{ value: input, key: null, parent: null }];
+  while (pending.length > 0) {
+    const visit = pending.pop()!;
+    const { value } = visit;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return pathOf(visit);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        if (key.includes('\u0000')) return pathOf(visit, key);
+        if (typeof child === 'string' || (child !== null && typeof child === 'object')) pending.push({ value: child, key, parent: visit });
+      }
+    }
+  }
+  return null;
+}
