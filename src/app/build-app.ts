@@ -14,6 +14,7 @@ import { invalidField } from '../lib/errors.js';
 import { registerAdminRoutes } from '../modules/admin/admin.routes.js';
 import { registerApiKeyRoutes } from '../modules/api-keys/api-keys.routes.js';
 import { registerMeRoutes } from '../modules/me/me.routes.js';
+import { registerScheduleRoutes } from '../modules/schedules/schedules.routes.js';
 import { registerSystemRoutes } from '../modules/system/system.routes.js';
 import type { AppContext } from './context.js';
 import { handleError, sendError } from './error-handler.js';
@@ -74,6 +75,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       if (nulAt) throw invalidField(nulAt.join('.') || 'body', 'must not contain the NUL character (U+0000)');
     }
   });
+  // While draining, answered keep-alive connections are closed, or they would hold the shutdown open.
+  app.addHook('onSend', async (_request, reply) => {
+    if (ctx.lifecycle.draining) reply.header('Connection', 'close');
+  });
   app.addHook('onResponse', async (request, reply) => {
     ctx.metrics.observe(request, reply);
     request.log.info(
@@ -110,6 +115,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerMeRoutes(app, ctx);
   registerApiKeyRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
+  registerScheduleRoutes(app, ctx);
 
   return app;
 }

@@ -22,6 +22,11 @@ export interface Database {
   listen(channel: string, onMessage: Notification, onLost: () => void): Promise<() => Promise<void>>;
   /** Run raw SQL statements (migrations, maintenance). */
   exec(statements: string): Promise<void>;
+  /**
+   * Runs `work` on one dedicated session holding a session-level advisory lock, so work that manages
+   * its own transactions (the migrator) stays under the lock from start to end.
+   */
+  withExclusiveSession<T>(lockKey: number, work: (db: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -68,6 +73,8 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     async exec(statements) {
       await client.exec(statements);
     },
+    // One process owns a PGlite store: there is no one to exclude.
+    withExclusiveSession: (_lockKey, work) => work(db),
     async close() {
       if (!client.closed) await client.close();
     },
@@ -110,6 +117,19 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     },
     async exec(statements) {
       await pool.query(statements);
+    },
+    async withExclusiveSession(lockKey, work) {
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [lockKey]);
+        try {
+          return await work(drizzleNodePg(client, { schema }) as unknown as Db);
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [lockKey]);
+        }
+      } finally {
+        client.release();
+      }
     },
     async close() {
       await Promise.all([...listeners].map((client) => client.end().catch(() => {})));

@@ -17,20 +17,16 @@ export function expectedMigrationCount(): number {
 }
 
 /**
- * Applies pending migrations, then runs `afterMigrate` (bootstrap) while still holding the migration
- * lock, so two processes starting together neither migrate twice nor create two admins.
+ * Applies pending migrations, then runs `afterMigrate` (bootstrap) in a transaction, all under one
+ * session-level lock: processes starting together neither migrate twice nor create two admins.
  */
 export async function migrateDatabase(database: Database, afterMigrate?: (tx: Db) => Promise<void>): Promise<void> {
   const config = { migrationsFolder: migrationsFolder() };
-  if (database.kind === 'pglite') {
-    await migratePglite(database.db as never, config);
-    if (afterMigrate) await database.transaction(afterMigrate);
-    return;
-  }
-  await database.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
-    await migrateNodePg(tx as never, config);
-    if (afterMigrate) await afterMigrate(tx);
+  await database.withExclusiveSession(MIGRATION_LOCK_KEY, async (session) => {
+    // The migrator runs its own transaction, which is why the lock is held by the session, not a transaction.
+    if (database.kind === 'pglite') await migratePglite(session as never, config);
+    else await migrateNodePg(session as never, config);
+    if (afterMigrate) await session.transaction(afterMigrate);
   });
 }
 

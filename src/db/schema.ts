@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { DateOverride, WeeklyRule } from '../scheduling/availability-rules.js';
 import { bigserial, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 export type Weekday = 'Monday' | 'Tuesday' | 'Wednesday' | 'Thursday' | 'Friday' | 'Saturday' | 'Sunday';
@@ -89,4 +90,22 @@ export const jobs = pgTable(
     index('jobs_due_idx').on(t.runAt).where(sql`status = 'pending'`),
     uniqueIndex('jobs_dedupe_key_key').on(t.dedupeKey),
   ],
+);
+
+export const schedules = pgTable(
+  'schedules',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    timeZone: text('time_zone').notNull(),
+    /** Parsed weekly rules (weekday numbers, minutes): the slot engine reads them as they are. */
+    availability: jsonb('availability').$type<WeeklyRule[]>().notNull(),
+    overrides: jsonb('overrides').$type<DateOverride[]>().notNull().default([]),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('schedules_user_id_idx').on(t.userId)],
 );

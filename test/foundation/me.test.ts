@@ -14,6 +14,7 @@ describe('GET and PATCH /v2/me', () => {
     const response = await api.request('GET', '/v2/me', { key: apiKey });
     assert.equal(response.status, 200);
     assert.equal(response.body.status, 'success');
+    assert.equal(typeof user.defaultScheduleId, 'number', 'a time zone gives the user a default schedule');
     assert.deepEqual(response.body.data, {
       id: user.id,
       username: user.username,
@@ -22,7 +23,7 @@ describe('GET and PATCH /v2/me', () => {
       avatarUrl: null,
       bio: null,
       timeFormat: 24,
-      defaultScheduleId: null,
+      defaultScheduleId: user.defaultScheduleId,
       weekStart: 'Monday',
       timeZone: 'Asia/Kathmandu',
       locale: 'en',

@@ -1,15 +1,23 @@
 import type { Database } from '../../db/client.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { issueApiKey } from '../api-keys/api-keys.service.js';
+import { createDefaultScheduleIn } from '../schedules/schedules.service.js';
 import { notifyCredentialChange } from '../auth/auth.repository.js';
 import type { CredentialCache } from '../auth/credential-cache.js';
 import type { UserRecord } from '../users/users.repository.js';
 import { type CreateUserInput, createUser, deleteUser } from '../users/users.service.js';
 
-/** Creates a user with a first API key (valid 30 days, like the reference's default). */
+/**
+ * Creates a user with a first API key (valid 30 days, like the reference's default). Like the
+ * reference's managed users, a user created with a time zone gets a Mon-Fri 09:00-17:00 default schedule.
+ */
 export async function createUserWithApiKey(database: Database, input: CreateUserInput): Promise<{ user: UserRecord; apiKey: string }> {
   return database.transaction(async (tx) => {
-    const user = await createUser(tx, input);
+    let user = await createUser(tx, input);
+    if (input.timeZone !== undefined) {
+      const { schedule } = await createDefaultScheduleIn(tx, user.id, input.timeZone);
+      user = { ...user, defaultScheduleId: schedule.id };
+    }
     const apiKey = await issueApiKey(tx, user.id, { name: 'created by admin' });
     return { user, apiKey };
   });

@@ -76,6 +76,7 @@ export const UpdateMeBody = Type.Object({
   email: Type.Optional(Email),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   timeFormat: Type.Optional(TimeFormat),
+  defaultScheduleId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'One of your schedules' })),
   weekStart: Type.Optional(WeekStart),
   timeZone: Type.Optional(TimeZone),
   locale: Type.Optional(Locale),

@@ -1,0 +1,15 @@
+import { presentDateOverrides, presentWeeklyRules } from './schedule-rules.js';
+import type { ScheduleView } from './schedules.service.js';
+
+/** `ScheduleOutput_2024_06_11`. */
+export function presentSchedule({ schedule, isDefault }: ScheduleView) {
+  return {
+    id: schedule.id,
+    ownerId: schedule.userId,
+    name: schedule.name,
+    timeZone: schedule.timeZone,
+    availability: presentWeeklyRules(schedule.availability),
+    isDefault,
+    overrides: presentDateOverrides(schedule.overrides),
+  };
+}

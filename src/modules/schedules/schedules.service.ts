@@ -1,0 +1,124 @@
+import type { Database, Db } from '../../db/client.js';
+import { badRequest, forbidden, notFound } from '../../lib/errors.js';
+import type { DateOverride, WeeklyRule } from '../../scheduling/availability-rules.js';
+import { notifyCredentialChange } from '../auth/auth.repository.js';
+import type { CredentialCache } from '../auth/credential-cache.js';
+import { DEFAULT_WEEKLY_RULES } from './schedule-rules.js';
+import * as repo from './schedules.repository.js';
+import type { ScheduleRow } from './schedules.repository.js';
+
+export interface ScheduleView {
+  schedule: ScheduleRow;
+  isDefault: boolean;
+}
+
+export interface CreateScheduleInput {
+  name: string;
+  timeZone: string;
+  isDefault: boolean;
+  availability?: WeeklyRule[] | undefined;
+  overrides?: DateOverride[] | undefined;
+}
+
+export interface UpdateScheduleInput {
+  name?: string | undefined;
+  timeZone?: string | undefined;
+  isDefault?: boolean | undefined;
+  availability?: WeeklyRule[] | undefined;
+  overrides?: DateOverride[] | undefined;
+}
+
+interface Deps {
+  database: Database;
+  credentials: CredentialCache;
+}
+
+/** The user record carries `defaultScheduleId`, so moving the default refreshes cached users everywhere. */
+async function changeDefault(tx: Db, userId: number, scheduleId: number | null): Promise<void> {
+  await repo.setUserDefaultSchedule(tx, userId, scheduleId);
+  await notifyCredentialChange(tx, { kind: 'user', userId });
+}
+
+/** Creates a schedule inside `tx`. The first schedule a user has becomes the default whatever `isDefault` says. */
+export async function createScheduleIn(tx: Db, userId: number, input: CreateScheduleInput): Promise<ScheduleView> {
+  const currentDefault = await repo.lockUserDefaultSchedule(tx, userId);
+  const schedule = await repo.insertSchedule(tx, {
+    userId,
+    name: input.name,
+    timeZone: input.timeZone,
+    availability: input.availability ?? DEFAULT_WEEKLY_RULES,
+    overrides: input.overrides ?? [],
+  });
+  const isDefault = input.isDefault || currentDefault === null;
+  if (isDefault) await changeDefault(tx, userId, schedule.id);
+  return { schedule, isDefault };
+}
+
+export async function createSchedule(deps: Deps, userId: number, input: CreateScheduleInput): Promise<ScheduleView> {
+  const view = await deps.database.transaction((tx) => createScheduleIn(tx, userId, input));
+  deps.credentials.invalidate({ kind: 'user', userId });
+  return view;
+}
+
+/** The default schedule the reference gives a user created with a time zone. */
+export function createDefaultScheduleIn(tx: Db, userId: number, timeZone: string): Promise<ScheduleView> {
+  return createScheduleIn(tx, userId, { name: 'Default schedule', timeZone, isDefault: true });
+}
+
+async function ownedSchedule(db: Db, userId: number, scheduleId: number): Promise<ScheduleRow> {
+  const schedule = await repo.findScheduleById(db, scheduleId);
+  if (!schedule) throw notFound('schedule_not_found', `Schedule with ID=${scheduleId} does not exist.`);
+  if (schedule.userId !== userId) throw forbidden('schedule_not_owned', `User with ID=${userId} does not own schedule with ID=${scheduleId}`);
+  return schedule;
+}
+
+/** Throws the reference's 404/403 unless `scheduleId` is one of the user's schedules. */
+export async function assertOwnsSchedule(db: Db, userId: number, scheduleId: number): Promise<void> {
+  await ownedSchedule(db, userId, scheduleId);
+}
+
+export async function getSchedule(db: Db, user: { id: number; defaultScheduleId: number | null }, scheduleId: number): Promise<ScheduleView> {
+  const schedule = await ownedSchedule(db, user.id, scheduleId);
+  return { schedule, isDefault: user.defaultScheduleId === schedule.id };
+}
+
+export async function listSchedules(db: Db, user: { id: number; defaultScheduleId: number | null }): Promise<ScheduleView[]> {
+  const rows = await repo.listSchedulesOfUser(db, user.id);
+  return rows.map((schedule) => ({ schedule, isDefault: user.defaultScheduleId === schedule.id }));
+}
+
+export async function getDefaultSchedule(db: Db, user: { id: number; defaultScheduleId: number | null }): Promise<ScheduleView | null> {
+  if (user.defaultScheduleId === null) return null;
+  const schedule = await repo.findScheduleById(db, user.defaultScheduleId);
+  return schedule ? { schedule, isDefault: true } : null;
+}
+
+export async function updateSchedule(deps: Deps, userId: number, scheduleId: number, input: UpdateScheduleInput): Promise<ScheduleView> {
+  const view = await deps.database.transaction(async (tx) => {
+    const currentDefault = await repo.lockUserDefaultSchedule(tx, userId);
+    await ownedSchedule(tx, userId, scheduleId);
+    if (input.isDefault === false && currentDefault === scheduleId) {
+      throw badRequest('default_schedule_required', 'A user always has a default schedule: make another schedule the default instead of unsetting this one');
+    }
+    const { isDefault, ...changes } = input;
+    const schedule = await repo.updateSchedule(tx, scheduleId, changes);
+    if (isDefault && currentDefault !== scheduleId) await changeDefault(tx, userId, scheduleId);
+    return { schedule, isDefault: isDefault === true || currentDefault === scheduleId };
+  });
+  deps.credentials.invalidate({ kind: 'user', userId });
+  return view;
+}
+
+/** Deletes a schedule; when it was the default, the user's oldest remaining schedule takes over. */
+export async function deleteSchedule(deps: Deps, userId: number, scheduleId: number): Promise<void> {
+  await deps.database.transaction(async (tx) => {
+    const currentDefault = await repo.lockUserDefaultSchedule(tx, userId);
+    const schedule = await repo.findScheduleById(tx, scheduleId);
+    // The reference answers a delete of a missing schedule with 400, not 404.
+    if (!schedule) throw badRequest('schedule_not_found', `Schedule with ID=${scheduleId} does not exist.`);
+    if (schedule.userId !== userId) throw forbidden('schedule_not_owned', `User with ID=${userId} does not own schedule with ID=${scheduleId}`);
+    await repo.deleteSchedule(tx, scheduleId);
+    if (currentDefault === scheduleId) await changeDefault(tx, userId, (await repo.findOldestOtherSchedule(tx, userId, scheduleId)) ?? null);
+  });
+  deps.credentials.invalidate({ kind: 'user', userId });
+}
