@@ -2,12 +2,12 @@
 // JSON object on stdout. Progress and the servers' own output go to stderr.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createTestDatabase, postgresAvailable, postgresServerUrl } from '../test/support/postgres.js';
+import { freePort } from '../test/support/child-server.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN_API_KEY = 'svc_0123456789abcdef0123456789abcdef';
@@ -59,17 +59,6 @@ watchdog.unref();
 
 // ---- helpers ----
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function tempDataDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));

@@ -14,21 +14,18 @@ interface ScheduleVariant {
   present: typeof presentSchedule;
 }
 
+/** Both bodies carry the same rule fields; they are parsed once into the engine's form. */
+function parseRuleFields<T extends UpdateBody>(body: T) {
+  return {
+    ...body,
+    availability: body.availability && parseWeeklyRules(body.availability),
+    overrides: body.overrides && parseDateOverrides(body.overrides),
+  };
+}
+
 const v2024_06_11: ScheduleVariant = {
-  toCreateInput: (body) => ({
-    name: body.name,
-    timeZone: body.timeZone,
-    isDefault: body.isDefault,
-    availability: body.availability && parseWeeklyRules(body.availability),
-    overrides: body.overrides && parseDateOverrides(body.overrides),
-  }),
-  toUpdateInput: (body) => ({
-    name: body.name,
-    timeZone: body.timeZone,
-    isDefault: body.isDefault,
-    availability: body.availability && parseWeeklyRules(body.availability),
-    overrides: body.overrides && parseDateOverrides(body.overrides),
-  }),
+  toCreateInput: parseRuleFields,
+  toUpdateInput: parseRuleFields,
   present: presentSchedule,
 };
 
