@@ -27,9 +27,6 @@ export const SCOPES = [
 
 export type Scope = (typeof SCOPES)[number];
 
-const scopeSet = new Set<string>(SCOPES);
-export const isScope = (value: string): value is Scope => scopeSet.has(value);
-
 /** Does a token granted `granted` cover `required`? An `ORG_` scope also grants the matching `TEAM_` one. */
 export function scopesCover(granted: ReadonlySet<string>, required: Scope): boolean {
   if (granted.has(required)) return true;

@@ -28,9 +28,6 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   return ajv.compile(schema as object) as ValidateFunction;
 };
 
-export function compileBodyValidator(schema: object): ValidateFunction {
-  return bodyAjv.compile(schema);
-}
 
 export interface FieldError {
   property: string;

@@ -15,11 +15,6 @@ export async function insertUser(db: Db, user: NewUser): Promise<UserRecord> {
   return row!;
 }
 
-export async function findUserById(db: Db, id: number): Promise<UserRecord | undefined> {
-  const [row] = await db.select(userColumns).from(users).where(eq(users.id, id));
-  return row;
-}
-
 export async function findUserIdByEmail(db: Db, email: string): Promise<number | undefined> {
   const [row] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = lower(${email})`);
   return row?.id;

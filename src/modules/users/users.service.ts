@@ -69,7 +69,6 @@ export async function updateUser(db: Db, userId: number, changes: UserChanges): 
   return repo.updateUser(db, userId, changes);
 }
 
-export const findUserById = repo.findUserById;
 export const deleteUser = repo.deleteUser;
 export const listUsers = repo.listUsers;
 export const countUsers = repo.countUsers;
