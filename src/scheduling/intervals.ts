@@ -1,0 +1,54 @@
+/** Half-open time intervals [start, end) in epoch milliseconds. Lists are sorted and disjoint unless noted. */
+export type Interval = readonly [start: number, end: number];
+
+/** Sorts and merges overlapping or touching intervals; drops empty ones. Accepts any order. */
+export function normalizeIntervals(intervals: readonly Interval[]): Interval[] {
+  const sorted = intervals.filter(([start, end]) => end > start).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const merged: [number, number][] = [];
+  for (const [start, end] of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return merged;
+}
+
+/** `free` minus `busy`; both normalized. Linear in the total length. */
+export function subtractIntervals(free: readonly Interval[], busy: readonly Interval[]): Interval[] {
+  const result: Interval[] = [];
+  let b = 0;
+  for (const [freeStart, freeEnd] of free) {
+    let cursor = freeStart;
+    while (b < busy.length && busy[b]![1] <= cursor) b++;
+    let i = b;
+    while (i < busy.length && busy[i]![0] < freeEnd) {
+      const [busyStart, busyEnd] = busy[i]!;
+      if (busyStart > cursor) result.push([cursor, busyStart]);
+      cursor = Math.max(cursor, busyEnd);
+      if (cursor >= freeEnd) break;
+      i++;
+    }
+    if (cursor < freeEnd) result.push([cursor, freeEnd]);
+  }
+  return result;
+}
+
+/** Instants inside both lists; both normalized. */
+export function intersectIntervals(a: readonly Interval[], b: readonly Interval[]): Interval[] {
+  const result: Interval[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const start = Math.max(a[i]![0], b[j]![0]);
+    const end = Math.min(a[i]![1], b[j]![1]);
+    if (end > start) result.push([start, end]);
+    if (a[i]![1] < b[j]![1]) i++;
+    else j++;
+  }
+  return result;
+}
+
+/** Clips a normalized list to [from, to). */
+export function clipIntervals(intervals: readonly Interval[], from: number, to: number): Interval[] {
+  return intersectIntervals(intervals, [[from, to]]);
+}

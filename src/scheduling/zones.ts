@@ -1,0 +1,108 @@
+/**
+ * Wall-clock <-> instant conversion for IANA zones, on integer epoch milliseconds. Semantics are
+ * Temporal's "compatible" disambiguation: a local time inside a spring-forward gap moves forward by
+ * the gap, and an ambiguous local time (fall-back overlap) takes the earlier instant.
+ *
+ * Offsets come from Intl and are cached per zone and quarter hour: every transition since 1970 falls
+ * on a quarter-hour boundary in UTC, so the offset is constant inside each cached bucket.
+ */
+const MINUTE = 60_000;
+const QUARTER_HOUR = 15 * MINUTE;
+const DAY = 86_400_000;
+const MAX_CACHED_OFFSETS = 250_000;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const offsetCache = new Map<string, number>();
+
+function formatterFor(zone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+      era: 'short',
+    });
+    formatters.set(zone, formatter);
+  }
+  return formatter;
+}
+
+function computeOffsetMinutes(zone: string, epochMs: number): number {
+  const parts: Record<string, string> = {};
+  for (const { type, value } of formatterFor(zone).formatToParts(epochMs)) parts[type] = value;
+  const year = parts.era === 'BC' ? 1 - Number(parts.year) : Number(parts.year);
+  const asUtc = Date.UTC(year, Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  return Math.round((asUtc - Math.floor(epochMs / 1000) * 1000) / MINUTE);
+}
+
+/** UTC offset of `zone` at `epochMs`, in minutes (e.g. 330 for Asia/Kolkata). */
+export function offsetMinutes(zone: string, epochMs: number): number {
+  const bucket = Math.floor(epochMs / QUARTER_HOUR);
+  const key = `${zone}|${bucket}`;
+  let offset = offsetCache.get(key);
+  if (offset === undefined) {
+    if (offsetCache.size >= MAX_CACHED_OFFSETS) offsetCache.clear();
+    offset = computeOffsetMinutes(zone, bucket * QUARTER_HOUR);
+    offsetCache.set(key, offset);
+  }
+  return offset;
+}
+
+/** The instant of a wall-clock time in `zone`; `minuteOfDay` may be 1440 (the next day's midnight). */
+export function zonedToEpoch(zone: string, year: number, month: number, day: number, minuteOfDay: number): number {
+  const wall = Date.UTC(year, month - 1, day) + minuteOfDay * MINUTE;
+  const before = offsetMinutes(zone, wall - DAY);
+  const after = offsetMinutes(zone, wall + DAY);
+  if (before === after) return wall - before * MINUTE;
+  const withBefore = wall - before * MINUTE;
+  const withAfter = wall - after * MINUTE;
+  const beforeFits = offsetMinutes(zone, withBefore) === before;
+  const afterFits = offsetMinutes(zone, withAfter) === after;
+  if (beforeFits && afterFits) return Math.min(withBefore, withAfter); // overlap: the earlier instant
+  if (afterFits) return withAfter;
+  // Either the time exists only with the earlier offset, or it is in a gap: the earlier offset moves
+  // a gap time forward by the length of the gap.
+  return withBefore;
+}
+
+export interface LocalDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+/** The local calendar date in `zone` at `epochMs`. */
+export function localDateOf(zone: string, epochMs: number): LocalDate {
+  const local = new Date(epochMs + offsetMinutes(zone, epochMs) * MINUTE);
+  return { year: local.getUTCFullYear(), month: local.getUTCMonth() + 1, day: local.getUTCDate() };
+}
+
+/** Days since 1970-01-01 of a calendar date: a zone-free day number for stepping through dates. */
+export function dayNumber(date: LocalDate): number {
+  return Math.floor(Date.UTC(date.year, date.month - 1, date.day) / DAY);
+}
+
+export function dateOfDayNumber(dayNo: number): LocalDate {
+  const date = new Date(dayNo * DAY);
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+}
+
+/** 0 = Sunday ... 6 = Saturday. */
+export function weekdayOfDayNumber(dayNo: number): number {
+  return (((dayNo + 4) % 7) + 7) % 7; // 1970-01-01 was a Thursday
+}
+
+export function formatDate(date: LocalDate): string {
+  return `${String(date.year).padStart(4, '0')}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`;
+}
+
+export function parseDate(text: string): LocalDate {
+  const [year, month, day] = text.split('-').map(Number) as [number, number, number];
+  return { year, month, day };
+}

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { Temporal } from 'temporal-polyfill';
+import { localDateOf, offsetMinutes, zonedToEpoch } from '../../src/scheduling/zones.js';
+import { TEST_ZONES as ZONES } from '../support/zones.js';
+
+
+function temporalEpoch(zone: string, y: number, m: number, d: number, minute: number): number {
+  if (minute === 1440) {
+    const next = Temporal.PlainDate.from({ year: y, month: m, day: d }).add({ days: 1 });
+    return Temporal.ZonedDateTime.from({ timeZone: zone, year: next.year, month: next.month, day: next.day, hour: 0, minute: 0 }, { disambiguation: 'compatible' }).epochMilliseconds;
+  }
+  return Temporal.ZonedDateTime.from(
+    { timeZone: zone, year: y, month: m, day: d, hour: Math.floor(minute / 60), minute: minute % 60 },
+    { disambiguation: 'compatible' },
+  ).epochMilliseconds;
+}
+
+describe('zone conversion (Temporal "compatible" semantics)', () => {
+  test('matches Temporal on random wall-clock times in many zones, 1990-2060', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ZONES),
+        fc.integer({ min: 1990, max: 2060 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 28 }),
+        fc.integer({ min: 0, max: 1440 }),
+        (zone, y, m, d, minute) => zonedToEpoch(zone, y, m, d, minute) === temporalEpoch(zone, y, m, d, minute),
+      ),
+      { numRuns: 4000 },
+    );
+  });
+
+  test('matches Temporal on every quarter hour of DST transition days', () => {
+    const days: [string, number, number, number][] = [
+      ['America/New_York', 2026, 3, 8], ['America/New_York', 2026, 11, 1], ['Europe/London', 2026, 3, 29], ['Europe/London', 2026, 10, 25],
+      ['Australia/Lord_Howe', 2026, 4, 5], ['Australia/Lord_Howe', 2026, 10, 4], ['Pacific/Chatham', 2026, 4, 5], ['Pacific/Chatham', 2026, 9, 27],
+      ['America/Santiago', 2026, 4, 5], ['America/Santiago', 2026, 9, 6], ['America/St_Johns', 2026, 3, 8], ['America/St_Johns', 2026, 11, 1],
+    ];
+    for (const [zone, y, m, d] of days) {
+      for (let minute = 0; minute <= 1440; minute += 15) {
+        assert.equal(zonedToEpoch(zone, y, m, d, minute), temporalEpoch(zone, y, m, d, minute), `${zone} ${y}-${m}-${d} +${minute}m`);
+      }
+    }
+  });
+
+  test('gaps move forward and overlaps take the earlier instant', () => {
+    assert.equal(new Date(zonedToEpoch('America/New_York', 2026, 3, 8, 150)).toISOString(), '2026-03-08T07:30:00.000Z'); // 02:30 -> 03:30 EDT
+    assert.equal(new Date(zonedToEpoch('America/New_York', 2026, 11, 1, 90)).toISOString(), '2026-11-01T05:30:00.000Z'); // first 01:30
+    assert.equal(new Date(zonedToEpoch('Australia/Lord_Howe', 2026, 10, 4, 135)).toISOString(), '2026-10-03T15:45:00.000Z'); // 30-min gap
+  });
+
+  test('offsets and local dates agree with Temporal on random instants', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...ZONES), fc.integer({ min: Date.UTC(1990, 0, 1), max: Date.UTC(2060, 0, 1) }), (zone, ms) => {
+        const zdt = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(zone);
+        const date = localDateOf(zone, ms);
+        return offsetMinutes(zone, ms) * 60e9 === zdt.offsetNanoseconds && date.year === zdt.year && date.month === zdt.month && date.day === zdt.day;
+      }),
+      { numRuns: 4000 },
+    );
+  });
+});
