@@ -13,6 +13,7 @@ import { findNulCharacter, validatorCompiler } from '../http/validation.js';
 import { invalidField } from '../lib/errors.js';
 import { registerAdminRoutes } from '../modules/admin/admin.routes.js';
 import { registerApiKeyRoutes } from '../modules/api-keys/api-keys.routes.js';
+import { registerEventTypeRoutes } from '../modules/event-types/event-types.routes.js';
 import { registerMeRoutes } from '../modules/me/me.routes.js';
 import { registerScheduleRoutes } from '../modules/schedules/schedules.routes.js';
 import { registerSystemRoutes } from '../modules/system/system.routes.js';
@@ -116,6 +117,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerApiKeyRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
   registerScheduleRoutes(app, ctx);
+  registerEventTypeRoutes(app, ctx);
 
   return app;
 }

@@ -1,0 +1,128 @@
+import type { Static } from 'typebox';
+import { guestsDisabled, presentBookingFields } from './booking-fields.js';
+import type { BookingWindow, ConfirmationPolicy, EventTypeSettings, IntervalLimits } from './event-type-model.js';
+import type { EventTypeOwner, EventTypeRow } from './event-types.repository.js';
+import type { EventTypeOutput_2024_06_14 } from './event-types.schemas.js';
+import type { EventTypeView } from './event-types.service.js';
+import { presentLocations } from './locations.js';
+
+type EventTypeOutput = Static<typeof EventTypeOutput_2024_06_14>;
+
+/** No window is the reference's UNLIMITED period, which it prints as `{disabled: true}`. */
+function presentBookingWindow(window: BookingWindow | null): EventTypeOutput['bookingWindow'] {
+  if (!window) return { disabled: true };
+  if (window.type === 'range') return { type: 'range', value: [window.start, window.end] };
+  return { type: window.type, value: window.days, rolling: window.rolling };
+}
+
+function presentConfirmationPolicy(policy: ConfirmationPolicy | null): EventTypeOutput['confirmationPolicy'] {
+  if (!policy) return { disabled: true };
+  return {
+    type: policy.type,
+    ...(policy.noticeThreshold ? { noticeThreshold: policy.noticeThreshold } : {}),
+    blockUnconfirmedBookingsInBooker: policy.blockUnconfirmedBookingsInBooker,
+  };
+}
+
+/** Never-set limits are omitted; after `{disabled: true}` the reference prints `{}`, and so does svc. */
+function presentLimits(limits: IntervalLimits | null): IntervalLimits | undefined {
+  return limits ?? undefined;
+}
+
+/** The reference always prints `sendTranscriptionEmails`, and the other keys once the settings exist. */
+function presentVideoSettings(settings: EventTypeSettings): EventTypeOutput['svcVideoSettings'] {
+  return { ...(settings.svcVideoSettings ?? {}), sendTranscriptionEmails: settings.sendTranscriptionEmails };
+}
+
+function presentDisableRescheduling(settings: EventTypeSettings): EventTypeOutput['disableRescheduling'] {
+  if (settings.disableRescheduling) return { disabled: true };
+  return settings.minimumRescheduleNotice ? { disabled: false, minutesBefore: settings.minimumRescheduleNotice } : { disabled: false };
+}
+
+function presentUser(user: EventTypeOwner) {
+  return {
+    id: user.id,
+    name: user.name,
+    username: user.username,
+    avatarUrl: user.avatarUrl,
+    brandColor: null,
+    darkBrandColor: null,
+    weekStart: user.weekStart,
+    metadata: user.metadata,
+  };
+}
+
+/** `EventTypeOutput_2024_06_14`; `calendarInvites` is write-only and never printed. */
+export function presentEventType({ eventType: row, ownerId, users }: EventTypeView): EventTypeOutput {
+  const { settings } = row;
+  return {
+    id: row.id,
+    ownerId,
+    lengthInMinutes: row.lengthInMinutes,
+    lengthInMinutesOptions: row.lengthInMinutesOptions,
+    title: row.title,
+    slug: row.slug,
+    description: row.description,
+    locations: presentLocations(row.locations),
+    bookingFields: presentBookingFields(row.bookingFields),
+    disableGuests: guestsDisabled(row.bookingFields),
+    slotInterval: row.slotInterval,
+    minimumBookingNotice: row.minimumBookingNotice,
+    beforeEventBuffer: row.beforeEventBuffer,
+    afterEventBuffer: row.afterEventBuffer,
+    recurrence: row.recurrence,
+    metadata: {},
+    price: 0,
+    currency: 'usd',
+    lockTimeZoneToggleOnBookingPage: settings.lockTimeZoneToggleOnBookingPage,
+    seatsPerTimeSlot: row.seatsPerTimeSlot,
+    forwardParamsSuccessRedirect: true,
+    successRedirectUrl: settings.successRedirectUrl,
+    isInstantEvent: false,
+    seatsShowAvailabilityCount: row.seatsShowAvailabilityCount,
+    scheduleId: row.scheduleId,
+    bookingLimitsCount: presentLimits(row.bookingLimitsCount),
+    bookerActiveBookingsLimit: row.bookerActiveBookingsLimit ?? { disabled: true },
+    onlyShowFirstAvailableSlot: row.onlyShowFirstAvailableSlot,
+    bookingLimitsDuration: presentLimits(row.bookingLimitsDuration),
+    bookingWindow: presentBookingWindow(row.bookingWindow),
+    bookerLayouts: settings.bookerLayouts ?? undefined,
+    confirmationPolicy: presentConfirmationPolicy(row.confirmationPolicy),
+    requiresBookerEmailVerification: settings.requiresBookerEmailVerification,
+    hideCalendarNotes: settings.hideCalendarNotes,
+    color: settings.color ?? undefined,
+    seats:
+      row.seatsPerTimeSlot === null
+        ? { disabled: true }
+        : { seatsPerTimeSlot: row.seatsPerTimeSlot, showAttendeeInfo: row.seatsShowAttendees, showAvailabilityCount: row.seatsShowAvailabilityCount },
+    offsetStart: row.offsetStart,
+    customName: settings.customName ?? undefined,
+    useDestinationCalendarEmail: settings.useDestinationCalendarEmail,
+    hideCalendarEventDetails: settings.hideCalendarEventDetails,
+    hideOrganizerEmail: settings.hideOrganizerEmail,
+    svcVideoSettings: presentVideoSettings(settings),
+    hidden: row.hidden,
+    bookingRequiresAuthentication: row.bookingRequiresAuthentication,
+    disableCancelling: { disabled: settings.disableCancelling },
+    disableRescheduling: presentDisableRescheduling(settings),
+    interfaceLanguage: settings.interfaceLanguage,
+    allowReschedulingPastBookings: settings.allowReschedulingPastBookings,
+    allowReschedulingCancelledBookings: settings.allowReschedulingCancelledBookings,
+    showOptimizedSlots: row.showOptimizedSlots,
+    privateNoteEnabled: settings.privateNoteEnabled,
+    privateNoteMode: settings.privateNoteMode,
+    privateNoteTemplate: settings.privateNoteTemplate,
+    users: users.map(presentUser),
+  };
+}
+
+/** The list drops booking fields hidden from the booker, as the reference's list endpoint does. */
+export function presentEventTypeInList(view: EventTypeView): EventTypeOutput {
+  const output = presentEventType(view);
+  return { ...output, bookingFields: output.bookingFields.filter((field) => field.hidden !== true) };
+}
+
+/** `DELETE` echoes only these four fields. */
+export function presentDeletedEventType(row: EventTypeRow) {
+  return { id: row.id, lengthInMinutes: row.lengthInMinutes, title: row.title, slug: row.slug };
+}

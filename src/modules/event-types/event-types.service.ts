@@ -1,0 +1,251 @@
+import type { Database, Db } from '../../db/client.js';
+import { conflict, DomainError, forbidden, invalidField, notFound } from '../../lib/errors.js';
+import { assertOwnsSchedule } from '../schedules/schedules.service.js';
+import { defaultBookingFields, withGuestsHidden } from './booking-fields.js';
+import { assertEventTypeRules, NO_SEATS, type SeatOptions } from './event-type-limits.js';
+import type {
+  BookerActiveBookingsLimit,
+  BookingWindow,
+  CalendarInvites,
+  ConfirmationPolicy,
+  IntervalLimits,
+  Recurrence,
+  StoredBookingField,
+  StoredLocation,
+} from './event-type-model.js';
+import { DEFAULT_SETTINGS } from './event-type-model.js';
+import { applyCalendarInvites, applySettings, type parseSettings } from './event-type-settings.js';
+import * as repo from './event-types.repository.js';
+import type { EventTypeOwner, EventTypeRow, EventTypeState } from './event-types.repository.js';
+import { DEFAULT_LOCATIONS } from './locations.js';
+
+/** An event type with the owner id and the users the outputs show. */
+export interface EventTypeView {
+  eventType: EventTypeRow;
+  ownerId: number;
+  users: EventTypeOwner[];
+}
+
+/** A parsed create or update body: a key that is undefined was not sent; null resets the setting. */
+export interface EventTypeChanges {
+  title?: string | undefined;
+  slug?: string | undefined;
+  description?: string | undefined;
+  lengthInMinutes?: number | undefined;
+  lengthInMinutesOptions?: number[] | undefined;
+  slotInterval?: number | undefined;
+  minimumBookingNotice?: number | undefined;
+  beforeEventBuffer?: number | undefined;
+  afterEventBuffer?: number | undefined;
+  offsetStart?: number | undefined;
+  scheduleId?: number | undefined;
+  hidden?: boolean | undefined;
+  onlyShowFirstAvailableSlot?: boolean | undefined;
+  showOptimizedSlots?: boolean | undefined;
+  bookingRequiresAuthentication?: boolean | undefined;
+  locations?: StoredLocation[] | undefined;
+  /** The complete list (default fields included). */
+  bookingFields?: StoredBookingField[] | undefined;
+  disableGuests?: boolean | undefined;
+  bookingLimitsCount?: IntervalLimits | undefined;
+  bookingLimitsDuration?: IntervalLimits | undefined;
+  bookerActiveBookingsLimit?: BookerActiveBookingsLimit | null | undefined;
+  bookingWindow?: BookingWindow | null | undefined;
+  confirmationPolicy?: ConfirmationPolicy | null | undefined;
+  recurrence?: Recurrence | null | undefined;
+  seats?: SeatOptions | undefined;
+  destinationCalendar?: { integration: string; externalId: string } | undefined;
+  settings: ReturnType<typeof parseSettings>;
+  calendarInvites?: CalendarInvites | undefined;
+}
+
+export interface CreateEventTypeInput extends EventTypeChanges {
+  title: string;
+  slug: string;
+  lengthInMinutes: number;
+}
+
+export interface EventTypesQuery {
+  username?: string | undefined;
+  eventSlug?: string | undefined;
+  usernames?: string[] | undefined;
+  orgSlug?: string | undefined;
+  orgId?: number | undefined;
+  sortCreatedAt?: 'asc' | 'desc' | undefined;
+}
+
+/** The reference's values for every field a create body leaves out. */
+function initialState(): EventTypeState {
+  return {
+    slug: '',
+    title: '',
+    description: '',
+    lengthInMinutes: 0,
+    lengthInMinutesOptions: [],
+    slotInterval: null,
+    minimumBookingNotice: 120,
+    beforeEventBuffer: 0,
+    afterEventBuffer: 0,
+    offsetStart: 0,
+    scheduleId: null,
+    hidden: false,
+    ...NO_SEATS,
+    onlyShowFirstAvailableSlot: false,
+    showOptimizedSlots: false,
+    bookingRequiresAuthentication: false,
+    locations: DEFAULT_LOCATIONS,
+    bookingFields: defaultBookingFields(),
+    bookingLimitsCount: null,
+    bookingLimitsDuration: null,
+    bookerActiveBookingsLimit: null,
+    bookingWindow: null,
+    confirmationPolicy: null,
+    recurrence: null,
+    settings: DEFAULT_SETTINGS,
+    calendarInvites: null,
+  };
+}
+
+function stateOf(row: EventTypeRow): EventTypeState {
+  const { id: _id, userId: _userId, createdAt: _createdAt, updatedAt: _updatedAt, ...state } = row;
+  return state;
+}
+
+function applyChanges(state: EventTypeState, changes: EventTypeChanges): EventTypeState {
+  const { settings, seats, bookingFields, disableGuests, calendarInvites, destinationCalendar: _checked, ...columns } = changes;
+  const sentColumns = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined)) as Partial<EventTypeState>;
+  const fields = bookingFields ?? state.bookingFields;
+  return {
+    ...state,
+    ...sentColumns,
+    ...(seats ?? {}),
+    bookingFields: disableGuests === undefined ? fields : withGuestsHidden(fields, disableGuests),
+    settings: applySettings(state.settings, settings),
+    calendarInvites: calendarInvites ? applyCalendarInvites(state.calendarInvites, calendarInvites) : state.calendarInvites,
+  };
+}
+
+/** The wire fields a request sent, so a rule that ties two fields together can name the one just changed. */
+function sentFields(changes: EventTypeChanges): Set<string> {
+  const { settings, ...rest } = changes;
+  const columns = Object.entries(rest).filter(([, value]) => value !== undefined).map(([key]) => key);
+  return new Set([...columns, ...Object.keys(settings)]);
+}
+
+function assertRules(state: EventTypeState, changes: EventTypeChanges): void {
+  assertEventTypeRules(
+    {
+      lengthInMinutes: state.lengthInMinutes,
+      lengthInMinutesOptions: state.lengthInMinutesOptions,
+      locationCount: state.locations.length,
+      seatsPerTimeSlot: state.seatsPerTimeSlot,
+      confirmationPolicy: state.confirmationPolicy,
+      recurrence: state.recurrence,
+      bookerActiveBookingsLimit: state.bookerActiveBookingsLimit,
+    },
+    sentFields(changes),
+  );
+}
+
+/** The reference's event-type routes answer a schedule of someone else with 404, where the schedule routes say 403. */
+async function assertScheduleUsable(db: Db, userId: number, scheduleId: number): Promise<void> {
+  try {
+    await assertOwnsSchedule(db, userId, scheduleId);
+  } catch (error) {
+    if (error instanceof DomainError && error.reason === 'schedule_not_owned') {
+      throw notFound('schedule_not_owned', `User with ID=${userId} does not own schedule with ID=${scheduleId}`);
+    }
+    throw error;
+  }
+}
+
+async function checkWrite(db: Db, userId: number, changes: EventTypeChanges, eventTypeId?: number): Promise<void> {
+  // Both need a connected calendar; svc cannot connect calendars yet, so no value can name one.
+  if (changes.destinationCalendar) throw invalidField('destinationCalendar', 'names a calendar that is not connected (svc cannot connect calendars yet)', changes.destinationCalendar);
+  if (changes.settings.useDestinationCalendarEmail === true) {
+    throw invalidField('useDestinationCalendarEmail', 'needs a connected primary calendar (svc cannot connect calendars yet)', true);
+  }
+  if (changes.scheduleId !== undefined) await assertScheduleUsable(db, userId, changes.scheduleId);
+  if (changes.slug !== undefined && (await repo.isSlugTaken(db, userId, changes.slug, eventTypeId))) {
+    throw conflict('event_type_slug_taken', `User already has an event type with slug ${changes.slug}.`, { property: 'slug' });
+  }
+}
+
+export async function createEventType(database: Database, owner: EventTypeOwner, input: CreateEventTypeInput): Promise<EventTypeView> {
+  return database.transaction(async (tx) => {
+    await checkWrite(tx, owner.id, input);
+    const state = applyChanges(initialState(), input);
+    assertRules(state, input);
+    return { eventType: await repo.insertEventType(tx, owner.id, state), ownerId: owner.id, users: [owner] };
+  });
+}
+
+/** GET and PATCH of an event type the caller does not own answer 404, as the reference does. */
+function notFoundFor(id: number) {
+  return notFound('event_type_not_found', `Event type with id ${id} not found`);
+}
+
+export async function getEventType(db: Db, caller: EventTypeOwner, id: number): Promise<EventTypeView> {
+  const row = await repo.findEventTypeById(db, id);
+  if (!row || row.userId !== caller.id) throw notFoundFor(id);
+  return { eventType: row, ownerId: caller.id, users: [caller] };
+}
+
+export async function updateEventType(database: Database, caller: EventTypeOwner, id: number, changes: EventTypeChanges): Promise<EventTypeView> {
+  return database.transaction(async (tx) => {
+    const row = await repo.lockEventType(tx, id);
+    if (!row || row.userId !== caller.id) throw notFoundFor(id);
+    await checkWrite(tx, caller.id, changes, id);
+    const state = applyChanges(stateOf(row), changes);
+    assertRules(state, changes);
+    return { eventType: await repo.updateEventType(tx, id, state), ownerId: caller.id, users: [caller] };
+  });
+}
+
+/** The reference's delete finds the event type first, then refuses anyone but its owner with 403. */
+export async function deleteEventType(database: Database, callerId: number, id: number): Promise<EventTypeRow> {
+  return database.transaction(async (tx) => {
+    const row = await repo.lockEventType(tx, id);
+    if (!row) throw notFound('event_type_not_found', `Event type with ID=${id} does not exist.`);
+    if (row.userId !== callerId) throw forbidden('event_type_not_owned', `User with ID=${callerId} does not own event type with ID=${id}`);
+    await repo.deleteEventType(tx, id);
+    return row;
+  });
+}
+
+/** The reference's dynamic group event for `usernames`: not stored, owned by no one (ownerId 0). */
+function dynamicEventType(users: EventTypeOwner[]): EventTypeView {
+  const epoch = new Date(0);
+  const state: EventTypeState = {
+    ...initialState(),
+    slug: 'dynamic',
+    title: 'Group call',
+    lengthInMinutes: 30,
+    lengthInMinutesOptions: [15, 30, 45, 60, 90],
+    settings: { ...DEFAULT_SETTINGS, customName: 'Dynamic Event' },
+  };
+  return { eventType: { ...state, id: 0, userId: 0, createdAt: epoch, updatedAt: epoch }, ownerId: 0, users };
+}
+
+/**
+ * `GET /v2/event-types`, in the reference's order of precedence: username (+ eventSlug), usernames,
+ * then the caller's own. svc has no organizations yet, so a username qualified by orgSlug or orgId
+ * matches no one.
+ */
+export async function listEventTypes(db: Db, caller: EventTypeOwner | null, query: EventTypesQuery): Promise<EventTypeView[]> {
+  const order = query.sortCreatedAt ?? 'asc';
+  const inOrganization = query.orgSlug !== undefined || query.orgId !== undefined;
+  if (query.eventSlug !== undefined && query.username === undefined) {
+    throw invalidField('username', 'is required with eventSlug: several users can have an event type with the same slug');
+  }
+  if (query.username !== undefined) {
+    const owner = inOrganization ? undefined : await repo.findOwnerByUsername(db, query.username);
+    if (!owner) return [];
+    const rows = await repo.listEventTypesOfUser(db, owner.id, { includeHidden: caller?.id === owner.id, slug: query.eventSlug, order });
+    return rows.map((eventType) => ({ eventType, ownerId: owner.id, users: [owner] }));
+  }
+  if (query.usernames !== undefined) return [dynamicEventType(inOrganization ? [] : await repo.findOwnersByUsernames(db, query.usernames))];
+  if (!caller) return [];
+  const rows = await repo.listEventTypesOfUser(db, caller.id, { includeHidden: true, order });
+  return rows.map((eventType) => ({ eventType, ownerId: caller.id, users: [caller] }));
+}
