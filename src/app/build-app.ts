@@ -16,6 +16,7 @@ import { registerApiKeyRoutes } from '../modules/api-keys/api-keys.routes.js';
 import { registerEventTypeRoutes } from '../modules/event-types/event-types.routes.js';
 import { registerMeRoutes } from '../modules/me/me.routes.js';
 import { registerScheduleRoutes } from '../modules/schedules/schedules.routes.js';
+import { registerSlotRoutes } from '../modules/slots/slots.routes.js';
 import { registerSystemRoutes } from '../modules/system/system.routes.js';
 import type { AppContext } from './context.js';
 import { handleError, sendError } from './error-handler.js';
@@ -118,6 +119,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerAdminRoutes(app, ctx);
   registerScheduleRoutes(app, ctx);
   registerEventTypeRoutes(app, ctx);
+  registerSlotRoutes(app, ctx);
 
   return app;
 }

@@ -11,6 +11,8 @@ export interface AppContext {
   credentials: CredentialCache;
   rateLimitStore: RateLimitStore;
   metrics: HttpMetrics;
+  /** Current time in epoch ms: `Date.now` except where a test moves time. */
+  clock: () => number;
   /** Set when shutdown begins: readiness turns false so load balancers stop sending traffic. */
   lifecycle: { draining: boolean };
 }

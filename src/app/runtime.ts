@@ -27,6 +27,8 @@ export interface RuntimeOptions extends BuildOptions {
   /** An already-open database (tests hand in a per-file clone). */
   database?: Database;
   processMetrics?: boolean;
+  /** Current time in epoch ms (default `Date.now`). */
+  clock?: () => number;
 }
 
 export async function startRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
@@ -53,6 +55,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     credentials,
     rateLimitStore,
     metrics: createHttpMetrics({ processMetrics: options.processMetrics ?? false }),
+    clock: options.clock ?? Date.now,
     lifecycle: { draining: false },
   };
   let app: App;

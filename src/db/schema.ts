@@ -175,3 +175,73 @@ export const eventTypes = pgTable(
     index('event_types_schedule_id_idx').on(t.scheduleId),
   ],
 );
+
+export type BookingStatus = 'accepted' | 'pending' | 'cancelled' | 'rejected';
+
+/**
+ * Bookings: the slot engine reads the accepted and pending ones of each host as busy time (with the
+ * buffers of their event type) and those of an event type for its booking limits.
+ */
+export const bookings = pgTable(
+  'bookings',
+  {
+    id: serial('id').primaryKey(),
+    uid: text('uid').notNull(),
+    eventTypeId: integer('event_type_id').references(() => eventTypes.id, { onDelete: 'set null' }),
+    /** The organizer: the host whose time the booking takes. */
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    startAt: timestamp('start_at', { withTimezone: true }).notNull(),
+    endAt: timestamp('end_at', { withTimezone: true }).notNull(),
+    status: text('status').$type<BookingStatus>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('bookings_uid_key').on(t.uid),
+    index('bookings_user_id_end_at_idx').on(t.userId, t.endAt),
+    index('bookings_event_type_id_end_at_idx').on(t.eventTypeId, t.endAt),
+  ],
+);
+
+/** The people a booking is for; on a seated event type each attendee holds one seat. */
+export const bookingAttendees = pgTable(
+  'booking_attendees',
+  {
+    id: serial('id').primaryKey(),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    timeZone: text('time_zone').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('booking_attendees_booking_id_idx').on(t.bookingId)],
+);
+
+/**
+ * A slot held for a few minutes while someone books it: it is busy time of its host (or one seat of a
+ * seated slot) until `reserved_until`.
+ */
+export const slotReservations = pgTable(
+  'slot_reservations',
+  {
+    uid: text('uid').primaryKey(),
+    eventTypeId: integer('event_type_id')
+      .notNull()
+      .references(() => eventTypes.id, { onDelete: 'cascade' }),
+    /** The host whose time is held. */
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    slotStart: timestamp('slot_start', { withTimezone: true }).notNull(),
+    slotEnd: timestamp('slot_end', { withTimezone: true }).notNull(),
+    reservedUntil: timestamp('reserved_until', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('slot_reservations_user_id_slot_end_idx').on(t.userId, t.slotEnd), index('slot_reservations_reserved_until_idx').on(t.reservedUntil)],
+);

@@ -39,3 +39,11 @@ export function invalidField(property: string, message: string, value?: unknown)
     errors: [{ property, value, constraints: { [property]: `${property} ${message}` } }],
   });
 }
+
+export const unprocessable = (reason: string, message: string, details?: Record<string, unknown>) =>
+  new DomainError('unprocessable', reason, message, details);
+
+/** A 400 whose message is a whole sentence of its own (a reference message), still naming the field. */
+export function fieldRejected(property: string, reason: string, message: string, value?: unknown): DomainError {
+  return badRequest(reason, message, { errors: [{ property, value, constraints: { [property]: message } }] });
+}

@@ -106,3 +106,24 @@ export function parseDate(text: string): LocalDate {
   const [year, month, day] = text.split('-').map(Number) as [number, number, number];
   return { year, month, day };
 }
+
+/** Day number (see `dayNumber`) of the local date in `zone` at `epochMs`. */
+export function localDayNumber(zone: string, epochMs: number): number {
+  return Math.floor((epochMs + offsetMinutes(zone, epochMs) * MINUTE) / DAY);
+}
+
+/** The first instant of a local date in `zone` (its midnight, or the end of a gap at midnight). */
+export function startOfDayNumber(zone: string, dayNo: number): number {
+  const { year, month, day } = dateOfDayNumber(dayNo);
+  return zonedToEpoch(zone, year, month, day, 0);
+}
+
+const pad2 = (value: number) => String(value).padStart(2, '0');
+
+/** ISO 8601 with milliseconds and `zone`'s offset at that instant, e.g. `2050-09-05T09:00:00.000+02:00`. */
+export function formatWithOffset(epochMs: number, zone: string): string {
+  const offset = offsetMinutes(zone, epochMs);
+  const local = new Date(epochMs + offset * MINUTE).toISOString().slice(0, 23);
+  const magnitude = Math.abs(offset);
+  return `${local}${offset < 0 ? '-' : '+'}${pad2(Math.floor(magnitude / 60))}:${pad2(magnitude % 60)}`;
+}

@@ -37,18 +37,11 @@ export interface StoredBookingField {
   split?: { firstNameLabel: string; firstNamePlaceholder: string; lastNameLabel: string; lastNamePlaceholder: string; lastNameRequired: boolean } | undefined;
 }
 
-/** Booking-count or booked-minutes limits per period; `{}` is what a reset leaves (as in the reference). */
-export interface IntervalLimits {
-  day?: number | undefined;
-  week?: number | undefined;
-  month?: number | undefined;
-  year?: number | undefined;
-}
-
-/** How far ahead bookings are allowed; no window (null) means unlimited. */
-export type BookingWindow =
-  | { type: 'businessDays' | 'calendarDays'; days: number; rolling: boolean }
-  | { type: 'range'; start: string; end: string };
+/**
+ * Booking limits (`{}` is what a reset leaves, as in the reference) and the booking window (null: no
+ * limit) are stored exactly as the slot engine reads them.
+ */
+export type { BookingWindow, IntervalLimits } from '../../scheduling/slot-query.js';
 
 export interface ConfirmationPolicy {
   type: 'always' | 'time';

@@ -1,0 +1,196 @@
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { eventTypes, schedules, slotReservations, users } from '../../db/schema.js';
+import type { BusyBlock, LimitBooking } from '../../scheduling/slot-query.js';
+
+/**
+ * The availability read model: what the slot engine needs about an event type, its hosts and their
+ * busy time, read across the event-type, schedule, booking and reservation tables in as few round
+ * trips as the hot path allows.
+ */
+
+const slotProfileColumns = {
+  id: eventTypes.id,
+  slug: eventTypes.slug,
+  lengthInMinutes: eventTypes.lengthInMinutes,
+  lengthInMinutesOptions: eventTypes.lengthInMinutesOptions,
+  slotInterval: eventTypes.slotInterval,
+  minimumBookingNotice: eventTypes.minimumBookingNotice,
+  beforeEventBuffer: eventTypes.beforeEventBuffer,
+  afterEventBuffer: eventTypes.afterEventBuffer,
+  offsetStart: eventTypes.offsetStart,
+  seatsPerTimeSlot: eventTypes.seatsPerTimeSlot,
+  onlyShowFirstAvailableSlot: eventTypes.onlyShowFirstAvailableSlot,
+  showOptimizedSlots: eventTypes.showOptimizedSlots,
+  bookingLimitsCount: eventTypes.bookingLimitsCount,
+  bookingLimitsDuration: eventTypes.bookingLimitsDuration,
+  bookingWindow: eventTypes.bookingWindow,
+  ownerId: users.id,
+  ownerWeekStart: users.weekStart,
+  scheduleTimeZone: schedules.timeZone,
+  availability: schedules.availability,
+  overrides: schedules.overrides,
+};
+
+/** The event type's schedule, else its owner's default one. */
+const scheduleOfEventType = eq(schedules.id, sql`coalesce(${eventTypes.scheduleId}, ${users.defaultScheduleId})`);
+
+function selectSlotProfiles(db: Db) {
+  return db.select(slotProfileColumns).from(eventTypes).innerJoin(users, eq(users.id, eventTypes.userId)).leftJoin(schedules, scheduleOfEventType);
+}
+
+export type SlotProfileRow = Awaited<ReturnType<typeof selectSlotProfiles>>[number];
+
+export async function findSlotProfile(db: Db, eventTypeId: number): Promise<SlotProfileRow | undefined> {
+  const [row] = await selectSlotProfiles(db).where(eq(eventTypes.id, eventTypeId));
+  return row;
+}
+
+export async function findSlotProfileBySlug(db: Db, username: string, slug: string): Promise<SlotProfileRow | undefined> {
+  const [row] = await selectSlotProfiles(db).where(and(sql`lower(${users.username}) = lower(${username})`, sql`lower(${eventTypes.slug}) = lower(${slug})`));
+  return row;
+}
+
+export async function userExistsByUsername(db: Db, username: string): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = lower(${username})`);
+  return row !== undefined;
+}
+
+export interface DynamicHostRow {
+  id: number;
+  username: string | null;
+  weekStart: string;
+  scheduleTimeZone: string | null;
+  availability: SlotProfileRow['availability'];
+  overrides: SlotProfileRow['overrides'];
+}
+
+/** Users of a dynamic group event with their default schedules; unknown usernames are left out. */
+export async function findDynamicHosts(db: Db, usernames: string[]): Promise<DynamicHostRow[]> {
+  const lowered = usernames.map((name) => name.toLowerCase());
+  return db
+    .select({
+      id: users.id,
+      username: users.username,
+      weekStart: users.weekStart,
+      scheduleTimeZone: schedules.timeZone,
+      availability: schedules.availability,
+      overrides: schedules.overrides,
+    })
+    .from(users)
+    .leftJoin(schedules, eq(schedules.id, users.defaultScheduleId))
+    .where(inArray(sql`lower(${users.username})`, lowered));
+}
+
+const iso = (epochMs: number) => new Date(epochMs).toISOString();
+
+interface BusyRow {
+  user_id: number;
+  start_ms: number;
+  end_ms: number;
+  buffer_before: number;
+  buffer_after: number;
+  event_type_id: number | null;
+  pending: boolean;
+  blocks_while_pending: boolean;
+  uid: string | null;
+  source: 'booking' | 'reservation';
+  seats: number;
+}
+
+export interface BusyQuery {
+  userIds: number[];
+  /** Blocks overlapping [from, to) are read. */
+  from: number;
+  to: number;
+  now: number;
+  /** For a seated event type: its bookings report their attendee count (the seats they hold). */
+  seatedEventTypeId: number | null;
+  /** A reservation to leave out (the one being changed). */
+  exceptReservationUid?: string | undefined;
+}
+
+/**
+ * Busy blocks of the hosts: accepted and pending bookings (with their event type's buffers and
+ * confirmation policy) and live reservations, in one round trip.
+ */
+export async function listBusyBlocks(db: Db, query: BusyQuery): Promise<Map<number, BusyBlock[]>> {
+  const byUser = new Map<number, BusyBlock[]>(query.userIds.map((id) => [id, []]));
+  if (query.userIds.length === 0) return byUser;
+  const from = iso(query.from);
+  const to = iso(query.to);
+  const seated = query.seatedEventTypeId ?? -1;
+  const result = await db.execute(sql`
+    select b.user_id, (extract(epoch from b.start_at) * 1000)::float8 as start_ms, (extract(epoch from b.end_at) * 1000)::float8 as end_ms,
+      coalesce(et.before_event_buffer, 0) as buffer_before, coalesce(et.after_event_buffer, 0) as buffer_after,
+      b.event_type_id, b.status = 'pending' as pending,
+      coalesce((et.confirmation_policy ->> 'blockUnconfirmedBookingsInBooker')::boolean, false) as blocks_while_pending,
+      b.uid, 'booking' as source,
+      case when b.event_type_id = ${seated} then (select count(*)::int from booking_attendees a where a.booking_id = b.id) else 1 end as seats
+    from bookings b left join event_types et on et.id = b.event_type_id
+    where b.user_id in ${query.userIds} and b.status in ('accepted', 'pending')
+      and b.end_at > ${from}::timestamptz and b.start_at < ${to}::timestamptz
+    union all
+    select r.user_id, (extract(epoch from r.slot_start) * 1000)::float8, (extract(epoch from r.slot_end) * 1000)::float8,
+      et.before_event_buffer, et.after_event_buffer, r.event_type_id, false, false, null, 'reservation', 1
+    from slot_reservations r join event_types et on et.id = r.event_type_id
+    where r.user_id in ${query.userIds} and r.reserved_until > ${iso(query.now)}::timestamptz
+      and r.slot_end > ${from}::timestamptz and r.slot_start < ${to}::timestamptz
+      and r.uid <> ${query.exceptReservationUid ?? ''}
+  `);
+  for (const row of (result as unknown as { rows: BusyRow[] }).rows) {
+    byUser.get(row.user_id)?.push({
+      start: row.start_ms,
+      end: row.end_ms,
+      bufferBefore: row.buffer_before,
+      bufferAfter: row.buffer_after,
+      source: row.source,
+      eventTypeId: row.event_type_id,
+      pending: row.pending,
+      blocksWhilePending: row.blocks_while_pending,
+      seatsTaken: row.seats,
+      ...(row.uid ? { bookingUid: row.uid } : {}),
+    });
+  }
+  return byUser;
+}
+
+/** Accepted and pending bookings of an event type overlapping [from, to), for its booking limits. */
+export async function listLimitBookings(db: Db, eventTypeId: number, from: number, to: number): Promise<LimitBooking[]> {
+  const result = await db.execute(sql`
+    select (extract(epoch from start_at) * 1000)::float8 as start_ms, (extract(epoch from end_at) * 1000)::float8 as end_ms, uid
+    from bookings
+    where event_type_id = ${eventTypeId} and status in ('accepted', 'pending')
+      and end_at > ${iso(from)}::timestamptz and start_at < ${iso(to)}::timestamptz
+  `);
+  return (result as unknown as { rows: { start_ms: number; end_ms: number; uid: string }[] }).rows.map((row) => ({ start: row.start_ms, end: row.end_ms, uid: row.uid }));
+}
+
+export type ReservationRow = typeof slotReservations.$inferSelect;
+
+export async function insertReservation(db: Db, row: ReservationRow): Promise<ReservationRow> {
+  const [inserted] = await db.insert(slotReservations).values(row).returning();
+  return inserted!;
+}
+
+export async function findLiveReservation(db: Db, uid: string, now: number): Promise<ReservationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(slotReservations)
+    .where(and(eq(slotReservations.uid, uid), gt(slotReservations.reservedUntil, new Date(now))));
+  return row;
+}
+
+export async function updateReservation(db: Db, uid: string, changes: Omit<ReservationRow, 'uid' | 'createdAt'>): Promise<ReservationRow> {
+  const [row] = await db.update(slotReservations).set(changes).where(eq(slotReservations.uid, uid)).returning();
+  return row!;
+}
+
+export async function deleteReservation(db: Db, uid: string): Promise<void> {
+  await db.delete(slotReservations).where(eq(slotReservations.uid, uid));
+}
+
+/** Expired reservations hold nothing; they are removed now and then so the table stays small. */
+export async function deleteExpiredReservations(db: Db, now: number): Promise<void> {
+  await db.execute(sql`delete from slot_reservations where reserved_until < ${iso(now - 3_600_000)}::timestamptz`);
+}

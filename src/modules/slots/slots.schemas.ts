@@ -1,0 +1,72 @@
+import { Type } from 'typebox';
+import { TimeZone } from '../users/users.schemas.js';
+
+const INT4_MAX = 2147483647;
+const Name = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 255, description }));
+
+/** Longest query window: a year and a day (366 days), enough for any calendar view or "next free" search. */
+export const MAX_WINDOW_DAYS = 366;
+
+export const SlotsQuery_2024_09_04 = Type.Object({
+  start: Type.String({
+    maxLength: 64,
+    description: 'Earliest slot start: a date (YYYY-MM-DD, 00:00 in timeZone) or an ISO 8601 date-time (read in timeZone when it has no offset)',
+  }),
+  end: Type.String({
+    maxLength: 64,
+    description: `Latest slot start: a date (the end of that day in timeZone) or an ISO 8601 date-time; at most ${MAX_WINDOW_DAYS} days after start`,
+  }),
+  timeZone: Type.Optional({ ...TimeZone, description: 'Zone the slots are printed and grouped in (default UTC); it never changes which instants are offered' }),
+  eventTypeId: Type.Optional(Type.Integer({ minimum: 1, maximum: INT4_MAX, description: 'The event type' })),
+  eventTypeSlug: Name('With username (or teamSlug): the event type of that owner'),
+  username: Name('Owner of eventTypeSlug'),
+  teamSlug: Name('Team owning eventTypeSlug'),
+  organizationSlug: Name('Organization of username, teamSlug or usernames'),
+  usernames: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'At least two comma-separated usernames: slots of a dynamic group event they all attend' })),
+  duration: Type.Optional(Type.Integer({ minimum: 1, maximum: 1440, description: 'Slot length in minutes: one of the event type\'s lengths (dynamic events: 15, 30, 45, 60, 90; default 30)' })),
+  format: Type.Optional(Type.String({ maxLength: 10, description: 'time (default): {start}; range: {start, end}' })),
+  bookingUidToReschedule: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'A booking being rescheduled: its own time counts as free' })),
+});
+
+const SlotItem = Type.Object({
+  start: Type.String({ description: 'ISO 8601 with the offset of timeZone (Z without one)' }),
+  end: Type.Optional(Type.String({ description: 'format=range only' })),
+  seatsBooked: Type.Optional(Type.Integer({ description: 'Seated event types only' })),
+  seatsRemaining: Type.Optional(Type.Integer()),
+  seatsTotal: Type.Optional(Type.Integer()),
+  bookingUid: Type.Optional(Type.String({ description: 'The seated booking a new attendee joins' })),
+});
+
+export const SlotsOutput_2024_09_04 = Type.Record(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), Type.Array(SlotItem), {
+  description: 'Slots by local date in timeZone, in ascending order; {} when there are none',
+});
+
+export const ReserveSlotBody_2024_09_04 = Type.Object({
+  eventTypeId: Type.Integer({ minimum: 1, maximum: INT4_MAX, description: 'The event type' }),
+  slotStart: Type.String({ format: 'date-time', description: 'Start of an available slot, ISO 8601 (e.g. 2050-09-05T09:00:00Z)' }),
+  slotDuration: Type.Optional(Type.Integer({ minimum: 1, maximum: 1440, description: 'Variable-length event types: one of lengthInMinutesOptions (default: the event length)' })),
+  reservationDuration: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1440, description: 'Minutes to hold the slot (default 5); only authenticated callers may set it' }),
+  ),
+});
+
+export const ReservationOutput_2024_09_04 = Type.Object({
+  eventTypeId: Type.Integer(),
+  slotStart: Type.String(),
+  slotEnd: Type.String(),
+  slotDuration: Type.Integer(),
+  reservationUid: Type.String(),
+  reservationDuration: Type.Integer(),
+  reservationUntil: Type.String(),
+});
+
+export const ReservedSlotOutput_2024_09_04 = Type.Object({
+  eventTypeId: Type.Integer(),
+  slotStart: Type.String(),
+  slotEnd: Type.String(),
+  slotDuration: Type.Integer(),
+  reservationUid: Type.String(),
+  reservationUntil: Type.String(),
+});
+
+export const ReservationUidParams = Type.Object({ uid: Type.String({ minLength: 1, maxLength: 100 }) });

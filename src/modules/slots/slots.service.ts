@@ -1,0 +1,223 @@
+import type { Db } from '../../db/client.js';
+import { invalidField, notFound } from '../../lib/errors.js';
+import { limitHorizon } from '../../scheduling/booking-limits.js';
+import { ROLLING_WINDOW_SEARCH_DAYS } from '../../scheduling/booking-window.js';
+import type { BookingWindow, HostAvailability, IntervalLimits, Slot, SlotQuery } from '../../scheduling/slot-query.js';
+import { computeSlots } from '../../scheduling/slots.js';
+import type { HostSchedule } from '../../scheduling/working-hours.js';
+import { localDayNumber, startOfDayNumber } from '../../scheduling/zones.js';
+import { WEEKDAY_NAMES } from '../schedules/schedule-rules.js';
+import * as repo from './slots.repository.js';
+
+const MINUTE = 60_000;
+
+export type SlotTarget =
+  | { kind: 'eventTypeId'; eventTypeId: number }
+  | { kind: 'userEventType'; username: string; eventTypeSlug: string; organizationSlug?: string | undefined }
+  | { kind: 'teamEventType'; teamSlug: string; eventTypeSlug: string; organizationSlug?: string | undefined }
+  | { kind: 'dynamic'; usernames: string[]; organizationSlug?: string | undefined };
+
+export interface ListSlotsInput {
+  target: SlotTarget;
+  /** Slot starts in [from, to). */
+  from: number;
+  to: number;
+  duration?: number | undefined;
+  bookingUidToReschedule?: string | undefined;
+}
+
+export interface SlotList {
+  slots: Slot[];
+  duration: number;
+  seatsPerTimeSlot: number | null;
+}
+
+/** An event type as the slot engine sees it, with its hosts and their schedules. */
+export interface SlotEventType {
+  /** null for a dynamic group event. */
+  id: number | null;
+  lengthInMinutes: number;
+  lengthInMinutesOptions: number[];
+  rules: Pick<
+    SlotQuery,
+    | 'slotInterval' | 'offsetStart' | 'minimumBookingNotice' | 'beforeEventBuffer' | 'afterEventBuffer' | 'bookingWindow'
+    | 'bookingLimitsCount' | 'bookingLimitsDuration' | 'onlyShowFirstAvailableSlot' | 'showOptimizedSlots' | 'seatsPerTimeSlot'
+  >;
+  hosts: { userId: number; schedule: HostSchedule | null; fixed: boolean }[];
+  organizerTimeZone: string;
+  weekStart: number;
+}
+
+/** The reference's dynamic group event: 30 minutes (15 to 90 on request), two hours' notice, everyone attends. */
+const DYNAMIC_EVENT = { lengthInMinutes: 30, lengthInMinutesOptions: [15, 30, 45, 60, 90], minimumBookingNotice: 120 };
+
+const weekdayNumber = (name: string) => Math.max(0, WEEKDAY_NAMES.indexOf(name as (typeof WEEKDAY_NAMES)[number]));
+
+function scheduleOf(row: { scheduleTimeZone: string | null; availability: repo.SlotProfileRow['availability']; overrides: repo.SlotProfileRow['overrides'] }): HostSchedule | null {
+  if (row.scheduleTimeZone === null || row.availability === null) return null;
+  return { timeZone: row.scheduleTimeZone, weeklyRules: row.availability, overrides: row.overrides ?? [] };
+}
+
+export function slotEventTypeOf(row: repo.SlotProfileRow): SlotEventType {
+  const schedule = scheduleOf(row);
+  return {
+    id: row.id,
+    lengthInMinutes: row.lengthInMinutes,
+    lengthInMinutesOptions: row.lengthInMinutesOptions,
+    rules: {
+      slotInterval: row.slotInterval,
+      offsetStart: row.offsetStart,
+      minimumBookingNotice: row.minimumBookingNotice,
+      beforeEventBuffer: row.beforeEventBuffer,
+      afterEventBuffer: row.afterEventBuffer,
+      bookingWindow: row.bookingWindow as BookingWindow | null,
+      bookingLimitsCount: nonEmpty(row.bookingLimitsCount),
+      bookingLimitsDuration: nonEmpty(row.bookingLimitsDuration),
+      onlyShowFirstAvailableSlot: row.onlyShowFirstAvailableSlot,
+      showOptimizedSlots: row.showOptimizedSlots,
+      seatsPerTimeSlot: row.seatsPerTimeSlot,
+    },
+    hosts: [{ userId: row.ownerId, schedule, fixed: true }],
+    organizerTimeZone: schedule?.timeZone ?? 'UTC',
+    weekStart: weekdayNumber(row.ownerWeekStart),
+  };
+}
+
+/** A reset limit is stored as `{}`: no limit. */
+function nonEmpty(limits: IntervalLimits | null): IntervalLimits | null {
+  return limits && Object.keys(limits).length > 0 ? limits : null;
+}
+
+async function dynamicEventType(db: Db, usernames: string[]): Promise<SlotEventType> {
+  const rows = await repo.findDynamicHosts(db, usernames);
+  // The first user named (and found) organizes.
+  const order = usernames.map((name) => name.toLowerCase());
+  rows.sort((a, b) => order.indexOf(a.username!.toLowerCase()) - order.indexOf(b.username!.toLowerCase()));
+  const hosts = rows.map((row) => ({ userId: row.id, schedule: scheduleOf(row), fixed: true }));
+  const organizer = rows[0];
+  return {
+    id: null,
+    lengthInMinutes: DYNAMIC_EVENT.lengthInMinutes,
+    lengthInMinutesOptions: DYNAMIC_EVENT.lengthInMinutesOptions,
+    rules: {
+      slotInterval: null,
+      offsetStart: 0,
+      minimumBookingNotice: DYNAMIC_EVENT.minimumBookingNotice,
+      beforeEventBuffer: 0,
+      afterEventBuffer: 0,
+      bookingWindow: null,
+      bookingLimitsCount: null,
+      bookingLimitsDuration: null,
+      onlyShowFirstAvailableSlot: false,
+      showOptimizedSlots: false,
+      seatsPerTimeSlot: null,
+    },
+    hosts,
+    organizerTimeZone: (organizer && scheduleOf(organizer)?.timeZone) ?? 'UTC',
+    weekStart: organizer ? weekdayNumber(organizer.weekStart) : 0,
+  };
+}
+
+const eventTypeNotFound = () => notFound('event_type_not_found', 'Event Type not found');
+
+/** svc has no organizations or teams yet: a target inside one names something that does not exist. */
+function assertNoOrganization(organizationSlug: string | undefined): void {
+  if (organizationSlug !== undefined) throw notFound('organization_not_found', `Organization with slug ${organizationSlug} not found`);
+}
+
+export async function resolveSlotTarget(db: Db, target: SlotTarget): Promise<SlotEventType> {
+  switch (target.kind) {
+    case 'eventTypeId': {
+      const row = await repo.findSlotProfile(db, target.eventTypeId);
+      if (!row) throw eventTypeNotFound();
+      return slotEventTypeOf(row);
+    }
+    case 'userEventType': {
+      assertNoOrganization(target.organizationSlug);
+      const row = await repo.findSlotProfileBySlug(db, target.username, target.eventTypeSlug);
+      if (row) return slotEventTypeOf(row);
+      if (!(await repo.userExistsByUsername(db, target.username))) throw notFound('user_not_found', `User with username ${target.username} not found`);
+      throw eventTypeNotFound();
+    }
+    case 'teamEventType':
+      assertNoOrganization(target.organizationSlug);
+      throw notFound('team_not_found', `Team with slug ${target.teamSlug} not found`);
+    case 'dynamic':
+      assertNoOrganization(target.organizationSlug);
+      return dynamicEventType(db, target.usernames);
+  }
+}
+
+/** The slot length: the event length, or one of its options (`field` names the input for the error). */
+export function chooseDuration(eventType: SlotEventType, requested: number | undefined, field = 'duration'): number {
+  if (requested === undefined || requested === eventType.lengthInMinutes) return eventType.lengthInMinutes;
+  if (!eventType.lengthInMinutesOptions.includes(requested)) {
+    const allowed = eventType.lengthInMinutesOptions.length > 0 ? eventType.lengthInMinutesOptions : [eventType.lengthInMinutes];
+    throw invalidField(field, `must be one of the event type's lengths: ${allowed.join(', ')}`, requested);
+  }
+  return requested;
+}
+
+export interface QueryOptions {
+  from: number;
+  to: number;
+  duration: number;
+  now: number;
+  ignoreBookingUid?: string | undefined;
+  exceptReservationUid?: string | undefined;
+}
+
+/**
+ * The engine query for `eventType` with the busy time and limit bookings it needs, read for exactly
+ * the instants that can matter: candidates of whole local dates around [from, to) (from today on, for
+ * a rolling window), widened by the event's buffers.
+ */
+export async function buildSlotQuery(db: Db, eventType: SlotEventType, options: QueryOptions): Promise<SlotQuery> {
+  const zone = eventType.organizerTimeZone;
+  const { rules } = eventType;
+  let spanStart = startOfDayNumber(zone, localDayNumber(zone, options.from) - 1);
+  let spanEnd = startOfDayNumber(zone, localDayNumber(zone, options.to - 1) + 2);
+  const window = rules.bookingWindow;
+  if (window && window.type !== 'range' && window.rolling) {
+    const today = localDayNumber(zone, options.now);
+    spanStart = Math.min(spanStart, startOfDayNumber(zone, today));
+    spanEnd = Math.max(spanEnd, startOfDayNumber(zone, today + ROLLING_WINDOW_SEARCH_DAYS + 1));
+  }
+  const busyFrom = spanStart - rules.beforeEventBuffer * MINUTE;
+  const busyTo = spanEnd + (options.duration + rules.afterEventBuffer) * MINUTE;
+  const userIds = eventType.hosts.map((host) => host.userId);
+  const limits = { count: rules.bookingLimitsCount, duration: rules.bookingLimitsDuration, timeZone: zone, weekStart: eventType.weekStart };
+  const limitRange = eventType.id === null ? null : limitHorizon(limits, spanStart, busyTo);
+  const [busy, limitBookings] = await Promise.all([
+    repo.listBusyBlocks(db, {
+      userIds,
+      from: busyFrom,
+      to: busyTo,
+      now: options.now,
+      seatedEventTypeId: rules.seatsPerTimeSlot === null ? null : eventType.id,
+      exceptReservationUid: options.exceptReservationUid,
+    }),
+    limitRange ? repo.listLimitBookings(db, eventType.id!, limitRange.start, limitRange.end) : Promise.resolve([]),
+  ]);
+  const hosts: HostAvailability[] = eventType.hosts.map((host) => ({ ...host, busy: busy.get(host.userId) ?? [] }));
+  return {
+    ...rules,
+    now: options.now,
+    from: options.from,
+    to: options.to,
+    eventTypeId: eventType.id,
+    duration: options.duration,
+    organizerTimeZone: zone,
+    weekStart: eventType.weekStart,
+    hosts,
+    limitBookings,
+    ignoreBookingUid: options.ignoreBookingUid ?? null,
+  };
+}
+
+export async function listSlots(db: Db, input: ListSlotsInput, now: number): Promise<SlotList> {
+  const eventType = await resolveSlotTarget(db, input.target);
+  const duration = chooseDuration(eventType, input.duration);
+  const query = await buildSlotQuery(db, eventType, { from: input.from, to: input.to, duration, now, ignoreBookingUid: input.bookingUidToReschedule });
+  return { slots: computeSlots(query), duration, seatsPerTimeSlot: eventType.rules.seatsPerTimeSlot };
+}

@@ -1,0 +1,101 @@
+/**
+ * The slot engine's input and output: plain data, epoch milliseconds for instants, minutes for
+ * lengths. The rules these fields drive are described in `docs/slot-rules.md`.
+ */
+import type { HostSchedule } from './working-hours.js';
+
+/** Booking-count or booked-minutes limits per period; absent keys are unlimited. */
+export interface IntervalLimits {
+  day?: number | undefined;
+  week?: number | undefined;
+  month?: number | undefined;
+  year?: number | undefined;
+}
+
+/** How far ahead bookings are allowed; null means unlimited. Dates are local to the organizer's zone. */
+export type BookingWindow =
+  | { type: 'businessDays' | 'calendarDays'; days: number; rolling: boolean }
+  | { type: 'range'; start: string; end: string };
+
+/** Something that keeps a host busy. */
+export interface BusyBlock {
+  start: number;
+  end: number;
+  /** Its own buffers in minutes (a booking's event-type buffers); 0 for calendar events and absences. */
+  bufferBefore: number;
+  bufferAfter: number;
+  source: 'booking' | 'reservation' | 'calendar' | 'outOfOffice';
+  /** Event type of a booking or reservation. */
+  eventTypeId?: number | null | undefined;
+  /** An unconfirmed booking blocks only when its event type says so (`blocksWhilePending`). */
+  pending?: boolean | undefined;
+  blocksWhilePending?: boolean | undefined;
+  /** Seats a seated booking holds (its attendees); a reservation holds 1. */
+  seatsTaken?: number | undefined;
+  bookingUid?: string | undefined;
+}
+
+export interface HostAvailability {
+  userId: number;
+  /** null: the host has no schedule and is never available. */
+  schedule: HostSchedule | null;
+  busy: readonly BusyBlock[];
+  /** Fixed hosts must all attend; of the others (round robin), one per group is enough. */
+  fixed: boolean;
+  groupId?: string | null | undefined;
+}
+
+/** A booking of the queried event type, counted by its booking limits. */
+export interface LimitBooking {
+  start: number;
+  end: number;
+  uid?: string | undefined;
+}
+
+export interface SlotQuery {
+  now: number;
+  /** Slot starts in [from, to). */
+  from: number;
+  to: number;
+  /** The queried event type (null for a dynamic group event): seated bookings of it can be joined. */
+  eventTypeId: number | null;
+  /** Length of the slots, minutes. */
+  duration: number;
+  /** Spacing of slot starts, minutes; null: the duration. */
+  slotInterval: number | null;
+  offsetStart: number;
+  minimumBookingNotice: number;
+  beforeEventBuffer: number;
+  afterEventBuffer: number;
+  bookingWindow: BookingWindow | null;
+  bookingLimitsCount: IntervalLimits | null;
+  bookingLimitsDuration: IntervalLimits | null;
+  onlyShowFirstAvailableSlot: boolean;
+  showOptimizedSlots: boolean;
+  /** null: one booking per slot. */
+  seatsPerTimeSlot: number | null;
+  /** Zone of the organizer's schedule: booking window, limit periods and "first slot of the day" use its dates. */
+  organizerTimeZone: string;
+  /** First day of a limit week, 0 = Sunday ... 6 = Saturday. */
+  weekStart: number;
+  hosts: readonly HostAvailability[];
+  /** Active bookings of this event type (accepted or pending), for its booking limits. */
+  limitBookings: readonly LimitBooking[];
+  /** A booking being rescheduled: its own time is free and it does not count toward limits. */
+  ignoreBookingUid?: string | null | undefined;
+}
+
+export interface SlotSeats {
+  booked: number;
+  total: number;
+  /** The seated booking a new attendee would join, if there is one. */
+  bookingUid: string | null;
+}
+
+export interface Slot {
+  start: number;
+  end: number;
+  /** Hosts free for the whole slot: every fixed host and, for round robin, each available candidate. */
+  hostIds: number[];
+  seats?: SlotSeats | undefined;
+}

@@ -1,0 +1,212 @@
+import { bookingLimitChecker } from './booking-limits.js';
+import { fixedWindowBounds, isBusinessDay, ROLLING_WINDOW_SEARCH_DAYS } from './booking-window.js';
+import { fits, type HostPlan, planHost, seatUseAt, sharedPieces, sharedStretches } from './host-availability.js';
+import { type Interval, intersectIntervals } from './intervals.js';
+import type { Slot, SlotQuery } from './slot-query.js';
+import { localDayNumber, startOfDayNumber } from './zones.js';
+
+const MINUTE = 60_000;
+
+/**
+ * Starts a set of hosts can all take, in ascending order: the grid of each shared piece (or, with
+ * showOptimizedSlots, the better of two grids per free stretch), keeping the starts whose candidate
+ * is free for every host of the set.
+ */
+function startsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart: number, spanEnd: number, emit: (start: number) => void): void {
+  const duration = query.duration * MINUTE;
+  const step = (query.slotInterval ?? query.duration) * MINUTE;
+  const offset = query.offsetStart * MINUTE;
+  const seats = query.seatsPerTimeSlot;
+  const fitsAll =
+    plans.length === 1
+      ? (start: number) => fits(plans[0]!, start, start + duration, seats)
+      : (start: number) => plans.every((plan) => fits(plan, start, start + duration, seats));
+  const inSpan = (start: number) => start >= spanStart && start < spanEnd;
+  const pieces = sharedPieces(plans);
+
+  if (!query.showOptimizedSlots) {
+    for (const [pieceStart, pieceEnd] of pieces) {
+      for (let start = pieceStart + offset; start < pieceEnd; start += step) {
+        if (inSpan(start) && fitsAll(start)) emit(start);
+      }
+    }
+    return;
+  }
+
+  const stretches = sharedStretches(plans);
+  const countFitting = (first: number, end: number) => {
+    let count = 0;
+    for (let start = first; start < end; start += step) if (fitsAll(start)) count++;
+    return count;
+  };
+  for (const piece of pieces) {
+    const [pieceStart, pieceEnd] = piece;
+    const gridFirst = pieceStart + offset;
+    // Stretches whose own grid fits more slots than the piece's grid does there.
+    const shifted: Interval[] = [];
+    for (const [stretchStart, stretchEnd] of intersectIntervals(stretches, [piece])) {
+      const firstOnGrid = gridFirst + Math.max(0, Math.ceil((stretchStart - gridFirst) / step)) * step;
+      if (countFitting(stretchStart + offset, stretchEnd) > countFitting(firstOnGrid, stretchEnd)) shifted.push([stretchStart, stretchEnd]);
+    }
+    const starts: number[] = [];
+    for (let start = gridFirst; start < pieceEnd; start += step) {
+      if (!shifted.some(([from, to]) => start >= from && start < to) && inSpan(start) && fitsAll(start)) starts.push(start);
+    }
+    for (const [stretchStart, stretchEnd] of shifted) {
+      for (let start = stretchStart + offset; start < stretchEnd; start += step) if (inSpan(start) && fitsAll(start)) starts.push(start);
+    }
+    starts.sort((a, b) => a - b);
+    for (const start of starts) emit(start);
+  }
+}
+
+/** Every start the hosts offer in [spanStart, spanEnd), with the hosts free for it (ascending ids). */
+function offeredStarts(plans: readonly HostPlan[], query: SlotQuery, spanStart: number, spanEnd: number): { start: number; hostIds: number[] }[] {
+  const fixed = plans.filter((plan) => plan.fixed);
+  const roundRobin = plans.filter((plan) => !plan.fixed);
+  const fixedIds = fixed.map((plan) => plan.userId);
+  if (roundRobin.length === 0) {
+    if (fixed.length === 0) return [];
+    const offered: { start: number; hostIds: number[] }[] = [];
+    const hostIds = [...fixedIds].sort((a, b) => a - b);
+    startsOfHostSet(fixed, query, spanStart, spanEnd, (start) => offered.push({ start, hostIds }));
+    return offered;
+  }
+  const groups = new Map<string, Map<number, number[]>>();
+  for (const host of roundRobin) {
+    const byStart = groups.get(host.group) ?? new Map<number, number[]>();
+    groups.set(host.group, byStart);
+    startsOfHostSet([host, ...fixed], query, spanStart, spanEnd, (start) => {
+      const ids = byStart.get(start);
+      if (ids) ids.push(host.userId);
+      else byStart.set(start, [host.userId]);
+    });
+  }
+  const [first, ...others] = [...groups.values()];
+  const offered: { start: number; hostIds: number[] }[] = [];
+  for (const [start, ids] of first!) {
+    const all = [...fixedIds, ...ids];
+    let everyGroup = true;
+    for (const group of others) {
+      const more = group.get(start);
+      if (!more) {
+        everyGroup = false;
+        break;
+      }
+      all.push(...more);
+    }
+    if (everyGroup) offered.push({ start, hostIds: [...new Set(all)].sort((a, b) => a - b) });
+  }
+  return offered.sort((a, b) => a.start - b.start);
+}
+
+interface Prepared {
+  plans: HostPlan[];
+  withinLimits: ((start: number, end: number) => boolean) | null;
+}
+
+/** Plans every host for starts in [spanStart, spanEnd); null when a fixed host can never attend. */
+function prepare(query: SlotQuery, spanStart: number, spanEnd: number): Prepared | null {
+  const plans: HostPlan[] = [];
+  for (const host of query.hosts) {
+    const plan = planHost(host, query, spanStart, spanEnd);
+    if (plan) plans.push(plan);
+    else if (host.fixed) return null;
+  }
+  const withinLimits = bookingLimitChecker(
+    { count: query.bookingLimitsCount, duration: query.bookingLimitsDuration, timeZone: query.organizerTimeZone, weekStart: query.weekStart },
+    query.limitBookings,
+    query.ignoreBookingUid,
+  );
+  return { plans, withinLimits };
+}
+
+/** Slots in [spanStart, spanEnd) passing minimum notice, booking limits and seats (section 4, filters 1-3). */
+function candidateSlots(query: SlotQuery, spanStart: number, spanEnd: number): Slot[] {
+  const prepared = prepare(query, spanStart, spanEnd);
+  if (!prepared) return [];
+  const { plans, withinLimits } = prepared;
+  const duration = query.duration * MINUTE;
+  const earliest = query.now + query.minimumBookingNotice * MINUTE;
+  const byUser = new Map(plans.map((plan) => [plan.userId, plan]));
+  const slots: Slot[] = [];
+  for (const { start, hostIds } of offeredStarts(plans, query, spanStart, spanEnd)) {
+    const end = start + duration;
+    if (start < earliest) continue;
+    if (withinLimits && !withinLimits(start, end)) continue;
+    const slot: Slot = { start, end, hostIds };
+    if (query.seatsPerTimeSlot !== null) slot.seats = seatsOf(query, plans, byUser, hostIds, start, end);
+    slots.push(slot);
+  }
+  return slots;
+}
+
+function seatsOf(query: SlotQuery, plans: readonly HostPlan[], byUser: Map<number, HostPlan>, hostIds: readonly number[], start: number, end: number) {
+  let booked = 0;
+  let bookingUid: string | null = null;
+  const ids = new Set(hostIds);
+  // Host order of the query decides which booking a new attendee joins.
+  for (const plan of plans) {
+    if (!ids.has(plan.userId)) continue;
+    const use = seatUseAt(byUser.get(plan.userId)!, start, end);
+    booked = Math.max(booked, use.seats);
+    bookingUid ??= use.bookingUid;
+  }
+  return { booked, total: query.seatsPerTimeSlot!, bookingUid };
+}
+
+/** End of a rolling window: the end of the N-th local date from today with a slot left (business days only count Monday-Friday). */
+function rollingWindowEnd(query: SlotQuery, days: number, businessDaysOnly: boolean): number {
+  const zone = query.organizerTimeZone;
+  const today = localDayNumber(zone, query.now);
+  const counted = (slots: Slot[]) => {
+    const dates: number[] = [];
+    for (const slot of slots) {
+      const dayNo = localDayNumber(zone, slot.start);
+      if (dayNo >= today && dates[dates.length - 1] !== dayNo && (!businessDaysOnly || isBusinessDay(dayNo))) dates.push(dayNo);
+    }
+    return dates;
+  };
+  // Most windows are found in a short search; the whole year is read only when needed.
+  for (const searchDays of [days * 2 + 7, ROLLING_WINDOW_SEARCH_DAYS]) {
+    const span = Math.min(searchDays, ROLLING_WINDOW_SEARCH_DAYS);
+    const dates = counted(candidateSlots(query, startOfDayNumber(zone, today), startOfDayNumber(zone, today + span)));
+    if (dates.length >= days) return startOfDayNumber(zone, dates[days - 1]! + 1);
+    if (span === ROLLING_WINDOW_SEARCH_DAYS) break;
+  }
+  return startOfDayNumber(zone, today + ROLLING_WINDOW_SEARCH_DAYS);
+}
+
+function windowBounds(query: SlotQuery): { start: number; end: number } | null {
+  const window = query.bookingWindow;
+  if (!window) return null;
+  const fixed = fixedWindowBounds(window, query.organizerTimeZone, query.now);
+  if (fixed || window.type === 'range') return fixed;
+  return { start: -Infinity, end: rollingWindowEnd(query, window.days, window.type === 'businessDays') };
+}
+
+/**
+ * The slots of an event type whose starts lie in [query.from, query.to), ascending (docs/slot-rules.md).
+ * The result for a given start never depends on the query window: candidates are computed over whole
+ * local dates of the organizer's zone.
+ */
+export function computeSlots(query: SlotQuery): Slot[] {
+  if (query.to <= query.from || query.duration <= 0) return [];
+  const zone = query.organizerTimeZone;
+  const firstDay = localDayNumber(zone, query.from);
+  const spanStart = startOfDayNumber(zone, firstDay);
+  const spanEnd = startOfDayNumber(zone, localDayNumber(zone, query.to - 1) + 1);
+  let slots = candidateSlots(query, spanStart, spanEnd);
+  const bounds = windowBounds(query);
+  if (bounds) slots = slots.filter((slot) => slot.start >= bounds.start && slot.start < bounds.end);
+  if (query.onlyShowFirstAvailableSlot) {
+    let lastDay = Number.NaN;
+    slots = slots.filter((slot) => {
+      const dayNo = localDayNumber(zone, slot.start);
+      if (dayNo === lastDay) return false;
+      lastDay = dayNo;
+      return true;
+    });
+  }
+  return slots.filter((slot) => slot.start >= query.from && slot.start < query.to);
+}
