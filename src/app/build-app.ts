@@ -9,7 +9,7 @@ import { access } from '../http/access.js';
 import { API_VERSION_HEADER, resolveApiVersion } from '../http/api-version.js';
 import { openApiSecurity } from '../http/openapi.js';
 import { createRequestGuard } from '../http/request-guard.js';
-import { findNulCharacter, validatorCompiler } from '../http/validation.js';
+import { CUSTOM_FORMATS, findNulCharacter, validatorCompiler } from '../http/validation.js';
 import { invalidField } from '../lib/errors.js';
 import { registerAdminRoutes } from '../modules/admin/admin.routes.js';
 import { registerApiKeyRoutes } from '../modules/api-keys/api-keys.routes.js';
@@ -41,6 +41,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    serializerOpts: { ajv: { formats: CUSTOM_FORMATS } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -3,6 +3,12 @@ import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { isIanaTimeZone } from '../lib/time-zones.js';
 
+/** svc's own string formats; the response serializer must know them too (it validates union branches). */
+export const CUSTOM_FORMATS = {
+  'time-zone': { type: 'string', validate: isIanaTimeZone },
+  'hh-mm': /^([01]\d|2[0-3]):[0-5]\d$/,
+} as const;
+
 function buildAjv(options: Options): Ajv {
   const ajv = new Ajv({
     // Every bad field is reported, like the reference's class-validator output.
@@ -14,8 +20,7 @@ function buildAjv(options: Options): Ajv {
     ...options,
   });
   addFormats.default(ajv);
-  ajv.addFormat('time-zone', { type: 'string', validate: isIanaTimeZone });
-  ajv.addFormat('hh-mm', /^([01]\d|2[0-3]):[0-5]\d$/);
+  for (const [name, format] of Object.entries(CUSTOM_FORMATS)) ajv.addFormat(name, format);
   return ajv;
 }
 

@@ -41,13 +41,13 @@ export function explainUnavailable(query: SlotQuery, start: number): Unavailable
   const window = query.bookingWindow && fixedWindowBounds(query.bookingWindow, query.organizerTimeZone, query.now);
   if (window && (start < window.start || start >= window.end)) return 'outside_booking_window';
   const unlimited = { ...query, bookingLimitsCount: null, bookingLimitsDuration: null, bookingWindow: null, onlyShowFirstAvailableSlot: false };
-  if (findSlot({ ...unlimited, bookingWindow: query.bookingWindow }, start) === null && findSlot(unlimited, start) !== null) return 'outside_booking_window';
-  if (query.seatsPerTimeSlot !== null && !findSlot(unlimited, start) && findSlot({ ...unlimited, seatsPerTimeSlot: Number.MAX_SAFE_INTEGER }, start)) return 'seats_full';
+  if (findSlot(unlimited, start)) {
+    if (query.bookingWindow && !findSlot({ ...unlimited, bookingWindow: query.bookingWindow }, start)) return 'outside_booking_window';
+    if (!findSlot({ ...unlimited, bookingLimitsCount: query.bookingLimitsCount, bookingLimitsDuration: query.bookingLimitsDuration }, start)) return 'booking_limit_reached';
+    return 'not_available';
+  }
+  if (query.seatsPerTimeSlot !== null && findSlot({ ...unlimited, seatsPerTimeSlot: Number.MAX_SAFE_INTEGER }, start)) return 'seats_full';
   if (findSlot(withoutBusy(unlimited, (source) => source === 'reservation'), start)) return 'reserved';
   if (findSlot(withoutBusy(unlimited, (source) => source === 'booking'), start)) return 'booked';
-  if (findSlot(unlimited, start)) {
-    const limited = { ...unlimited, bookingLimitsCount: query.bookingLimitsCount, bookingLimitsDuration: query.bookingLimitsDuration };
-    if (!findSlot(limited, start)) return 'booking_limit_reached';
-  }
   return 'not_available';
 }

@@ -90,11 +90,16 @@ export async function request<T = any>(baseUrl: string, method: string, path: st
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
 
+export interface TestAppOptions {
+  /** Current time for the app (default the real clock); tests move it to let holds expire. */
+  clock?: () => number;
+}
+
 /** Builds svc on a fresh database of the run's backend and serves it on a loopback port. */
-export async function createTestApp(env: Record<string, string> = {}, existing?: { database: Database; url?: string }): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, existing?: { database: Database; url?: string }, options: TestAppOptions = {}): Promise<TestApp> {
   const config = testConfig(env);
   const opened = existing ? { ...existing, drop: async () => {} } : await openTestDatabase();
-  const runtime = await startRuntime(config, { database: opened.database, logger: false });
+  const runtime = await startRuntime(config, { database: opened.database, logger: false, ...(options.clock ? { clock: options.clock } : {}) });
   await runtime.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = runtime.app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;

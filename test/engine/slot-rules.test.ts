@@ -1,0 +1,354 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { DateOverride, WeeklyRule } from '../../src/scheduling/availability-rules.js';
+import { explainUnavailable, findSlot } from '../../src/scheduling/slot-check.js';
+import type { BusyBlock, HostAvailability, SlotQuery } from '../../src/scheduling/slot-query.js';
+import { computeSlots } from '../../src/scheduling/slots.js';
+
+const MINUTE = 60_000;
+const utc = (text: string) => Date.parse(text);
+const iso = (ms: number) => new Date(ms).toISOString().replace(':00.000Z', 'Z');
+const WEEKDAYS = [1, 2, 3, 4, 5];
+const NINE_TO_FIVE: WeeklyRule[] = [{ days: WEEKDAYS, startMinute: 540, endMinute: 1020 }];
+
+function host(timeZone: string, weeklyRules: WeeklyRule[] = NINE_TO_FIVE, busy: BusyBlock[] = [], extra: Partial<HostAvailability> = {}, overrides: DateOverride[] = []): HostAvailability {
+  return { userId: 1, fixed: true, schedule: { timeZone, weeklyRules, overrides }, busy, ...extra };
+}
+
+/** A 60-minute event type with no rules, queried over one UTC day, for one host in `zone`. */
+function query(fields: Partial<SlotQuery> = {}): SlotQuery {
+  return {
+    now: utc('2026-01-01T00:00Z'),
+    from: utc('2026-06-01T00:00Z'),
+    to: utc('2026-06-02T00:00Z'),
+    eventTypeId: 7,
+    duration: 60,
+    slotInterval: null,
+    offsetStart: 0,
+    minimumBookingNotice: 0,
+    beforeEventBuffer: 0,
+    afterEventBuffer: 0,
+    bookingWindow: null,
+    bookingLimitsCount: null,
+    bookingLimitsDuration: null,
+    onlyShowFirstAvailableSlot: false,
+    showOptimizedSlots: false,
+    seatsPerTimeSlot: null,
+    organizerTimeZone: fields.hosts?.[0]?.schedule?.timeZone ?? 'UTC',
+    weekStart: 0,
+    hosts: [host('UTC')],
+    limitBookings: [],
+    ...fields,
+  };
+}
+
+const starts = (q: SlotQuery) => computeSlots(q).map((slot) => iso(slot.start));
+const booking = (start: string, end: string, fields: Partial<BusyBlock> = {}): BusyBlock => ({
+  start: utc(start), end: utc(end), bufferBefore: 0, bufferAfter: 0, source: 'booking', eventTypeId: 99, ...fields,
+});
+
+describe('slot engine: time zones and DST', () => {
+  test('New York 13:00-18:00 on the spring-forward Sunday gives 17:00Z-21:00Z starts (reference #30021)', () => {
+    const q = query({ hosts: [host('America/New_York', [{ days: [0], startMinute: 780, endMinute: 1080 }])], from: utc('2026-03-08T00:00Z'), to: utc('2026-03-09T12:00Z') });
+    assert.deepEqual(starts(q), ['2026-03-08T17:00Z', '2026-03-08T18:00Z', '2026-03-08T19:00Z', '2026-03-08T20:00Z', '2026-03-08T21:00Z']);
+  });
+
+  test('09:00 New York stays 09:00 local after the November change (reference #10517, #6217)', () => {
+    const q = query({ hosts: [host('America/New_York')], from: utc('2026-10-30T00:00Z'), to: utc('2026-11-03T00:00Z') });
+    const first = (day: string) => starts(q).find((start) => start.startsWith(day));
+    assert.equal(first('2026-10-30'), '2026-10-30T13:00Z');
+    assert.equal(first('2026-11-02'), '2026-11-02T14:00Z');
+  });
+
+  test('Kolkata hourly slots stay on the host\'s hour, at :30 UTC (reference #10136)', () => {
+    const q = query({ hosts: [host('Asia/Kolkata')] });
+    assert.deepEqual(starts(q), ['2026-06-01T03:30Z', '2026-06-01T04:30Z', '2026-06-01T05:30Z', '2026-06-01T06:30Z', '2026-06-01T07:30Z', '2026-06-01T08:30Z', '2026-06-01T09:30Z', '2026-06-01T10:30Z']);
+  });
+
+  test('Kathmandu (+05:45) and Chatham (+12:45) hours', () => {
+    assert.equal(starts(query({ hosts: [host('Asia/Kathmandu')] }))[0], '2026-06-01T03:15Z');
+    // Chatham: Monday 13:00 local is 00:15Z on June 1; Tuesday 09:00 local is 20:15Z on June 1.
+    const chatham = starts(query({ hosts: [host('Pacific/Chatham')] }));
+    assert.deepEqual([chatham[0], chatham[4]], ['2026-06-01T00:15Z', '2026-06-01T20:15Z']);
+  });
+
+  test('Lord Howe: a piece spanning the 30-minute shift keeps its grid in absolute time', () => {
+    // Open all of Sunday 2026-10-04 (local 02:00 becomes 02:30); hourly slots from 00:00 local (+10:30).
+    const q = query({ hosts: [host('Australia/Lord_Howe', [{ days: [0], startMinute: 0, endMinute: 1440 }])], from: utc('2026-10-03T13:30Z'), to: utc('2026-10-04T13:00Z') });
+    const list = starts(q);
+    assert.equal(list[0], '2026-10-03T13:30Z'); // 00:00 local
+    assert.equal(list.length, 23); // a 23.5-hour day holds 23 whole hours
+    assert.ok(list.every((start, i) => utc(start.replace('Z', ':00Z')) === utc('2026-10-03T13:30Z') + i * 60 * MINUTE));
+  });
+
+  test('the result for a day does not depend on the query window', () => {
+    const q = query({ hosts: [host('America/New_York')], from: utc('2026-03-06T00:00Z'), to: utc('2026-03-12T00:00Z'), slotInterval: 45 });
+    const all = computeSlots(q);
+    const part = computeSlots({ ...q, from: utc('2026-03-09T15:07Z'), to: utc('2026-03-09T19:00Z') });
+    assert.deepEqual(part, all.filter((slot) => slot.start >= utc('2026-03-09T15:07Z') && slot.start < utc('2026-03-09T19:00Z')));
+  });
+});
+
+describe('slot engine: grid and event settings', () => {
+  test('slotInterval spaces starts; the event length bounds the last one', () => {
+    const q = query({ duration: 60, slotInterval: 45, hosts: [host('UTC', [{ days: [1], startMinute: 540, endMinute: 720 }])] });
+    assert.deepEqual(starts(q), ['2026-06-01T09:00Z', '2026-06-01T09:45Z', '2026-06-01T10:30Z']);
+  });
+
+  test('offsetStart shifts every start by its minutes', () => {
+    const q = query({ duration: 25, offsetStart: 5, hosts: [host('UTC', [{ days: [1], startMinute: 540, endMinute: 630 }])] });
+    assert.deepEqual(starts(q), ['2026-06-01T09:05Z', '2026-06-01T09:30Z', '2026-06-01T09:55Z']);
+  });
+
+  test('overrides replace the day; "00:00"-"00:00" is a day off', () => {
+    const overrides = [{ date: '2026-06-01', startMinute: 0, endMinute: 0 }, { date: '2026-06-02', startMinute: 600, endMinute: 720 }];
+    const q = query({ hosts: [host('Europe/Berlin', NINE_TO_FIVE, [], {}, overrides)], organizerTimeZone: 'Europe/Berlin', to: utc('2026-06-03T00:00Z') });
+    assert.deepEqual(starts(q), ['2026-06-02T08:00Z', '2026-06-02T09:00Z']);
+  });
+
+  test('minimum notice removes early starts but never moves the grid (reference #12137)', () => {
+    const q = query({ duration: 30, slotInterval: 45, now: utc('2026-06-01T09:07Z'), minimumBookingNotice: 60, hosts: [host('UTC', [{ days: [1], startMinute: 540, endMinute: 780 }])] });
+    assert.deepEqual(starts(q), ['2026-06-01T10:30Z', '2026-06-01T11:15Z', '2026-06-01T12:00Z']);
+  });
+
+  test('a start in the past is never offered', () => {
+    const q = query({ now: utc('2026-06-01T12:00Z'), hosts: [host('UTC')] });
+    assert.deepEqual(starts(q), ['2026-06-01T12:00Z', '2026-06-01T13:00Z', '2026-06-01T14:00Z', '2026-06-01T15:00Z', '2026-06-01T16:00Z']);
+  });
+
+  test('showOptimizedSlots restarts the grid after a busy block when that fits more slots', () => {
+    const hours = [{ days: [1], startMinute: 540, endMinute: 750 }]; // 09:00-12:30
+    const busy = [booking('2026-06-01T09:00Z', '2026-06-01T09:30Z')];
+    assert.deepEqual(starts(query({ hosts: [host('UTC', hours, busy)] })), ['2026-06-01T10:00Z', '2026-06-01T11:00Z']);
+    assert.deepEqual(starts(query({ showOptimizedSlots: true, hosts: [host('UTC', hours, busy)] })), ['2026-06-01T09:30Z', '2026-06-01T10:30Z', '2026-06-01T11:30Z']);
+    // Where shifting gains nothing (09:00-12:00: 09:10 and 10:10 against 10:00 and 11:00), the usual grid stays.
+    const shortBusy = [booking('2026-06-01T09:00Z', '2026-06-01T09:10Z')];
+    const shorter = [{ days: [1], startMinute: 540, endMinute: 720 }];
+    assert.deepEqual(starts(query({ showOptimizedSlots: true, hosts: [host('UTC', shorter, shortBusy)] })), ['2026-06-01T10:00Z', '2026-06-01T11:00Z']);
+  });
+});
+
+describe('slot engine: busy time and buffers', () => {
+  test('a booking of another event type blocks with its own buffers and the queried type\'s', () => {
+    // Booked 10:00-11:00 with 15 minutes after it; the queried type wants 10 minutes before.
+    const busy = [booking('2026-06-01T10:00Z', '2026-06-01T11:00Z', { bufferAfter: 15 })];
+    const q = query({ duration: 30, beforeEventBuffer: 10, hosts: [host('UTC', [{ days: [1], startMinute: 540, endMinute: 780 }], busy)] });
+    // 11:00 and 11:15 would start within 11:15 + 10 minutes; 09:30 ends at the booking.
+    assert.deepEqual(starts(q), ['2026-06-01T09:00Z', '2026-06-01T09:30Z', '2026-06-01T11:30Z', '2026-06-01T12:00Z', '2026-06-01T12:30Z']);
+  });
+
+  test('the queried type\'s after buffer may reach past working hours but not into a booking', () => {
+    const busy = [booking('2026-06-01T12:00Z', '2026-06-01T13:00Z')];
+    const q = query({ afterEventBuffer: 30, hosts: [host('UTC', [{ days: [1], startMinute: 540, endMinute: 720 }], busy)] });
+    assert.deepEqual(starts(q), ['2026-06-01T09:00Z', '2026-06-01T10:00Z']); // 11:00 + 60 + 30 reaches 12:30
+  });
+
+  test('calendar events and absences block without buffers of their own', () => {
+    const busy: BusyBlock[] = [
+      { start: utc('2026-06-01T09:00Z'), end: utc('2026-06-01T10:00Z'), bufferBefore: 0, bufferAfter: 0, source: 'calendar' },
+      { start: utc('2026-06-01T12:00Z'), end: utc('2026-06-02T00:00Z'), bufferBefore: 0, bufferAfter: 0, source: 'outOfOffice' },
+    ];
+    assert.deepEqual(starts(query({ hosts: [host('UTC', NINE_TO_FIVE, busy)] })), ['2026-06-01T10:00Z', '2026-06-01T11:00Z']);
+  });
+
+  test('pending bookings block only when their event type says unconfirmed bookings block', () => {
+    const pending = (blocksWhilePending: boolean) => [booking('2026-06-01T09:00Z', '2026-06-01T16:00Z', { pending: true, blocksWhilePending })];
+    assert.equal(starts(query({ hosts: [host('UTC', NINE_TO_FIVE, pending(false))] })).length, 8);
+    assert.deepEqual(starts(query({ hosts: [host('UTC', NINE_TO_FIVE, pending(true))] })), ['2026-06-01T16:00Z']);
+  });
+
+  test('rescheduling frees the booking\'s own time and leaves it out of the limits (reference #2668)', () => {
+    const own = booking('2026-06-01T09:00Z', '2026-06-01T10:00Z', { bookingUid: 'b-1', eventTypeId: 7 });
+    const q = query({ hosts: [host('UTC', NINE_TO_FIVE, [own])], bookingLimitsCount: { day: 1 }, limitBookings: [{ start: own.start, end: own.end, uid: 'b-1' }] });
+    assert.deepEqual(starts(q), []);
+    const rescheduling = starts({ ...q, ignoreBookingUid: 'b-1' });
+    assert.equal(rescheduling.length, 8);
+    assert.equal(rescheduling[0], '2026-06-01T09:00Z');
+  });
+});
+
+describe('slot engine: booking window', () => {
+  const everyDay = [{ days: [0, 1, 2, 3, 4, 5, 6], startMinute: 540, endMinute: 600 }];
+  const daysWithSlots = (q: SlotQuery) => [...new Set(starts(q).map((start) => start.slice(0, 10)))];
+  const week = { from: utc('2026-06-01T00:00Z'), to: utc('2026-06-15T00:00Z') };
+
+  test('calendarDays, not rolling: today plus N days, in the organizer\'s zone', () => {
+    const q = query({ ...week, now: utc('2026-06-01T08:00Z'), hosts: [host('UTC', everyDay)], bookingWindow: { type: 'calendarDays', days: 2, rolling: false } });
+    assert.deepEqual(daysWithSlots(q), ['2026-06-01', '2026-06-02', '2026-06-03']);
+  });
+
+  test('businessDays, not rolling: from a Friday, two business days reach Tuesday', () => {
+    const q = query({ ...week, now: utc('2026-06-05T08:00Z'), hosts: [host('UTC', everyDay)], bookingWindow: { type: 'businessDays', days: 2, rolling: false } });
+    assert.deepEqual(daysWithSlots(q), ['2026-06-05', '2026-06-06', '2026-06-07', '2026-06-08', '2026-06-09']);
+  });
+
+  test('rolling: N days that have slots, skipping a day off', () => {
+    const overrides = [{ date: '2026-06-02', startMinute: 0, endMinute: 0 }];
+    const q = query({ ...week, now: utc('2026-06-01T08:00Z'), hosts: [host('UTC', everyDay, [], {}, overrides)], bookingWindow: { type: 'calendarDays', days: 3, rolling: true } });
+    assert.deepEqual(daysWithSlots(q), ['2026-06-01', '2026-06-03', '2026-06-04']);
+    const business = { ...q, bookingWindow: { type: 'businessDays' as const, days: 3, rolling: true } };
+    assert.deepEqual(daysWithSlots({ ...business, now: utc('2026-06-04T08:00Z') }), ['2026-06-04', '2026-06-05', '2026-06-06', '2026-06-07', '2026-06-08']);
+  });
+
+  test('range: whole local dates of the organizer, with each date\'s own offset (not today\'s)', () => {
+    // New York: the range starts on a date in daylight saving time although "now" is in winter.
+    const q = query({
+      from: utc('2026-06-01T00:00Z'), to: utc('2026-06-05T00:00Z'), now: utc('2026-01-15T12:00Z'),
+      hosts: [host('America/New_York', [{ days: [0, 1, 2, 3, 4, 5, 6], startMinute: 0, endMinute: 60 }])],
+      bookingWindow: { type: 'range', start: '2026-06-02', end: '2026-06-03' },
+    });
+    assert.deepEqual(starts(q), ['2026-06-02T04:00Z', '2026-06-03T04:00Z']);
+  });
+
+  test('the window is evaluated in the organizer\'s zone, whatever the query window', () => {
+    // Auckland organizer: at 2026-06-01T20:00Z it is already June 2 there.
+    const q = query({
+      from: utc('2026-06-01T00:00Z'), to: utc('2026-06-06T00:00Z'), now: utc('2026-06-01T20:00Z'),
+      hosts: [host('Pacific/Auckland', everyDay)], bookingWindow: { type: 'calendarDays', days: 1, rolling: false },
+    });
+    // Dates June 2 and 3 in Auckland; 09:00 there is 21:00Z the day before.
+    assert.deepEqual(starts(q), ['2026-06-01T21:00Z', '2026-06-02T21:00Z']);
+  });
+});
+
+describe('slot engine: booking limits', () => {
+  const limitBooking = (start: string, end: string) => ({ start: utc(start), end: utc(end) });
+
+  test('a day count limit closes that local day of the organizer only (reference #5941, #15360)', () => {
+    // Berlin organizer (UTC+2): a booking at 23:30 Berlin time on June 1 is 21:30Z.
+    const q = query({
+      from: utc('2026-06-01T00:00Z'), to: utc('2026-06-03T00:00Z'), hosts: [host('Europe/Berlin')], bookingLimitsCount: { day: 1 },
+      limitBookings: [limitBooking('2026-06-01T21:30Z', '2026-06-01T22:00Z')],
+    });
+    const days = new Set(starts(q).map((start) => start.slice(0, 10)));
+    assert.deepEqual([...days], ['2026-06-02']);
+  });
+
+  test('a booking crossing local midnight counts in both days', () => {
+    const q = query({
+      from: utc('2026-06-01T00:00Z'), to: utc('2026-06-03T00:00Z'), hosts: [host('UTC')], bookingLimitsCount: { day: 1 },
+      limitBookings: [limitBooking('2026-06-01T23:30Z', '2026-06-02T00:30Z')],
+    });
+    assert.deepEqual(starts(q), []);
+  });
+
+  test('week limits follow the organizer\'s week start', () => {
+    // A booking on Sunday June 7: with weeks starting Sunday it fills the week of June 7-13; starting Monday, June 1-7.
+    const base = { from: utc('2026-06-01T00:00Z'), to: utc('2026-06-13T00:00Z'), hosts: [host('UTC')], bookingLimitsCount: { week: 1 }, limitBookings: [limitBooking('2026-06-07T10:00Z', '2026-06-07T11:00Z')] };
+    const daysOf = (q: SlotQuery) => [...new Set(starts(q).map((start) => start.slice(0, 10)))];
+    assert.deepEqual(daysOf(query({ ...base, weekStart: 0 })), ['2026-06-01', '2026-06-02', '2026-06-03', '2026-06-04', '2026-06-05']);
+    assert.deepEqual(daysOf(query({ ...base, weekStart: 1 })), ['2026-06-08', '2026-06-09', '2026-06-10', '2026-06-11', '2026-06-12']);
+  });
+
+  test('duration limits add the requested length to the booked minutes', () => {
+    const base = { hosts: [host('UTC')], bookingLimitsDuration: { day: 90 }, limitBookings: [limitBooking('2026-06-01T09:00Z', '2026-06-01T09:30Z')] };
+    assert.equal(starts(query({ ...base, duration: 60 })).length, 8);
+    assert.equal(starts(query({ ...base, duration: 75, slotInterval: 60 })).length, 0);
+  });
+
+  test('month and year limits use the organizer\'s calendar', () => {
+    // Tokyo organizer: 2026-12-31T16:00Z is already January 1 2027 there.
+    const base = {
+      hosts: [host('Asia/Tokyo', [{ days: [0, 1, 2, 3, 4, 5, 6], startMinute: 540, endMinute: 600 }])],
+      from: utc('2026-12-30T00:00Z'), to: utc('2027-01-03T00:00Z'), limitBookings: [limitBooking('2026-12-31T16:00Z', '2026-12-31T17:00Z')],
+    };
+    assert.deepEqual(starts(query({ ...base, bookingLimitsCount: { year: 1 } })), ['2026-12-30T00:00Z', '2026-12-31T00:00Z']);
+    assert.deepEqual(starts(query({ ...base, bookingLimitsCount: { month: 1 } })), ['2026-12-30T00:00Z', '2026-12-31T00:00Z']);
+  });
+});
+
+describe('slot engine: seats', () => {
+  const seatHours = [{ days: [1], startMinute: 540, endMinute: 720 }];
+  const seated = (seatsTaken: number, fields: Partial<BusyBlock> = {}) => booking('2026-06-01T10:00Z', '2026-06-01T11:00Z', { eventTypeId: 7, seatsTaken, bookingUid: 'seat-1', ...fields });
+
+  test('a slot with free seats stays listed with its counts; other starts overlapping it are blocked', () => {
+    const slots = computeSlots(query({ seatsPerTimeSlot: 3, slotInterval: 30, hosts: [host('UTC', seatHours, [seated(1)])] }));
+    assert.deepEqual(slots.map((slot) => [iso(slot.start), slot.seats]), [
+      ['2026-06-01T09:00Z', { booked: 0, total: 3, bookingUid: null }],
+      ['2026-06-01T10:00Z', { booked: 1, total: 3, bookingUid: 'seat-1' }],
+      ['2026-06-01T11:00Z', { booked: 0, total: 3, bookingUid: null }],
+    ]);
+  });
+
+  test('a full slot disappears; a seat reservation takes a seat', () => {
+    assert.deepEqual(starts(query({ seatsPerTimeSlot: 3, hosts: [host('UTC', seatHours, [seated(3)])] })), ['2026-06-01T09:00Z', '2026-06-01T11:00Z']);
+    const reservation: BusyBlock = { ...seated(1), source: 'reservation', bookingUid: undefined, seatsTaken: undefined };
+    const slots = computeSlots(query({ seatsPerTimeSlot: 3, hosts: [host('UTC', seatHours, [seated(1), reservation])] }));
+    assert.deepEqual(slots.find((slot) => iso(slot.start) === '2026-06-01T10:00Z')?.seats, { booked: 2, total: 3, bookingUid: 'seat-1' });
+  });
+
+  test('a seated booking blocks other event types fully', () => {
+    assert.deepEqual(starts(query({ eventTypeId: 8, hosts: [host('UTC', seatHours, [seated(1)])] })), ['2026-06-01T09:00Z', '2026-06-01T11:00Z']);
+  });
+
+  test('onlyShowFirstAvailableSlot skips a full first slot instead of emptying the day (reference #28081)', () => {
+    const full = booking('2026-06-01T09:00Z', '2026-06-01T10:00Z', { eventTypeId: 7, seatsTaken: 2, bookingUid: 'full' });
+    const q = query({ seatsPerTimeSlot: 2, onlyShowFirstAvailableSlot: true, hosts: [host('UTC', seatHours, [full])] });
+    assert.deepEqual(starts(q), ['2026-06-01T10:00Z']);
+  });
+});
+
+describe('slot engine: several hosts', () => {
+  const morning = [{ days: [1], startMinute: 540, endMinute: 720 }];
+  const noon = [{ days: [1], startMinute: 660, endMinute: 840 }];
+
+  test('fixed hosts: every one must be free (intersection)', () => {
+    const q = query({ hosts: [host('UTC', morning, [], { userId: 1 }), host('UTC', noon, [], { userId: 2 })] });
+    assert.deepEqual(computeSlots(q).map((slot) => [iso(slot.start), slot.hostIds]), [['2026-06-01T11:00Z', [1, 2]]]);
+  });
+
+  test('round robin: any one host (union), each slot naming who is free', () => {
+    const busy = [booking('2026-06-01T11:00Z', '2026-06-01T12:00Z')];
+    const q = query({ hosts: [host('UTC', morning, busy, { userId: 1, fixed: false }), host('UTC', noon, [], { userId: 2, fixed: false })] });
+    assert.deepEqual(computeSlots(q).map((slot) => [iso(slot.start), slot.hostIds]), [
+      ['2026-06-01T09:00Z', [1]], ['2026-06-01T10:00Z', [1]], ['2026-06-01T11:00Z', [2]], ['2026-06-01T12:00Z', [2]], ['2026-06-01T13:00Z', [2]],
+    ]);
+  });
+
+  test('round robin with a fixed host: the fixed host and one other', () => {
+    const q = query({
+      hosts: [host('UTC', morning, [], { userId: 1, fixed: false }), host('UTC', noon, [], { userId: 2, fixed: false }), host('UTC', [{ days: [1], startMinute: 600, endMinute: 780 }], [], { userId: 3 })],
+    });
+    assert.deepEqual(computeSlots(q).map((slot) => [iso(slot.start), slot.hostIds]), [
+      ['2026-06-01T10:00Z', [1, 3]], ['2026-06-01T11:00Z', [1, 2, 3]], ['2026-06-01T12:00Z', [2, 3]],
+    ]);
+  });
+
+  test('a fixed host without a schedule makes nothing bookable', () => {
+    assert.deepEqual(starts(query({ hosts: [host('UTC'), { userId: 2, fixed: true, schedule: null, busy: [] }] })), []);
+  });
+});
+
+describe('slot engine: one answer for listing and booking', () => {
+  test('findSlot returns exactly the listed slot, and null for any other start', () => {
+    const busy = [booking('2026-06-01T13:00Z', '2026-06-01T14:00Z', { bufferAfter: 10 })];
+    const q = query({ slotInterval: 20, duration: 40, now: utc('2026-06-01T09:30Z'), minimumBookingNotice: 30, hosts: [host('America/New_York', NINE_TO_FIVE, busy)], from: utc('2026-06-01T00:00Z'), to: utc('2026-06-03T00:00Z') });
+    const listed = computeSlots(q);
+    assert.ok(listed.length > 10);
+    for (const slot of listed) assert.deepEqual(findSlot(q, slot.start), slot);
+    const listedStarts = new Set(listed.map((slot) => slot.start));
+    for (let minute = q.from; minute < q.to; minute += 5 * MINUTE) {
+      if (!listedStarts.has(minute)) assert.equal(findSlot(q, minute), null, iso(minute));
+    }
+  });
+
+  test('explainUnavailable names the rule that refused a start', () => {
+    const seatsFull = booking('2026-06-01T09:00Z', '2026-06-01T10:00Z', { eventTypeId: 7, seatsTaken: 1, bookingUid: 's' });
+    const reservation: BusyBlock = { ...booking('2026-06-01T11:00Z', '2026-06-01T12:00Z'), source: 'reservation' };
+    const other = booking('2026-06-01T12:00Z', '2026-06-01T13:00Z');
+    const q = query({
+      now: utc('2026-06-01T08:30Z'), minimumBookingNotice: 30, seatsPerTimeSlot: 1, bookingWindow: { type: 'calendarDays', days: 0, rolling: false },
+      hosts: [host('UTC', NINE_TO_FIVE, [seatsFull, reservation, other])], bookingLimitsCount: { day: 5 },
+      limitBookings: [], to: utc('2026-06-03T00:00Z'),
+    });
+    assert.equal(explainUnavailable(q, utc('2026-06-01T08:00Z')), 'in_the_past');
+    assert.equal(explainUnavailable(q, utc('2026-06-01T08:45Z')), 'too_soon');
+    assert.equal(explainUnavailable(q, utc('2026-06-02T10:00Z')), 'outside_booking_window');
+    assert.equal(explainUnavailable(q, utc('2026-06-01T09:00Z')), 'seats_full');
+    assert.equal(explainUnavailable(q, utc('2026-06-01T11:00Z')), 'reserved');
+    assert.equal(explainUnavailable(q, utc('2026-06-01T12:00Z')), 'booked');
+    assert.equal(explainUnavailable(q, utc('2026-06-01T10:30Z')), 'not_available');
+    const limited = { ...q, bookingLimitsCount: { day: 1 }, limitBookings: [{ start: utc('2026-06-01T09:00Z'), end: utc('2026-06-01T10:00Z') }] };
+    assert.equal(explainUnavailable(limited, utc('2026-06-01T14:00Z')), 'booking_limit_reached');
+  });
+});
