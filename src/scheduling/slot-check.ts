@@ -24,6 +24,7 @@ export type UnavailableReason =
   | 'booked'
   | 'seats_full'
   | 'booking_limit_reached'
+  | 'booker_limit_reached'
   | 'not_available';
 
 const withoutBusy = (query: SlotQuery, drop: (source: string) => boolean): SlotQuery => ({
@@ -37,10 +38,12 @@ const withoutBusy = (query: SlotQuery, drop: (source: string) => boolean): SlotQ
  */
 export function explainUnavailable(query: SlotQuery, start: number): UnavailableReason {
   if (start < query.now) return 'in_the_past';
+  const { bookerLimit } = query;
+  if (bookerLimit && bookerLimit.activeBookings >= bookerLimit.maximumActiveBookings) return 'booker_limit_reached';
   if (start < query.now + query.minimumBookingNotice * MINUTE) return 'too_soon';
   const window = query.bookingWindow && fixedWindowBounds(query.bookingWindow, query.organizerTimeZone, query.now);
   if (window && (start < window.start || start >= window.end)) return 'outside_booking_window';
-  const unlimited = { ...query, bookingLimitsCount: null, bookingLimitsDuration: null, bookingWindow: null, onlyShowFirstAvailableSlot: false };
+  const unlimited = { ...query, bookerLimit: null, bookingLimitsCount: null, bookingLimitsDuration: null, bookingWindow: null, onlyShowFirstAvailableSlot: false };
   if (findSlot(unlimited, start)) {
     if (query.bookingWindow && !findSlot({ ...unlimited, bookingWindow: query.bookingWindow }, start)) return 'outside_booking_window';
     if (!findSlot({ ...unlimited, bookingLimitsCount: query.bookingLimitsCount, bookingLimitsDuration: query.bookingLimitsDuration }, start)) return 'booking_limit_reached';

@@ -83,6 +83,11 @@ export interface SlotQuery {
   limitBookings: readonly LimitBooking[];
   /** A booking being rescheduled: its own time is free and it does not count toward limits. */
   ignoreBookingUid?: string | null | undefined;
+  /**
+   * `bookerActiveBookingsLimit` with the booker's upcoming bookings of this event type: a booker who
+   * already holds the maximum gets no slot. Known only when the booker is (at booking time).
+   */
+  bookerLimit?: { maximumActiveBookings: number; activeBookings: number } | null | undefined;
 }
 
 export interface SlotSeats {

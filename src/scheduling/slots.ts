@@ -192,6 +192,7 @@ function windowBounds(query: SlotQuery): { start: number; end: number } | null {
  */
 export function computeSlots(query: SlotQuery): Slot[] {
   if (query.to <= query.from || query.duration <= 0) return [];
+  if (query.bookerLimit && query.bookerLimit.activeBookings >= query.bookerLimit.maximumActiveBookings) return [];
   const zone = query.organizerTimeZone;
   const firstDay = localDayNumber(zone, query.from);
   const spanStart = startOfDayNumber(zone, firstDay);

@@ -332,6 +332,13 @@ describe('slot engine: one answer for listing and booking', () => {
     }
   });
 
+  test('a booker holding the maximum active bookings gets no slot (bookerActiveBookingsLimit)', () => {
+    const q = query({ hosts: [host('UTC')] });
+    assert.equal(computeSlots({ ...q, bookerLimit: { maximumActiveBookings: 2, activeBookings: 1 } }).length, 8);
+    assert.deepEqual(computeSlots({ ...q, bookerLimit: { maximumActiveBookings: 2, activeBookings: 2 } }), []);
+    assert.equal(explainUnavailable({ ...q, bookerLimit: { maximumActiveBookings: 2, activeBookings: 2 } }, utc('2026-06-01T09:00Z')), 'booker_limit_reached');
+  });
+
   test('explainUnavailable names the rule that refused a start', () => {
     const seatsFull = booking('2026-06-01T09:00Z', '2026-06-01T10:00Z', { eventTypeId: 7, seatsTaken: 1, bookingUid: 's' });
     const reservation: BusyBlock = { ...booking('2026-06-01T11:00Z', '2026-06-01T12:00Z'), source: 'reservation' };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Db } from '../../db/client.js';
 import { lockHostTime } from '../../db/locks.js';
-import { fieldRejected, forbidden, notFound, unauthorized, unprocessable } from '../../lib/errors.js';
+import { type DomainError, fieldRejected, forbidden, notFound, unauthorized, unprocessable } from '../../lib/errors.js';
 import { explainUnavailable, findSlot, type UnavailableReason } from '../../scheduling/slot-check.js';
 import * as repo from './slots.repository.js';
 import { buildSlotQuery, resolveSlotTarget, type SlotEventType } from './slots.service.js';
@@ -81,7 +81,7 @@ function slotLength(eventType: SlotEventType, slotDuration: number | undefined):
   return slotDuration;
 }
 
-function unavailable(reason: UnavailableReason, eventTypeId: number, slotStart: number) {
+function unavailable(reason: UnavailableReason, eventTypeId: number, slotStart: number): DomainError {
   const details = { property: 'slotStart' };
   switch (reason) {
     case 'booked':
@@ -101,6 +101,8 @@ function unavailable(reason: UnavailableReason, eventTypeId: number, slotStart: 
       );
     case 'booking_limit_reached':
       return unprocessable('booking_limit_reached', 'The event type has reached its booking limit for the period of "slotStart".', details);
+    case 'booker_limit_reached':
+      return unprocessable('booker_limit_reached', 'The booker has reached the maximum number of active bookings for this event type.', details);
     case 'not_available':
       return unprocessable('slot_unavailable', 'No slot of this event type starts at "slotStart": fetch the available slots first.', details);
   }
