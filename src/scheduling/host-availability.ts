@@ -49,8 +49,11 @@ export function planHost(host: HostAvailability, query: SlotQuery, spanStart: nu
   const before = query.beforeEventBuffer * MINUTE;
   const after = query.afterEventBuffer * MINUTE;
   const seated = query.seatsPerTimeSlot !== null && query.eventTypeId !== null;
-  const pieces = workingPieces(host.schedule, spanStart, spanEnd + query.duration * MINUTE);
-  const working = normalizeIntervals(pieces);
+  const pieces = workingPieces(host.schedule, spanStart, spanEnd);
+  // A candidate may run past its piece into the next one, and showOptimizedSlots counts fits over the
+  // whole of a piece: working time is read to the last piece's end plus one slot.
+  const lastEnd = pieces.length > 0 ? Math.max(spanEnd, pieces[pieces.length - 1]![1]) : spanEnd;
+  const working = normalizeIntervals([...pieces, ...workingPieces(host.schedule, lastEnd, lastEnd + query.duration * MINUTE)]);
   const blocking: Interval[] = [];
   const occupancies: Occupancy[] = [];
   for (const block of host.busy) {

@@ -61,21 +61,22 @@ function startsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart
 }
 
 /** Every start the hosts offer in [spanStart, spanEnd), with the hosts free for it (ascending ids). */
-function offeredStarts(plans: readonly HostPlan[], query: SlotQuery, spanStart: number, spanEnd: number): { start: number; hostIds: number[] }[] {
+function offeredStarts(prepared: Prepared, query: SlotQuery, spanStart: number, spanEnd: number): { start: number; hostIds: number[] }[] {
+  const { plans, roundRobinGroups } = prepared;
   const fixed = plans.filter((plan) => plan.fixed);
   const roundRobin = plans.filter((plan) => !plan.fixed);
   const fixedIds = fixed.map((plan) => plan.userId);
-  if (roundRobin.length === 0) {
+  if (roundRobinGroups.size === 0) {
     if (fixed.length === 0) return [];
     const offered: { start: number; hostIds: number[] }[] = [];
     const hostIds = [...fixedIds].sort((a, b) => a - b);
     startsOfHostSet(fixed, query, spanStart, spanEnd, (start) => offered.push({ start, hostIds }));
     return offered;
   }
-  const groups = new Map<string, Map<number, number[]>>();
+  // Every group must be served, including one whose hosts have no schedule at all.
+  const groups = new Map<string, Map<number, number[]>>([...roundRobinGroups].map((group) => [group, new Map()]));
   for (const host of roundRobin) {
-    const byStart = groups.get(host.group) ?? new Map<number, number[]>();
-    groups.set(host.group, byStart);
+    const byStart = groups.get(host.group)!;
     startsOfHostSet([host, ...fixed], query, spanStart, spanEnd, (start) => {
       const ids = byStart.get(start);
       if (ids) ids.push(host.userId);
@@ -102,13 +103,17 @@ function offeredStarts(plans: readonly HostPlan[], query: SlotQuery, spanStart: 
 
 interface Prepared {
   plans: HostPlan[];
+  /** Groups of the round-robin hosts, whether or not they have a schedule. */
+  roundRobinGroups: Set<string>;
   withinLimits: ((start: number, end: number) => boolean) | null;
 }
 
 /** Plans every host for starts in [spanStart, spanEnd); null when a fixed host can never attend. */
 function prepare(query: SlotQuery, spanStart: number, spanEnd: number): Prepared | null {
   const plans: HostPlan[] = [];
+  const roundRobinGroups = new Set<string>();
   for (const host of query.hosts) {
+    if (!host.fixed) roundRobinGroups.add(host.groupId ?? '');
     const plan = planHost(host, query, spanStart, spanEnd);
     if (plan) plans.push(plan);
     else if (host.fixed) return null;
@@ -118,7 +123,7 @@ function prepare(query: SlotQuery, spanStart: number, spanEnd: number): Prepared
     query.limitBookings,
     query.ignoreBookingUid,
   );
-  return { plans, withinLimits };
+  return { plans, roundRobinGroups, withinLimits };
 }
 
 /** Slots in [spanStart, spanEnd) passing minimum notice, booking limits and seats (section 4, filters 1-3). */
@@ -130,7 +135,7 @@ function candidateSlots(query: SlotQuery, spanStart: number, spanEnd: number): S
   const earliest = query.now + query.minimumBookingNotice * MINUTE;
   const byUser = new Map(plans.map((plan) => [plan.userId, plan]));
   const slots: Slot[] = [];
-  for (const { start, hostIds } of offeredStarts(plans, query, spanStart, spanEnd)) {
+  for (const { start, hostIds } of offeredStarts(prepared, query, spanStart, spanEnd)) {
     const end = start + duration;
     if (start < earliest) continue;
     if (withinLimits && !withinLimits(start, end)) continue;

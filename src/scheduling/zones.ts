@@ -3,8 +3,10 @@
  * Temporal's "compatible" disambiguation: a local time inside a spring-forward gap moves forward by
  * the gap, and an ambiguous local time (fall-back overlap) takes the earlier instant.
  *
- * Offsets come from Intl and are cached per zone and quarter hour: every transition since 1970 falls
- * on a quarter-hour boundary in UTC, so the offset is constant inside each cached bucket.
+ * Offsets come from Intl and are cached per zone and quarter hour. A bucket whose two ends share an
+ * offset holds it throughout (no zone changes offset twice within 15 minutes); a bucket holding a
+ * transition (most fall on quarter hours, but e.g. St John's changed at 00:01 local until 2011) is
+ * resolved exactly for each instant.
  */
 const MINUTE = 60_000;
 const QUARTER_HOUR = 15 * MINUTE;
@@ -41,6 +43,9 @@ function computeOffsetMinutes(zone: string, epochMs: number): number {
   return Math.round((asUtc - Math.floor(epochMs / 1000) * 1000) / MINUTE);
 }
 
+/** Cache marker of a bucket whose offset changes inside it. */
+const CHANGES_INSIDE = Number.NaN;
+
 /** UTC offset of `zone` at `epochMs`, in minutes (e.g. 330 for Asia/Kolkata). */
 export function offsetMinutes(zone: string, epochMs: number): number {
   const bucket = Math.floor(epochMs / QUARTER_HOUR);
@@ -48,10 +53,12 @@ export function offsetMinutes(zone: string, epochMs: number): number {
   let offset = offsetCache.get(key);
   if (offset === undefined) {
     if (offsetCache.size >= MAX_CACHED_OFFSETS) offsetCache.clear();
-    offset = computeOffsetMinutes(zone, bucket * QUARTER_HOUR);
+    const atStart = computeOffsetMinutes(zone, bucket * QUARTER_HOUR);
+    const atEnd = computeOffsetMinutes(zone, (bucket + 1) * QUARTER_HOUR - 1000);
+    offset = atStart === atEnd ? atStart : CHANGES_INSIDE;
     offsetCache.set(key, offset);
   }
-  return offset;
+  return Number.isNaN(offset) ? computeOffsetMinutes(zone, epochMs) : offset;
 }
 
 /** The instant of a wall-clock time in `zone`; `minuteOfDay` may be 1440 (the next day's midnight). */

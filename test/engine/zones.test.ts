@@ -45,6 +45,20 @@ describe('zone conversion (Temporal "compatible" semantics)', () => {
     }
   });
 
+  test('transitions off the quarter hour: St John\'s changed clocks at 00:01 local until 2011', () => {
+    const zone = 'America/St_Johns';
+    for (const [y, m, d] of [[2007, 3, 11], [2007, 11, 4], [2010, 11, 7]] as const) {
+      for (let minute = 0; minute <= 180; minute++) {
+        assert.equal(zonedToEpoch(zone, y, m, d, minute), temporalEpoch(zone, y, m, d, minute), `${y}-${m}-${d} minute ${minute}`);
+      }
+      const midnight = temporalEpoch(zone, y, m, d, 0);
+      for (let t = midnight - 3_600_000; t < midnight + 3 * 3_600_000; t += 60_000) {
+        const expected = Temporal.Instant.fromEpochMilliseconds(t).toZonedDateTimeISO(zone).offsetNanoseconds / 60e9;
+        assert.equal(offsetMinutes(zone, t), expected, new Date(t).toISOString());
+      }
+    }
+  });
+
   test('gaps move forward and overlaps take the earlier instant', () => {
     assert.equal(new Date(zonedToEpoch('America/New_York', 2026, 3, 8, 150)).toISOString(), '2026-03-08T07:30:00.000Z'); // 02:30 -> 03:30 EDT
     assert.equal(new Date(zonedToEpoch('America/New_York', 2026, 11, 1, 90)).toISOString(), '2026-11-01T05:30:00.000Z'); // first 01:30
