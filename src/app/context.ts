@@ -1,7 +1,9 @@
+import type { ChangeFeed } from '../db/change-feed.js';
 import type { Database } from '../db/client.js';
 import type { HttpMetrics } from '../http/metrics.js';
 import type { RateLimitStore } from '../http/rate-limit.js';
 import type { CredentialCache } from '../modules/auth/credential-cache.js';
+import type { AvailabilityCache } from '../modules/slots/availability-cache.js';
 import type { Config } from './config.js';
 
 /** What route modules may use: built once per process (or per test app) and passed explicitly. */
@@ -9,6 +11,10 @@ export interface AppContext {
   config: Config;
   database: Database;
   credentials: CredentialCache;
+  /** Availability inputs of the slot listing, dropped per user on every change. */
+  availability: AvailabilityCache;
+  /** Announces committed changes to every process and applies them to this one's caches. */
+  changes: ChangeFeed;
   rateLimitStore: RateLimitStore;
   metrics: HttpMetrics;
   /** Current time in epoch ms: `Date.now` except where a test moves time. */

@@ -4,8 +4,9 @@ import { migrateDatabase } from '../db/migrate.js';
 import { createHttpMetrics } from '../http/metrics.js';
 import { createMemoryRateLimitStore, createRedisRateLimitStore } from '../http/rate-limit.js';
 import { bootstrapSystemAdmin, type BootstrapResult } from '../modules/admin/bootstrap.js';
-import { startCredentialInvalidation } from '../modules/auth/auth.service.js';
+import { ChangeFeed } from '../db/change-feed.js';
 import { CredentialCache } from '../modules/auth/credential-cache.js';
+import { AvailabilityCache } from '../modules/slots/availability-cache.js';
 import { jobHandlers } from '../jobs/handlers.js';
 import { type JobRunner, startJobRunner } from '../jobs/runner.js';
 import { type App, buildApp, type BuildOptions } from './build-app.js';
@@ -46,6 +47,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     return database;
   })();
   const credentials = new CredentialCache(config.authCacheTtlMs);
+  const availability = new AvailabilityCache();
+  const changes = new ChangeFeed();
+  changes.subscribe(credentials);
+  changes.subscribe(availability);
   const rateLimitStore = config.redisUrl ? createRedisRateLimitStore(config.redisUrl) : createMemoryRateLimitStore();
   const ctx: AppContext = {
     config,
@@ -53,6 +58,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     // request can reach a handler before `listen`, which happens after both are done.
     database: undefined as unknown as Database,
     credentials,
+    availability,
+    changes,
     rateLimitStore,
     metrics: createHttpMetrics({ processMetrics: options.processMetrics ?? false }),
     clock: options.clock ?? Date.now,
@@ -66,7 +73,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     await opening.then((database) => database.close(), () => {});
     throw error;
   }
-  const stopInvalidation = await startCredentialInvalidation(ctx.database, credentials, app.log as FastifyBaseLogger);
+  await changes.start(ctx.database, app.log as FastifyBaseLogger);
   const jobs: JobRunner | null =
     options.worker === false ? null : await startJobRunner({ database: ctx.database, handlers: jobHandlers(ctx), log: app.log });
   let closing: Promise<void> | undefined;
@@ -80,7 +87,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
         ctx.lifecycle.draining = true;
         await app.close();
         await jobs?.stop();
-        await stopInvalidation();
+        await changes.stop();
         await rateLimitStore.close();
         await ctx.database.close();
       })();

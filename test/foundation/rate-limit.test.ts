@@ -16,7 +16,7 @@ let counter = 0;
 async function newUser(api: TestApp): Promise<string> {
   counter += 1;
   const tag = `${process.pid}-${counter}-${Math.random().toString(36).slice(2, 8)}`;
-  const { apiKey } = await createUserWithApiKey(api.runtime.ctx.database, { email: `rl-${tag}@example.com`, name: `Limited ${counter}` });
+  const { apiKey } = await createUserWithApiKey(api.runtime.ctx, { email: `rl-${tag}@example.com`, name: `Limited ${counter}` });
   return apiKey;
 }
 

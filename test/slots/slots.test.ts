@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { insertBooking } from '../support/bookings.js';
+import { cancelBookings, insertBooking } from '../support/bookings.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { assertError, assertNamesField, createEventType, createHost, getSlots, type Host, instants, slotsOf, startsOf } from './helpers.js';
 
@@ -121,7 +121,7 @@ describe('GET /v2/slots (svc-api-version 2024-09-04)', () => {
     assert.deepEqual(startsOf(await slotsOf(api, { ...window, eventTypeId: eventType.id })), NY_MONDAY_STARTS.filter((start) => !/T1[567]:/.test(start)));
     const rescheduling = await slotsOf(api, { ...window, eventTypeId: eventType.id, bookingUidToReschedule: booked.uid });
     assert.deepEqual(startsOf(rescheduling), NY_MONDAY_STARTS);
-    await api.runtime.ctx.database.exec(`update bookings set status = 'cancelled' where uid = '${booked.uid}'`);
+    await cancelBookings(api, host.userId, { uids: [booked.uid] });
   });
 
   test('pending bookings block only when their event type blocks unconfirmed bookings', async () => {
@@ -133,7 +133,7 @@ describe('GET /v2/slots (svc-api-version 2024-09-04)', () => {
     const starts = startsOf(await slotsOf(api, { eventTypeId: eventType.id, start: day, end: day }));
     assert.ok(starts.includes(`${day}T14:00:00.000Z`));
     assert.ok(!starts.includes(`${day}T15:00:00.000Z`));
-    await api.runtime.ctx.database.exec(`update bookings set status = 'cancelled' where uid in ('${pendingLax.uid}', '${pendingStrict.uid}')`);
+    await cancelBookings(api, host.userId, { uids: [pendingLax.uid, pendingStrict.uid] });
   });
 
   test('seated event types show seat counts; a full slot disappears', async () => {
@@ -147,7 +147,7 @@ describe('GET /v2/slots (svc-api-version 2024-09-04)', () => {
     // For the host's other event types the seated bookings are simply busy.
     const plain = startsOf(await slotsOf(api, { eventTypeId: eventType.id, start: day, end: day }));
     assert.equal(plain[0], `${day}T16:00:00.000Z`);
-    await api.runtime.ctx.database.exec(`update bookings set status = 'cancelled' where event_type_id = ${seated.id}`);
+    await cancelBookings(api, host.userId, { eventTypeId: seated.id });
   });
 
   test('booking limits close the organizer\'s day; onlyShowFirstAvailableSlot keeps one start a day', async () => {

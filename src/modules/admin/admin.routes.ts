@@ -25,7 +25,7 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
       response: { 201: Envelope(Type.Object({ user: AdminUserOutput, apiKey: Type.String() })) },
     },
     handler: async (request, reply) => {
-      const { user, apiKey } = await createUserWithApiKey(ctx.database, request.body);
+      const { user, apiKey } = await createUserWithApiKey(ctx, request.body);
       return reply.status(201).send(ok({ user: presentUserForAdmin(user), apiKey }));
     },
   });
@@ -43,7 +43,7 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
     config: { access: access.systemAdmin() },
     schema: { tags, summary: 'Delete a user', params: UserIdParams, response: { 200: Envelope(AdminUserOutput) } },
     handler: async (request) => {
-      const user = await deleteUserAsAdmin(ctx.database, ctx.credentials, principalOf(request).user.id, request.params.id);
+      const user = await deleteUserAsAdmin(ctx, principalOf(request).user.id, request.params.id);
       return ok(presentUserForAdmin(user));
     },
   });

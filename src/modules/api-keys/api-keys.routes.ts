@@ -19,7 +19,7 @@ export function registerApiKeyRoutes(app: App, ctx: AppContext): void {
     handler: async (request, reply) => {
       const principal = principalOf(request);
       const body = request.body ?? {};
-      const apiKey = await refreshApiKey(ctx.database, ctx.credentials, { userId: principal.user.id, hashedKey: principal.credentialHash }, {
+      const apiKey = await refreshApiKey(ctx, { userId: principal.user.id, hashedKey: principal.credentialHash }, {
         daysValid: body.apiKeyDaysValid,
         neverExpires: body.apiKeyNeverExpires,
       });

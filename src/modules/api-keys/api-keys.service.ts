@@ -1,8 +1,7 @@
+import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import { generateApiKey, hashApiKey } from '../../lib/crypto.js';
 import { unauthorized } from '../../lib/errors.js';
-import { notifyCredentialChange } from '../auth/auth.repository.js';
-import type { CredentialCache } from '../auth/credential-cache.js';
 import * as repo from './api-keys.repository.js';
 
 const DAY_MS = 86_400_000;
@@ -31,17 +30,14 @@ export async function issueApiKey(
 
 /** Replaces the calling key with a new one; the old key stops working on every process. */
 export async function refreshApiKey(
-  database: Database,
-  credentials: CredentialCache,
+  deps: { database: Database; changes: ChangeFeed },
   caller: { userId: number; hashedKey: string },
   validity: ApiKeyValidity,
 ): Promise<string> {
-  const apiKey = await database.transaction(async (tx) => {
+  return deps.changes.transaction(deps.database, async (tx, announce) => {
     const old = await repo.deleteApiKeyByHash(tx, caller.hashedKey);
     if (!old) throw unauthorized('invalid_api_key', 'Your api key is not valid');
-    await notifyCredentialChange(tx, { kind: 'credential', hash: caller.hashedKey });
+    await announce({ kind: 'credential', hash: caller.hashedKey });
     return issueApiKey(tx, caller.userId, { ...validity, name: old.name });
   });
-  credentials.invalidate({ kind: 'credential', hash: caller.hashedKey });
-  return apiKey;
 }

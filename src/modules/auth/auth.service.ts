@@ -1,12 +1,7 @@
 import type { Database } from '../../db/client.js';
 import { API_KEY_PREFIX, hashApiKey, hashToken } from '../../lib/crypto.js';
 import { DomainError, unauthorized } from '../../lib/errors.js';
-import {
-  CREDENTIALS_CHANNEL,
-  findAccessTokenWithUser,
-  findApiKeyWithUser,
-  parseCredentialEvent,
-} from './auth.repository.js';
+import { findAccessTokenWithUser, findApiKeyWithUser } from './auth.repository.js';
 import type { CredentialCache } from './credential-cache.js';
 import type { Principal } from './principal.js';
 
@@ -64,66 +59,4 @@ function assertNotExpired(isApiKey: boolean, expiresAt: Date | null, now: Date):
   } else if (expiresAt && expiresAt.getTime() <= now.getTime()) {
     throw accessTokenExpired();
   }
-}
-
-export interface InvalidationLog {
-  warn(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-}
-
-/**
- * Keeps `cache` coherent with the database: listens for credential changes from every process and
- * turns the cache off whenever that listener is not connected, reconnecting with backoff.
- */
-export async function startCredentialInvalidation(
-  database: Database,
-  cache: CredentialCache,
-  log: InvalidationLog,
-): Promise<() => Promise<void>> {
-  let stopped = false;
-  let unlisten: (() => Promise<void>) | null = null;
-  let retryTimer: NodeJS.Timeout | null = null;
-  let attempt = 0;
-
-  const onMessage = (payload: string) => {
-    const event = parseCredentialEvent(payload);
-    if (event) cache.invalidate(event);
-  };
-  const onLost = () => {
-    cache.disable();
-    if (stopped) return;
-    log.warn({}, 'credential invalidation channel lost; auth cache disabled until it reconnects');
-    const stale = unlisten;
-    unlisten = null;
-    void stale?.();
-    scheduleConnect();
-  };
-  const connect = async () => {
-    try {
-      unlisten = await database.listen(CREDENTIALS_CHANNEL, onMessage, onLost);
-      attempt = 0;
-      cache.enable();
-    } catch (error) {
-      cache.disable();
-      log.warn({ err: error }, 'cannot listen for credential changes; auth cache disabled');
-      scheduleConnect();
-    }
-  };
-  const scheduleConnect = () => {
-    if (stopped || retryTimer) return;
-    const delay = Math.min(30_000, 250 * 2 ** attempt++);
-    retryTimer = setTimeout(() => {
-      retryTimer = null;
-      void connect();
-    }, delay);
-    retryTimer.unref();
-  };
-
-  await connect();
-  return async () => {
-    stopped = true;
-    if (retryTimer) clearTimeout(retryTimer);
-    cache.disable();
-    await unlisten?.();
-  };
 }

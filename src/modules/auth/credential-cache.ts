@@ -1,4 +1,4 @@
-import type { CredentialEvent } from './auth.repository.js';
+import type { ChangeEvent, ChangeSubscriber } from '../../db/change-feed.js';
 import type { Principal } from './principal.js';
 
 interface Entry {
@@ -12,10 +12,10 @@ const MAX_ENTRIES = 50_000;
 
 /**
  * Short-lived cache of resolved credentials. Every change to a user or a credential is announced
- * through the database (NOTIFY) and drops the affected entries on every process; while that channel is
- * down the cache is switched off, so it can never serve a revoked key from a missed notification.
+ * through the change feed and drops the affected entries on every process; while the feed is down
+ * the cache is switched off, so it can never serve a revoked key from a missed notification.
  */
-export class CredentialCache {
+export class CredentialCache implements ChangeSubscriber {
   private readonly entries = new Map<string, Entry>();
   private readonly hashesByUser = new Map<number, Set<string>>();
   private enabled = false;
@@ -56,12 +56,13 @@ export class CredentialCache {
     hashes.add(hash);
   }
 
-  invalidate(event: CredentialEvent): void {
+  invalidate(event: ChangeEvent): void {
     if (event.kind === 'credential') {
       const entry = this.entries.get(event.hash);
       if (entry) this.remove(event.hash, entry);
       return;
     }
+    if (event.kind !== 'user') return;
     for (const hash of this.hashesByUser.get(event.userId) ?? []) this.entries.delete(hash);
     this.hashesByUser.delete(event.userId);
   }

@@ -35,7 +35,7 @@ export function registerEventTypeRoutes(app: App, ctx: AppContext): void {
     schema: { tags, summary: 'Create an event type', headers: versionHeader, body: CreateEventTypeBody_2024_06_14, response: { 201: Envelope(EventTypeOutput_2024_06_14) } },
     handler: async (request, reply) => {
       const variant = eventTypeVariant(request.apiVersion);
-      const view = await eventTypes.createEventType(ctx.database, principalOf(request).user, variant.toCreateInput(request.body));
+      const view = await eventTypes.createEventType(ctx, principalOf(request).user, variant.toCreateInput(request.body));
       return reply.status(201).send(ok(variant.present(view)));
     },
   });
@@ -73,7 +73,7 @@ export function registerEventTypeRoutes(app: App, ctx: AppContext): void {
     schema: { tags, summary: 'Update an event type', headers: versionHeader, params: EventTypeIdParams, body: UpdateEventTypeBody_2024_06_14, response: { 200: Envelope(EventTypeOutput_2024_06_14) } },
     handler: async (request) => {
       const variant = eventTypeVariant(request.apiVersion);
-      const view = await eventTypes.updateEventType(ctx.database, principalOf(request).user, request.params.eventTypeId, variant.toUpdateInput(request.body));
+      const view = await eventTypes.updateEventType(ctx, principalOf(request).user, request.params.eventTypeId, variant.toUpdateInput(request.body));
       return ok(variant.present(view));
     },
   });
@@ -82,7 +82,7 @@ export function registerEventTypeRoutes(app: App, ctx: AppContext): void {
     config: { access: access.user('EVENT_TYPE_WRITE') },
     schema: { tags, summary: 'Delete an event type', headers: versionHeader, params: EventTypeIdParams, response: { 200: Envelope(DeletedEventTypeOutput_2024_06_14) } },
     handler: async (request) => {
-      const row = await eventTypes.deleteEventType(ctx.database, principalOf(request).user.id, request.params.eventTypeId);
+      const row = await eventTypes.deleteEventType(ctx, principalOf(request).user.id, request.params.eventTypeId);
       return ok(eventTypeVariant(request.apiVersion).presentDeleted(row));
     },
   });

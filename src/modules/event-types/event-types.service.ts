@@ -1,3 +1,4 @@
+import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import { conflict, DomainError, forbidden, invalidField, notFound } from '../../lib/errors.js';
 import { assertOwnsSchedule } from '../schedules/schedules.service.js';
@@ -171,12 +172,20 @@ async function checkWrite(db: Db, userId: number, changes: EventTypeChanges, eve
   }
 }
 
-export async function createEventType(database: Database, owner: EventTypeOwner, input: CreateEventTypeInput): Promise<EventTypeView> {
-  return database.transaction(async (tx) => {
+/** Event-type writes change what their owner's slots are computed from. */
+interface Deps {
+  database: Database;
+  changes: ChangeFeed;
+}
+
+export async function createEventType(deps: Deps, owner: EventTypeOwner, input: CreateEventTypeInput): Promise<EventTypeView> {
+  return deps.changes.transaction(deps.database, async (tx, announce) => {
     await checkWrite(tx, owner.id, input);
     const state = applyChanges(initialState(), input);
     assertRules(state, input);
-    return { eventType: await repo.insertEventType(tx, owner.id, state), ownerId: owner.id, users: [owner] };
+    const eventType = await repo.insertEventType(tx, owner.id, state);
+    await announce({ kind: 'availability', userId: owner.id });
+    return { eventType, ownerId: owner.id, users: [owner] };
   });
 }
 
@@ -191,24 +200,27 @@ export async function getEventType(db: Db, caller: EventTypeOwner, id: number): 
   return { eventType: row, ownerId: caller.id, users: [caller] };
 }
 
-export async function updateEventType(database: Database, caller: EventTypeOwner, id: number, changes: EventTypeChanges): Promise<EventTypeView> {
-  return database.transaction(async (tx) => {
+export async function updateEventType(deps: Deps, caller: EventTypeOwner, id: number, changes: EventTypeChanges): Promise<EventTypeView> {
+  return deps.changes.transaction(deps.database, async (tx, announce) => {
     const row = await repo.lockEventType(tx, id);
     if (!row || row.userId !== caller.id) throw notFoundFor(id);
     await checkWrite(tx, caller.id, changes, id);
     const state = applyChanges(stateOf(row), changes);
     assertRules(state, changes);
-    return { eventType: await repo.updateEventType(tx, id, state), ownerId: caller.id, users: [caller] };
+    const eventType = await repo.updateEventType(tx, id, state);
+    await announce({ kind: 'availability', userId: caller.id });
+    return { eventType, ownerId: caller.id, users: [caller] };
   });
 }
 
 /** The reference's delete finds the event type first, then refuses anyone but its owner with 403. */
-export async function deleteEventType(database: Database, callerId: number, id: number): Promise<EventTypeRow> {
-  return database.transaction(async (tx) => {
+export async function deleteEventType(deps: Deps, callerId: number, id: number): Promise<EventTypeRow> {
+  return deps.changes.transaction(deps.database, async (tx, announce) => {
     const row = await repo.lockEventType(tx, id);
     if (!row) throw notFound('event_type_not_found', `Event type with ID=${id} does not exist.`);
     if (row.userId !== callerId) throw forbidden('event_type_not_owned', `User with ID=${callerId} does not own event type with ID=${id}`);
     await repo.deleteEventType(tx, id);
+    await announce({ kind: 'availability', userId: callerId });
     return row;
   });
 }

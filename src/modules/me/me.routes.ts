@@ -23,7 +23,7 @@ export function registerMeRoutes(app: App, ctx: AppContext): void {
     schema: { tags: ['Me'], summary: 'Update my profile', body: UpdateMeBody, response: { 200: Envelope(MeOutput) } },
     handler: async (request) => {
       const { present } = pickVariant(meVersions, request.apiVersion)!;
-      const user = await updateMyProfile(ctx.database, ctx.credentials, principalOf(request).user.id, request.body);
+      const user = await updateMyProfile(ctx, principalOf(request).user.id, request.body);
       return ok(present(user));
     },
   });

@@ -1,8 +1,7 @@
+import type { ChangeEvent, ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import { badRequest, forbidden, notFound } from '../../lib/errors.js';
 import type { DateOverride, WeeklyRule } from '../../scheduling/availability-rules.js';
-import { notifyCredentialChange } from '../auth/auth.repository.js';
-import type { CredentialCache } from '../auth/credential-cache.js';
 import { DEFAULT_WEEKLY_RULES } from './schedule-rules.js';
 import * as repo from './schedules.repository.js';
 import type { ScheduleRow } from './schedules.repository.js';
@@ -30,17 +29,19 @@ export interface UpdateScheduleInput {
 
 interface Deps {
   database: Database;
-  credentials: CredentialCache;
+  changes: ChangeFeed;
 }
 
+type Announce = (event: ChangeEvent) => Promise<void>;
+
 /** The user record carries `defaultScheduleId`, so moving the default refreshes cached users everywhere. */
-async function changeDefault(tx: Db, userId: number, scheduleId: number | null): Promise<void> {
+async function changeDefault(tx: Db, announce: Announce, userId: number, scheduleId: number | null): Promise<void> {
   await repo.setUserDefaultSchedule(tx, userId, scheduleId);
-  await notifyCredentialChange(tx, { kind: 'user', userId });
+  await announce({ kind: 'user', userId });
 }
 
 /** Creates a schedule inside `tx`. The first schedule a user has becomes the default whatever `isDefault` says. */
-export async function createScheduleIn(tx: Db, userId: number, input: CreateScheduleInput): Promise<ScheduleView> {
+export async function createScheduleIn(tx: Db, announce: Announce, userId: number, input: CreateScheduleInput): Promise<ScheduleView> {
   const currentDefault = await repo.lockUserDefaultSchedule(tx, userId);
   const schedule = await repo.insertSchedule(tx, {
     userId,
@@ -50,19 +51,17 @@ export async function createScheduleIn(tx: Db, userId: number, input: CreateSche
     overrides: input.overrides ?? [],
   });
   const isDefault = input.isDefault || currentDefault === null;
-  if (isDefault) await changeDefault(tx, userId, schedule.id);
+  if (isDefault) await changeDefault(tx, announce, userId, schedule.id);
   return { schedule, isDefault };
 }
 
 export async function createSchedule(deps: Deps, userId: number, input: CreateScheduleInput): Promise<ScheduleView> {
-  const view = await deps.database.transaction((tx) => createScheduleIn(tx, userId, input));
-  deps.credentials.invalidate({ kind: 'user', userId });
-  return view;
+  return deps.changes.transaction(deps.database, (tx, announce) => createScheduleIn(tx, announce, userId, input));
 }
 
 /** The default schedule the reference gives a user created with a time zone. */
-export function createDefaultScheduleIn(tx: Db, userId: number, timeZone: string): Promise<ScheduleView> {
-  return createScheduleIn(tx, userId, { name: 'Default schedule', timeZone, isDefault: true });
+export function createDefaultScheduleIn(tx: Db, announce: Announce, userId: number, timeZone: string): Promise<ScheduleView> {
+  return createScheduleIn(tx, announce, userId, { name: 'Default schedule', timeZone, isDefault: true });
 }
 
 async function ownedSchedule(db: Db, userId: number, scheduleId: number): Promise<ScheduleRow> {
@@ -94,7 +93,7 @@ export async function getDefaultSchedule(db: Db, user: { id: number; defaultSche
 }
 
 export async function updateSchedule(deps: Deps, userId: number, scheduleId: number, input: UpdateScheduleInput): Promise<ScheduleView> {
-  const view = await deps.database.transaction(async (tx) => {
+  return deps.changes.transaction(deps.database, async (tx, announce) => {
     const currentDefault = await repo.lockUserDefaultSchedule(tx, userId);
     await ownedSchedule(tx, userId, scheduleId);
     if (input.isDefault === false && currentDefault === scheduleId) {
@@ -102,23 +101,22 @@ export async function updateSchedule(deps: Deps, userId: number, scheduleId: num
     }
     const { isDefault, ...changes } = input;
     const schedule = await repo.updateSchedule(tx, scheduleId, changes);
-    if (isDefault && currentDefault !== scheduleId) await changeDefault(tx, userId, scheduleId);
+    await announce({ kind: 'availability', userId });
+    if (isDefault && currentDefault !== scheduleId) await changeDefault(tx, announce, userId, scheduleId);
     return { schedule, isDefault: isDefault === true || currentDefault === scheduleId };
   });
-  deps.credentials.invalidate({ kind: 'user', userId });
-  return view;
 }
 
 /** Deletes a schedule; when it was the default, the user's oldest remaining schedule takes over. */
 export async function deleteSchedule(deps: Deps, userId: number, scheduleId: number): Promise<void> {
-  await deps.database.transaction(async (tx) => {
+  await deps.changes.transaction(deps.database, async (tx, announce) => {
     const currentDefault = await repo.lockUserDefaultSchedule(tx, userId);
     const schedule = await repo.findScheduleById(tx, scheduleId);
     // The reference answers a delete of a missing schedule with 400, not 404.
     if (!schedule) throw badRequest('schedule_not_found', `Schedule with ID=${scheduleId} does not exist.`);
     if (schedule.userId !== userId) throw forbidden('schedule_not_owned', `User with ID=${userId} does not own schedule with ID=${scheduleId}`);
     await repo.deleteSchedule(tx, scheduleId);
-    if (currentDefault === scheduleId) await changeDefault(tx, userId, (await repo.findOldestOtherSchedule(tx, userId, scheduleId)) ?? null);
+    await announce({ kind: 'availability', userId });
+    if (currentDefault === scheduleId) await changeDefault(tx, announce, userId, (await repo.findOldestOtherSchedule(tx, userId, scheduleId)) ?? null);
   });
-  deps.credentials.invalidate({ kind: 'user', userId });
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ChangeEvent, ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import { lockHostTime } from '../../db/locks.js';
 import { type DomainError, fieldRejected, forbidden, notFound, unauthorized, unprocessable } from '../../lib/errors.js';
@@ -29,8 +30,12 @@ export interface ReservationView {
 
 interface Deps {
   database: Database;
+  changes: ChangeFeed;
   clock: () => number;
 }
+
+/** A held slot is busy time of its host: every process's slot listing must hear about it. */
+const heldTimeOf = (userId: number): ChangeEvent => ({ kind: 'availability', userId });
 
 function viewOf(row: repo.ReservationRow, reservationDuration: number): ReservationView {
   const slotStart = row.slotStart.getTime();
@@ -130,10 +135,11 @@ export async function reserveSlot(deps: Deps, callerId: number | null, input: Re
   assertMayChooseDuration(input, callerId);
   const now = deps.clock();
   const minutes = input.reservationDuration ?? DEFAULT_RESERVATION_MINUTES;
-  return deps.database.transaction(async (tx) => {
+  return deps.changes.transaction(deps.database, async (tx, announce) => {
     const eventType = await reservableEventType(tx, input.eventTypeId, callerId);
     const length = slotLength(eventType, input.slotDuration);
     const { slotEnd, hostId } = await holdSlot(tx, eventType, input.slotStart, length, now);
+    await announce(heldTimeOf(hostId));
     await repo.deleteExpiredReservations(tx, now);
     const row = await repo.insertReservation(tx, {
       uid: randomUUID(),
@@ -158,12 +164,14 @@ export async function updateReservation(deps: Deps, callerId: number | null, uid
   assertMayChooseDuration(input, callerId);
   const now = deps.clock();
   const minutes = input.reservationDuration ?? DEFAULT_RESERVATION_MINUTES;
-  return deps.database.transaction(async (tx) => {
+  return deps.changes.transaction(deps.database, async (tx, announce) => {
     const existing = await repo.findLiveReservation(tx, uid, now);
     if (!existing) throw notFound('reservation_not_found', `Slot with uid=${uid} not found`);
     const eventType = await reservableEventType(tx, input.eventTypeId, callerId);
     const length = slotLength(eventType, input.slotDuration);
     const { slotEnd, hostId } = await holdSlot(tx, eventType, input.slotStart, length, now, uid);
+    await announce(heldTimeOf(existing.userId));
+    if (hostId !== existing.userId) await announce(heldTimeOf(hostId));
     const row = await repo.updateReservation(tx, uid, {
       eventTypeId: input.eventTypeId,
       userId: hostId,
@@ -177,5 +185,8 @@ export async function updateReservation(deps: Deps, callerId: number | null, uid
 
 /** Releases a reservation; releasing one that does not exist (or no longer does) also succeeds. */
 export async function deleteReservation(deps: Deps, uid: string): Promise<void> {
-  await repo.deleteReservation(deps.database.db, uid);
+  await deps.changes.transaction(deps.database, async (tx, announce) => {
+    const deleted = await repo.deleteReservation(tx, uid);
+    if (deleted) await announce(heldTimeOf(deleted.userId));
+  });
 }

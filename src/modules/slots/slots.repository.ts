@@ -1,7 +1,8 @@
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { eventTypes, schedules, slotReservations, users } from '../../db/schema.js';
-import type { BusyBlock, LimitBooking } from '../../scheduling/slot-query.js';
+import type { LimitBooking } from '../../scheduling/slot-query.js';
+import type { StoredBusyBlock } from './availability-cache.js';
 
 /**
  * The availability read model: what the slot engine needs about an event type, its hosts and their
@@ -96,6 +97,7 @@ interface BusyRow {
   uid: string | null;
   source: 'booking' | 'reservation';
   seats: number;
+  live_until_ms: number | null;
 }
 
 export interface BusyQuery {
@@ -104,35 +106,35 @@ export interface BusyQuery {
   from: number;
   to: number;
   now: number;
-  /** For a seated event type: its bookings report their attendee count (the seats they hold). */
-  seatedEventTypeId: number | null;
   /** A reservation to leave out (the one being changed). */
   exceptReservationUid?: string | undefined;
 }
 
 /**
  * Busy blocks of the hosts: accepted and pending bookings (with their event type's buffers and
- * confirmation policy) and live reservations, in one round trip.
+ * confirmation policy, and the seats their attendees hold) and reservations live at `now`, in one
+ * round trip.
  */
-export async function listBusyBlocks(db: Db, query: BusyQuery): Promise<Map<number, BusyBlock[]>> {
-  const byUser = new Map<number, BusyBlock[]>(query.userIds.map((id) => [id, []]));
+export async function listBusyBlocks(db: Db, query: BusyQuery): Promise<Map<number, StoredBusyBlock[]>> {
+  const byUser = new Map<number, StoredBusyBlock[]>(query.userIds.map((id) => [id, []]));
   if (query.userIds.length === 0) return byUser;
   const from = iso(query.from);
   const to = iso(query.to);
-  const seated = query.seatedEventTypeId ?? -1;
   const result = await db.execute(sql`
     select b.user_id, (extract(epoch from b.start_at) * 1000)::float8 as start_ms, (extract(epoch from b.end_at) * 1000)::float8 as end_ms,
       coalesce(et.before_event_buffer, 0) as buffer_before, coalesce(et.after_event_buffer, 0) as buffer_after,
       b.event_type_id, b.status = 'pending' as pending,
       coalesce((et.confirmation_policy ->> 'blockUnconfirmedBookingsInBooker')::boolean, false) as blocks_while_pending,
       b.uid, 'booking' as source,
-      case when b.event_type_id = ${seated} then (select count(*)::int from booking_attendees a where a.booking_id = b.id) else 1 end as seats
+      (select count(*)::int from booking_attendees a where a.booking_id = b.id) as seats,
+      null::float8 as live_until_ms
     from bookings b left join event_types et on et.id = b.event_type_id
     where b.user_id in ${query.userIds} and b.status in ('accepted', 'pending')
       and b.end_at > ${from}::timestamptz and b.start_at < ${to}::timestamptz
     union all
     select r.user_id, (extract(epoch from r.slot_start) * 1000)::float8, (extract(epoch from r.slot_end) * 1000)::float8,
-      et.before_event_buffer, et.after_event_buffer, r.event_type_id, false, false, null, 'reservation', 1
+      et.before_event_buffer, et.after_event_buffer, r.event_type_id, false, false, null, 'reservation', 1,
+      (extract(epoch from r.reserved_until) * 1000)::float8
     from slot_reservations r join event_types et on et.id = r.event_type_id
     where r.user_id in ${query.userIds} and r.reserved_until > ${iso(query.now)}::timestamptz
       and r.slot_end > ${from}::timestamptz and r.slot_start < ${to}::timestamptz
@@ -150,6 +152,7 @@ export async function listBusyBlocks(db: Db, query: BusyQuery): Promise<Map<numb
       blocksWhilePending: row.blocks_while_pending,
       seatsTaken: row.seats,
       ...(row.uid ? { bookingUid: row.uid } : {}),
+      ...(row.live_until_ms !== null ? { liveUntil: row.live_until_ms } : {}),
     });
   }
   return byUser;
@@ -186,8 +189,9 @@ export async function updateReservation(db: Db, uid: string, changes: Omit<Reser
   return row!;
 }
 
-export async function deleteReservation(db: Db, uid: string): Promise<void> {
-  await db.delete(slotReservations).where(eq(slotReservations.uid, uid));
+export async function deleteReservation(db: Db, uid: string): Promise<ReservationRow | undefined> {
+  const [row] = await db.delete(slotReservations).where(eq(slotReservations.uid, uid)).returning();
+  return row;
 }
 
 /** Expired reservations hold nothing; they are removed now and then so the table stays small. */

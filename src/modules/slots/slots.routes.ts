@@ -36,7 +36,7 @@ export function registerSlotRoutes(app: App, ctx: AppContext): void {
     handler: async (request) => {
       const variant = slotVariant(request.apiVersion);
       const { input, presentation } = variant.toListInput(request.query);
-      const list = await listSlots(ctx.database.db, input, ctx.clock());
+      const list = await listSlots(ctx.database.db, ctx.availability, input, ctx.clock());
       return ok(variant.presentSlots(list, presentation));
     },
   });

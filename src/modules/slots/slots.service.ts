@@ -7,6 +7,7 @@ import { computeSlots } from '../../scheduling/slots.js';
 import type { HostSchedule } from '../../scheduling/working-hours.js';
 import { localDayNumber, startOfDayNumber } from '../../scheduling/zones.js';
 import { WEEKDAY_NAMES } from '../schedules/schedule-rules.js';
+import type { AvailabilityCache } from './availability-cache.js';
 import * as repo from './slots.repository.js';
 
 const MINUTE = 60_000;
@@ -125,26 +126,48 @@ function assertNoOrganization(organizationSlug: string | undefined): void {
   if (organizationSlug !== undefined) throw notFound('organization_not_found', `Organization with slug ${organizationSlug} not found`);
 }
 
-export async function resolveSlotTarget(db: Db, target: SlotTarget): Promise<SlotEventType> {
+const hostIdsOf = (eventType: SlotEventType) => eventType.hosts.map((host) => host.userId);
+
+/** Reads through `cache` when one is given (the listing), straight from `db` otherwise (writes under lock). */
+function cachedProfile(cache: AvailabilityCache | null, key: string, load: () => Promise<SlotEventType | null>): Promise<SlotEventType | null> {
+  return cache ? cache.profile(key, load, hostIdsOf) : load();
+}
+
+export async function resolveSlotTarget(db: Db, target: SlotTarget, cache: AvailabilityCache | null = null): Promise<SlotEventType> {
   switch (target.kind) {
     case 'eventTypeId': {
-      const row = await repo.findSlotProfile(db, target.eventTypeId);
-      if (!row) throw eventTypeNotFound();
-      return slotEventTypeOf(row);
+      const load = async () => {
+        const row = await repo.findSlotProfile(db, target.eventTypeId);
+        return row ? slotEventTypeOf(row) : null;
+      };
+      const eventType = await cachedProfile(cache, `id:${target.eventTypeId}`, load);
+      if (!eventType) throw eventTypeNotFound();
+      return eventType;
     }
     case 'userEventType': {
       assertNoOrganization(target.organizationSlug);
-      const row = await repo.findSlotProfileBySlug(db, target.username, target.eventTypeSlug);
-      if (row) return slotEventTypeOf(row);
+      const load = async () => {
+        const row = await repo.findSlotProfileBySlug(db, target.username, target.eventTypeSlug);
+        return row ? slotEventTypeOf(row) : null;
+      };
+      const eventType = await cachedProfile(cache, `slug:${target.username.toLowerCase()}/${target.eventTypeSlug.toLowerCase()}`, load);
+      if (eventType) return eventType;
       if (!(await repo.userExistsByUsername(db, target.username))) throw notFound('user_not_found', `User with username ${target.username} not found`);
       throw eventTypeNotFound();
     }
     case 'teamEventType':
       assertNoOrganization(target.organizationSlug);
       throw notFound('team_not_found', `Team with slug ${target.teamSlug} not found`);
-    case 'dynamic':
+    case 'dynamic': {
       assertNoOrganization(target.organizationSlug);
-      return dynamicEventType(db, target.usernames);
+      // Only a group whose every user exists is kept: a user created later must join it.
+      const complete = async () => {
+        const eventType = await dynamicEventType(db, target.usernames);
+        return eventType.hosts.length === target.usernames.length ? eventType : null;
+      };
+      const key = `dynamic:${target.usernames.map((name) => name.toLowerCase()).join(',')}`;
+      return (await cachedProfile(cache, key, complete)) ?? dynamicEventType(db, target.usernames);
+    }
   }
 }
 
@@ -172,7 +195,7 @@ export interface QueryOptions {
  * the instants that can matter: candidates of whole local dates around [from, to) (from today on, for
  * a rolling window), widened by the event's buffers.
  */
-export async function buildSlotQuery(db: Db, eventType: SlotEventType, options: QueryOptions): Promise<SlotQuery> {
+export async function buildSlotQuery(db: Db, eventType: SlotEventType, options: QueryOptions, cache: AvailabilityCache | null = null): Promise<SlotQuery> {
   const zone = eventType.organizerTimeZone;
   const { rules } = eventType;
   let spanStart = startOfDayNumber(zone, localDayNumber(zone, options.from) - 1);
@@ -185,19 +208,16 @@ export async function buildSlotQuery(db: Db, eventType: SlotEventType, options: 
   }
   const busyFrom = spanStart - rules.beforeEventBuffer * MINUTE;
   const busyTo = spanEnd + (options.duration + rules.afterEventBuffer) * MINUTE;
-  const userIds = eventType.hosts.map((host) => host.userId);
+  const userIds = hostIdsOf(eventType);
   const limits = { count: rules.bookingLimitsCount, duration: rules.bookingLimitsDuration, timeZone: zone, weekStart: eventType.weekStart };
   const limitRange = eventType.id === null ? null : limitHorizon(limits, spanStart, busyTo);
+  const loadBusy = (ids: number[], range: { from: number; to: number }) =>
+    repo.listBusyBlocks(db, { userIds: ids, ...range, now: options.now, exceptReservationUid: options.exceptReservationUid });
+  const loadLimits = (range: { from: number; to: number }) => repo.listLimitBookings(db, eventType.id!, range.from, range.to);
+  const busyRange = { from: busyFrom, to: busyTo };
   const [busy, limitBookings] = await Promise.all([
-    repo.listBusyBlocks(db, {
-      userIds,
-      from: busyFrom,
-      to: busyTo,
-      now: options.now,
-      seatedEventTypeId: rules.seatsPerTimeSlot === null ? null : eventType.id,
-      exceptReservationUid: options.exceptReservationUid,
-    }),
-    limitRange ? repo.listLimitBookings(db, eventType.id!, limitRange.start, limitRange.end) : Promise.resolve([]),
+    cache ? cache.busyBlocks(userIds, busyRange, options.now, loadBusy) : loadBusy(userIds, busyRange),
+    !limitRange ? [] : cache ? cache.limitBookings(eventType.id!, userIds, { from: limitRange.start, to: limitRange.end }, loadLimits) : loadLimits({ from: limitRange.start, to: limitRange.end }),
   ]);
   const hosts: HostAvailability[] = eventType.hosts.map((host) => ({ ...host, busy: busy.get(host.userId) ?? [] }));
   return {
@@ -215,9 +235,10 @@ export async function buildSlotQuery(db: Db, eventType: SlotEventType, options: 
   };
 }
 
-export async function listSlots(db: Db, input: ListSlotsInput, now: number): Promise<SlotList> {
-  const eventType = await resolveSlotTarget(db, input.target);
+/** The listing reads through the availability cache (writes re-read the store under lock). */
+export async function listSlots(db: Db, cache: AvailabilityCache, input: ListSlotsInput, now: number): Promise<SlotList> {
+  const eventType = await resolveSlotTarget(db, input.target, cache);
   const duration = chooseDuration(eventType, input.duration);
-  const query = await buildSlotQuery(db, eventType, { from: input.from, to: input.to, duration, now, ignoreBookingUid: input.bookingUidToReschedule });
+  const query = await buildSlotQuery(db, eventType, { from: input.from, to: input.to, duration, now, ignoreBookingUid: input.bookingUidToReschedule }, cache);
   return { slots: computeSlots(query), duration, seatsPerTimeSlot: eventType.rules.seatsPerTimeSlot };
 }

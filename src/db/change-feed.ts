@@ -1,0 +1,136 @@
+import { sql } from 'drizzle-orm';
+import type { Database, Db } from './client.js';
+
+/** One channel carries every change that a process-local cache must hear about. */
+export const CHANGES_CHANNEL = 'svc_changes';
+
+/**
+ * What changed:
+ * - `user`: a user record (profile, default schedule, deletion): cached credentials and availability of the user;
+ * - `credential`: one API key or token;
+ * - `availability`: something a user's slots are computed from (schedules, event types, bookings, reservations).
+ */
+export type ChangeEvent =
+  | { kind: 'user'; userId: number }
+  | { kind: 'credential'; hash: string }
+  | { kind: 'availability'; userId: number };
+
+export function formatChange(event: ChangeEvent): string {
+  return event.kind === 'credential' ? `credential:${event.hash}` : `${event.kind}:${event.userId}`;
+}
+
+export function parseChange(payload: string): ChangeEvent | null {
+  const [kind, value] = payload.split(':', 2);
+  if (!value) return null;
+  if (kind === 'credential') return { kind, hash: value };
+  if ((kind === 'user' || kind === 'availability') && /^\d+$/.test(value)) return { kind, userId: Number(value) };
+  return null;
+}
+
+/** A process-local cache kept coherent by the feed. */
+export interface ChangeSubscriber {
+  invalidate(event: ChangeEvent): void;
+  /** The feed is (re)connected: anything cached before may be stale. */
+  enable(): void;
+  /** The feed is down: a change could be missed, so nothing may be served from the cache. */
+  disable(): void;
+}
+
+export interface FeedLog {
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * Changes announced inside a transaction reach every svc process through PostgreSQL NOTIFY, which is
+ * delivered only on commit; the writing process also applies them itself right after its commit, so
+ * its next request never sees the old state. A subscriber is enabled only while the listener is
+ * connected, so a missed notification can never leave a stale entry being served.
+ */
+export class ChangeFeed {
+  private readonly subscribers: ChangeSubscriber[] = [];
+  private stopFeed: (() => Promise<void>) | null = null;
+
+  subscribe(subscriber: ChangeSubscriber): void {
+    this.subscribers.push(subscriber);
+  }
+
+  /** Applies a committed change to this process's caches. */
+  apply(event: ChangeEvent): void {
+    for (const subscriber of this.subscribers) subscriber.invalidate(event);
+  }
+
+  /**
+   * Runs `work` in one transaction; the changes it announces are sent to every process on commit and
+   * applied here right after it.
+   */
+  async transaction<T>(database: Database, work: (tx: Db, announce: (event: ChangeEvent) => Promise<void>) => Promise<T>): Promise<T> {
+    const announced: ChangeEvent[] = [];
+    const result = await database.transaction((tx) =>
+      work(tx, async (event) => {
+        announced.push(event);
+        await tx.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${formatChange(event)})`);
+      }),
+    );
+    for (const event of announced) this.apply(event);
+    return result;
+  }
+
+  /** Listens for other processes' changes, reconnecting with backoff; subscribers are off while it is down. */
+  async start(database: Database, log: FeedLog): Promise<void> {
+    let stopped = false;
+    let unlisten: (() => Promise<void>) | null = null;
+    let retryTimer: NodeJS.Timeout | null = null;
+    let attempt = 0;
+    const setEnabled = (enabled: boolean) => {
+      for (const subscriber of this.subscribers) {
+        if (enabled) subscriber.enable();
+        else subscriber.disable();
+      }
+    };
+    const onMessage = (payload: string) => {
+      const event = parseChange(payload);
+      if (event) this.apply(event);
+    };
+    const onLost = () => {
+      setEnabled(false);
+      if (stopped) return;
+      log.warn({}, 'change feed lost; caches disabled until it reconnects');
+      const stale = unlisten;
+      unlisten = null;
+      void stale?.();
+      scheduleConnect();
+    };
+    const connect = async () => {
+      try {
+        unlisten = await database.listen(CHANGES_CHANNEL, onMessage, onLost);
+        attempt = 0;
+        setEnabled(true);
+      } catch (error) {
+        setEnabled(false);
+        log.warn({ err: error }, 'cannot listen for changes; caches disabled');
+        scheduleConnect();
+      }
+    };
+    const scheduleConnect = () => {
+      if (stopped || retryTimer) return;
+      const delay = Math.min(30_000, 250 * 2 ** attempt++);
+      retryTimer = setTimeout(() => {
+        retryTimer = null;
+        void connect();
+      }, delay);
+      retryTimer.unref();
+    };
+    await connect();
+    this.stopFeed = async () => {
+      stopped = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      setEnabled(false);
+      await unlisten?.();
+    };
+  }
+
+  async stop(): Promise<void> {
+    await this.stopFeed?.();
+    this.stopFeed = null;
+  }
+}

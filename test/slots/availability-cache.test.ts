@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { openDatabase } from '../../src/db/client.js';
+import { insertBooking } from '../support/bookings.js';
+import { backend, createTestApp, type TestApp } from '../support/test-app.js';
+import { createEventType, createHost, SLOTS_VERSION, slotsOf, startsOf } from './helpers.js';
+
+// 2027-01-04 is a Monday: the New York host works 14:00Z-22:00Z.
+const MONDAY = '2027-01-04';
+const at = (time: string) => `${MONDAY}T${time}:00.000Z`;
+
+async function eventually(check: () => Promise<boolean>, timeoutMs = 2000): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (await check()) return Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`condition not met within ${timeoutMs} ms`);
+}
+
+describe('the slot listing\'s availability cache, in one process', () => {
+  let api: TestApp;
+  before(async () => {
+    api = await createTestApp();
+  });
+  after(() => api.close());
+
+  test('the listing is served from memory: a change nobody announces is not seen until one is', async () => {
+    const host = await createHost(api, 'America/New_York');
+    const eventType = await createEventType(api, host);
+    assert.ok(api.runtime.ctx.availability.active);
+    const list = async () => startsOf(await slotsOf(api, { eventTypeId: eventType.id, start: MONDAY, end: MONDAY }));
+    assert.ok((await list()).includes(at('14:00')));
+    // Written behind svc's back: the cached busy time does not know.
+    await api.runtime.ctx.database.db.execute(
+      sql`insert into bookings (uid, user_id, title, start_at, end_at, status) values ('silent', ${host.userId}, 'x', ${at('14:00')}::timestamptz, ${at('15:00')}::timestamptz, 'accepted')`,
+    );
+    assert.ok((await list()).includes(at('14:00')));
+    api.runtime.ctx.changes.apply({ kind: 'availability', userId: host.userId });
+    assert.ok(!(await list()).includes(at('14:00')));
+  });
+
+  test('every write through the API is seen by the next listing', async () => {
+    const host = await createHost(api, 'America/New_York');
+    const eventType = await createEventType(api, host);
+    const list = async (eventTypeId = eventType.id) => startsOf(await slotsOf(api, { eventTypeId, start: MONDAY, end: MONDAY }));
+    assert.equal((await list()).length, 8);
+
+    // The event type's own settings.
+    assert.equal((await api.request('PATCH', `/v2/event-types/${eventType.id}`, { key: host.apiKey, version: '2024-06-14', body: { lengthInMinutes: 120 } })).status, 200);
+    assert.deepEqual(await list(), ['14', '16', '18', '20'].map((hour) => at(`${hour}:00`)));
+
+    // The schedule's hours.
+    const schedules = await api.request('GET', '/v2/schedules', { key: host.apiKey, version: '2024-06-11' });
+    const scheduleId = schedules.body.data[0].id;
+    const narrowed = await api.request('PATCH', `/v2/schedules/${scheduleId}`, {
+      key: host.apiKey, version: '2024-06-11', body: { availability: [{ days: ['Monday'], startTime: '09:00', endTime: '11:00' }] },
+    });
+    assert.equal(narrowed.status, 200, narrowed.text);
+    assert.deepEqual(await list(), [at('14:00')]);
+
+    // Another schedule becomes the default (through /v2/me).
+    const evening = await api.request('POST', '/v2/schedules', {
+      key: host.apiKey, version: '2024-06-11', body: { name: 'Evenings', timeZone: 'America/New_York', isDefault: false, availability: [{ days: ['Monday'], startTime: '18:00', endTime: '20:00' }] },
+    });
+    assert.equal((await api.request('PATCH', '/v2/me', { key: host.apiKey, body: { defaultScheduleId: evening.body.data.id } })).status, 200);
+    assert.deepEqual(await list(), [at('23:00')]);
+
+    // A booking of another event type, and a reservation.
+    const other = await createEventType(api, host, { lengthInMinutes: 30 });
+    assert.deepEqual(await list(other.id), [at('23:00'), at('23:30'), `2027-01-05T00:00:00.000Z`, `2027-01-05T00:30:00.000Z`].filter((start) => start.startsWith(MONDAY)));
+    await insertBooking(api, { userId: host.userId, eventTypeId: eventType.id, start: at('23:00'), end: '2027-01-05T01:00:00Z' });
+    assert.deepEqual(await list(other.id), []);
+
+    // Deleting the event type ends its listing.
+    assert.equal((await api.request('DELETE', `/v2/event-types/${eventType.id}`, { key: host.apiKey, version: '2024-06-14' })).status, 200);
+    assert.equal((await api.request('GET', `/v2/slots?eventTypeId=${eventType.id}&start=${MONDAY}&end=${MONDAY}`, { version: SLOTS_VERSION })).status, 404);
+  });
+});
+
+describe('the availability cache across processes sharing one PostgreSQL', { skip: backend !== 'postgres' && 'needs PostgreSQL (PGlite is single-process)' }, () => {
+  let a: TestApp;
+  let b: TestApp;
+  before(async () => {
+    a = await createTestApp();
+    b = await createTestApp({}, { database: await openDatabase({ databaseUrl: a.databaseUrl! }), url: a.databaseUrl! });
+  });
+  after(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  test('a reservation or a schedule change made through one process reaches the other\'s listing', async () => {
+    const host = await createHost(a, 'America/New_York');
+    const eventType = await createEventType(a, host);
+    const listOnB = async () => startsOf(await slotsOf(b, { eventTypeId: eventType.id, start: MONDAY, end: MONDAY }));
+    assert.ok((await listOnB()).includes(at('15:00')));
+    const reserved = await a.request('POST', '/v2/slots/reservations', { version: SLOTS_VERSION, body: { eventTypeId: eventType.id, slotStart: at('15:00') } });
+    assert.equal(reserved.status, 201, reserved.text);
+    const ms = await eventually(async () => !(await listOnB()).includes(at('15:00')));
+    assert.ok(ms < 1000, `took ${ms} ms`);
+
+    const schedules = await a.request('GET', '/v2/schedules', { key: host.apiKey, version: '2024-06-11' });
+    await a.request('PATCH', `/v2/schedules/${schedules.body.data[0].id}`, {
+      key: host.apiKey, version: '2024-06-11', body: { availability: [{ days: ['Monday'], startTime: '16:00', endTime: '17:00' }] },
+    });
+    await eventually(async () => JSON.stringify(await listOnB()) === JSON.stringify([at('21:00')]));
+  });
+
+  test('while the change feed is down the cache is off, so a silent change is still seen', async () => {
+    const host = await createHost(a, 'America/New_York');
+    const eventType = await createEventType(a, host);
+    const listOnB = async () => startsOf(await slotsOf(b, { eventTypeId: eventType.id, start: MONDAY, end: MONDAY }));
+    assert.ok((await listOnB()).includes(at('14:00')));
+    await a.runtime.ctx.database.db.execute(
+      sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query like 'LISTEN%'`,
+    );
+    await eventually(async () => !b.runtime.ctx.availability.active);
+    await a.runtime.ctx.database.db.execute(
+      sql`insert into bookings (uid, user_id, title, start_at, end_at, status) values ('silent-b', ${host.userId}, 'x', ${at('14:00')}::timestamptz, ${at('15:00')}::timestamptz, 'accepted')`,
+    );
+    assert.ok(!(await listOnB()).includes(at('14:00')));
+    await eventually(async () => b.runtime.ctx.availability.active, 5000);
+  });
+});
