@@ -138,10 +138,10 @@ function candidateSlots(query: SlotQuery, spanStart: number, spanEnd: number): S
   for (const { start, hostIds } of offeredStarts(prepared, query, spanStart, spanEnd)) {
     const end = start + duration;
     if (start < earliest) continue;
-    if (withinLimits && !withinLimits(start, end)) continue;
-    const slot: Slot = { start, end, hostIds };
-    if (query.seatsPerTimeSlot !== null) slot.seats = seatsOf(query, plans, byUser, hostIds, start, end);
-    slots.push(slot);
+    const seats = query.seatsPerTimeSlot === null ? undefined : seatsOf(query, plans, byUser, hostIds, start, end);
+    // Joining a seated booking adds an attendee, not a booking: limits count bookings (reference #17221).
+    if (withinLimits && !seats?.bookingUid && !withinLimits(start, end)) continue;
+    slots.push(seats ? { start, end, hostIds, seats } : { start, end, hostIds });
   }
   return slots;
 }

@@ -366,7 +366,9 @@ class Oracle {
   }
 
   private passes123(s: number, hostIds: number[], date: Date_): boolean {
-    return this.passesNotice(s) && this.passesLimits(s, date) && this.passesSeats(s, hostIds);
+    // Filter 2 spares a seated slot with a booking to join: joining adds an attendee, not a booking.
+    const joins = this.q.seatsPerTimeSlot !== null && this.occupancyAt(s, hostIds).bookingUid !== null;
+    return this.passesNotice(s) && (joins || this.passesLimits(s, date)) && this.passesSeats(s, hostIds);
   }
 
   /** Offered starts on one local date of the organizer's zone. */

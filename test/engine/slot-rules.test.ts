@@ -111,6 +111,17 @@ describe('slot engine: grid and event settings', () => {
     assert.deepEqual(starts(q), ['2026-06-01T10:30Z', '2026-06-01T11:15Z', '2026-06-01T12:00Z']);
   });
 
+  test('a notice ending on a DST day shifts nothing on the following days (reference #12137)', () => {
+    // New York, every day 09:00-12:00; now is the Saturday before the March change; a day's notice.
+    const q = query({
+      hosts: [host('America/New_York', [{ days: [0, 1, 2, 3, 4, 5, 6], startMinute: 540, endMinute: 720 }])],
+      now: utc('2026-03-07T14:30Z'), minimumBookingNotice: 1440, from: utc('2026-03-07T00:00Z'), to: utc('2026-03-12T00:00Z'),
+    });
+    const list = starts(q);
+    assert.deepEqual(list.filter((start) => start.startsWith('2026-03-08')), ['2026-03-08T15:00Z']); // 11:00 EDT, the first after the notice
+    for (const day of ['09', '10', '11']) assert.deepEqual(list.filter((start) => start.startsWith(`2026-03-${day}`)), [`2026-03-${day}T13:00Z`, `2026-03-${day}T14:00Z`, `2026-03-${day}T15:00Z`]);
+  });
+
   test('a start in the past is never offered', () => {
     const q = query({ now: utc('2026-06-01T12:00Z'), hosts: [host('UTC')] });
     assert.deepEqual(starts(q), ['2026-06-01T12:00Z', '2026-06-01T13:00Z', '2026-06-01T14:00Z', '2026-06-01T15:00Z', '2026-06-01T16:00Z']);
@@ -188,6 +199,13 @@ describe('slot engine: booking window', () => {
     assert.deepEqual(daysWithSlots(q), ['2026-06-01', '2026-06-03', '2026-06-04']);
     const business = { ...q, bookingWindow: { type: 'businessDays' as const, days: 3, rolling: true } };
     assert.deepEqual(daysWithSlots({ ...business, now: utc('2026-06-04T08:00Z') }), ['2026-06-04', '2026-06-05', '2026-06-06', '2026-06-07', '2026-06-08']);
+  });
+
+  test('a rolling window is enforced when a start is checked for booking, not only when listing (reference #29729)', () => {
+    const q = query({ ...week, now: utc('2026-06-01T08:00Z'), hosts: [host('UTC', everyDay)], bookingWindow: { type: 'calendarDays', days: 2, rolling: true } });
+    assert.ok(findSlot(q, utc('2026-06-02T09:00Z')));
+    assert.equal(findSlot(q, utc('2026-06-03T09:00Z')), null);
+    assert.equal(explainUnavailable(q, utc('2026-06-03T09:00Z')), 'outside_booking_window');
   });
 
   test('range: whole local dates of the organizer, with each date\'s own offset (not today\'s)', () => {
@@ -281,10 +299,27 @@ describe('slot engine: seats', () => {
     assert.deepEqual(starts(query({ eventTypeId: 8, hosts: [host('UTC', seatHours, [seated(1)])] })), ['2026-06-01T09:00Z', '2026-06-01T11:00Z']);
   });
 
+  test('joining a seated booking is not a new booking: a week limit of 1 leaves its free seats bookable (reference #17221)', () => {
+    const q = query({
+      seatsPerTimeSlot: 3, bookingLimitsCount: { week: 1 }, hosts: [host('UTC', seatHours, [seated(1)])],
+      limitBookings: [{ start: utc('2026-06-01T10:00Z'), end: utc('2026-06-01T11:00Z'), uid: 'seat-1' }],
+    });
+    assert.deepEqual(computeSlots(q).map((slot) => [iso(slot.start), slot.seats?.booked]), [['2026-06-01T10:00Z', 1]]);
+  });
+
   test('onlyShowFirstAvailableSlot skips a full first slot instead of emptying the day (reference #28081)', () => {
     const full = booking('2026-06-01T09:00Z', '2026-06-01T10:00Z', { eventTypeId: 7, seatsTaken: 2, bookingUid: 'full' });
     const q = query({ seatsPerTimeSlot: 2, onlyShowFirstAvailableSlot: true, hosts: [host('UTC', seatHours, [full])] });
     assert.deepEqual(starts(q), ['2026-06-01T10:00Z']);
+  });
+});
+
+describe('slot engine: reservations', () => {
+  test('a reservation holds its host only: other round-robin hosts still offer the start (reference #24519)', () => {
+    const hours = [{ days: [1], startMinute: 540, endMinute: 660 }];
+    const held: BusyBlock = { ...booking('2026-06-01T09:00Z', '2026-06-01T10:00Z'), source: 'reservation', eventTypeId: 7 };
+    const q = query({ hosts: [host('UTC', hours, [held], { userId: 1, fixed: false }), host('UTC', hours, [], { userId: 2, fixed: false })] });
+    assert.deepEqual(computeSlots(q).map((slot) => [iso(slot.start), slot.hostIds]), [['2026-06-01T09:00Z', [2]], ['2026-06-01T10:00Z', [1, 2]]]);
   });
 });
 
