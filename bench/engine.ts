@@ -2,7 +2,7 @@
 //   oneHost:      1 fixed host, 30-day window, 30-minute event, Mon-Fri 09:00-17:00 America/New_York,
 //                 200 bookings (30-60 min, own buffers 0-15 min), minimum notice 120 min.
 //   roundRobin50: 50 round-robin hosts (New York / Chicago / London), 20 bookings each, same window and event.
-import type { BusyBlock, HostAvailability, SlotQuery } from '../src/scheduling/slot-query.js';
+import { type BusyBlock, type HostAvailability, PLAIN_EVENT_RULES, type SlotQuery } from '../src/scheduling/slot-query.js';
 import { computeSlots } from '../src/scheduling/slots.js';
 import { dateOfDayNumber, dayNumber, parseDate, startOfDayNumber, weekdayOfDayNumber, zonedToEpoch } from '../src/scheduling/zones.js';
 
@@ -80,19 +80,10 @@ export const busyOf = (bookings: readonly GeneratedBooking[]): BusyBlock[] =>
 export function eventQuery(fields: { now: number; from: number; to: number; organizerTimeZone: string; hosts: HostAvailability[] }): SlotQuery {
   return {
     ...fields,
+    ...PLAIN_EVENT_RULES,
     eventTypeId: 1,
     duration: 30,
-    slotInterval: null,
-    offsetStart: 0,
     minimumBookingNotice: 120,
-    beforeEventBuffer: 0,
-    afterEventBuffer: 0,
-    bookingWindow: null,
-    bookingLimitsCount: null,
-    bookingLimitsDuration: null,
-    onlyShowFirstAvailableSlot: false,
-    showOptimizedSlots: false,
-    seatsPerTimeSlot: null,
     weekStart: 0,
     limitBookings: [],
     ignoreBookingUid: null,

@@ -1,3 +1,4 @@
+import { Type } from 'typebox';
 /**
  * `svc-api-version`: resolved once per request. Like the reference, any missing or unknown value
  * silently means the oldest version; there is no "unsupported version" error.
@@ -26,4 +27,9 @@ export interface VersionTable<Variant> {
 
 export function pickVariant<Variant>(table: VersionTable<Variant>, version: ApiVersion): Variant | undefined {
   return table.variants[version] ?? table.fallback;
+}
+
+/** The `svc-api-version` header as a route documents it: optional, defaulting to the route's version. */
+export function versionHeaderSchema(version: ApiVersion, description = `Send ${version}`) {
+  return Type.Object({ [API_VERSION_HEADER]: Type.Optional(Type.String({ description, default: version })) });
 }

@@ -90,6 +90,28 @@ export interface SlotQuery {
   bookerLimit?: { maximumActiveBookings: number; activeBookings: number } | null | undefined;
 }
 
+/** The settings of an event type that shape its slots. */
+export type EventRules = Pick<
+  SlotQuery,
+  | 'slotInterval' | 'offsetStart' | 'minimumBookingNotice' | 'beforeEventBuffer' | 'afterEventBuffer' | 'bookingWindow'
+  | 'bookingLimitsCount' | 'bookingLimitsDuration' | 'onlyShowFirstAvailableSlot' | 'showOptimizedSlots' | 'seatsPerTimeSlot'
+>;
+
+/** Rules that leave availability as the schedules say: no buffers, notice, window, limits or seats. */
+export const PLAIN_EVENT_RULES: EventRules = {
+  slotInterval: null,
+  offsetStart: 0,
+  minimumBookingNotice: 0,
+  beforeEventBuffer: 0,
+  afterEventBuffer: 0,
+  bookingWindow: null,
+  bookingLimitsCount: null,
+  bookingLimitsDuration: null,
+  onlyShowFirstAvailableSlot: false,
+  showOptimizedSlots: false,
+  seatsPerTimeSlot: null,
+};
+
 export interface SlotSeats {
   booked: number;
   total: number;

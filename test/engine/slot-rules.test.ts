@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { DateOverride, WeeklyRule } from '../../src/scheduling/availability-rules.js';
 import { explainUnavailable, findSlot } from '../../src/scheduling/slot-check.js';
-import type { BusyBlock, HostAvailability, SlotQuery } from '../../src/scheduling/slot-query.js';
+import { type BusyBlock, type HostAvailability, PLAIN_EVENT_RULES, type SlotQuery } from '../../src/scheduling/slot-query.js';
 import { computeSlots } from '../../src/scheduling/slots.js';
 
 const MINUTE = 60_000;
@@ -21,19 +21,9 @@ function query(fields: Partial<SlotQuery> = {}): SlotQuery {
     now: utc('2026-01-01T00:00Z'),
     from: utc('2026-06-01T00:00Z'),
     to: utc('2026-06-02T00:00Z'),
+    ...PLAIN_EVENT_RULES,
     eventTypeId: 7,
     duration: 60,
-    slotInterval: null,
-    offsetStart: 0,
-    minimumBookingNotice: 0,
-    beforeEventBuffer: 0,
-    afterEventBuffer: 0,
-    bookingWindow: null,
-    bookingLimitsCount: null,
-    bookingLimitsDuration: null,
-    onlyShowFirstAvailableSlot: false,
-    showOptimizedSlots: false,
-    seatsPerTimeSlot: null,
     organizerTimeZone: fields.hosts?.[0]?.schedule?.timeZone ?? 'UTC',
     weekStart: 0,
     hosts: [host('UTC')],

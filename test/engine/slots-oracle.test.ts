@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { DateOverride, WeeklyRule } from '../../src/scheduling/availability-rules.js';
-import type { BusyBlock, HostAvailability, Slot, SlotQuery } from '../../src/scheduling/slot-query.js';
+import { type BusyBlock, type HostAvailability, PLAIN_EVENT_RULES, type Slot, type SlotQuery } from '../../src/scheduling/slot-query.js';
 import { computeSlots } from '../../src/scheduling/slots.js';
 import { assertSameSlots, compare, queryArb, runEngine } from '../support/slot-queries.js';
 import { oracleSlots } from './oracle.js';
@@ -29,19 +29,9 @@ function baseQuery(overrides: Partial<SlotQuery>): SlotQuery {
     now: utc('2026-01-01T00:00Z'),
     from: utc('2026-06-15T00:00Z'),
     to: utc('2026-06-16T00:00Z'),
+    ...PLAIN_EVENT_RULES,
     eventTypeId: 7,
     duration: 60,
-    slotInterval: null,
-    offsetStart: 0,
-    minimumBookingNotice: 0,
-    beforeEventBuffer: 0,
-    afterEventBuffer: 0,
-    bookingWindow: null,
-    bookingLimitsCount: null,
-    bookingLimitsDuration: null,
-    onlyShowFirstAvailableSlot: false,
-    showOptimizedSlots: false,
-    seatsPerTimeSlot: null,
     organizerTimeZone: 'UTC',
     weekStart: 1,
     hosts: [],

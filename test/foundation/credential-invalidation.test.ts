@@ -4,16 +4,9 @@ import { eq, sql } from 'drizzle-orm';
 import { openDatabase } from '../../src/db/client.js';
 import { apiKeys } from '../../src/db/schema.js';
 import { hashApiKey } from '../../src/lib/crypto.js';
+import { eventually } from '../support/eventually.js';
 import { backend, createTestApp, type TestApp } from '../support/test-app.js';
 
-async function eventually(check: () => Promise<boolean>, timeoutMs = 2000): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await check()) return Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`condition not met within ${timeoutMs} ms`);
-}
 
 // PGlite is one process by construction; the cross-process cases need PostgreSQL.
 describe('credential cache across processes sharing one PostgreSQL', { skip: backend !== 'postgres' && 'needs PostgreSQL (PGlite is single-process)' }, () => {

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../../src/db/client.js';
 import { insertBooking } from '../support/bookings.js';
+import { eventually } from '../support/eventually.js';
 import { backend, createTestApp, type TestApp } from '../support/test-app.js';
 import { createEventType, createHost, SLOTS_VERSION, slotsOf, startsOf } from './helpers.js';
 
@@ -10,14 +11,6 @@ import { createEventType, createHost, SLOTS_VERSION, slotsOf, startsOf } from '.
 const MONDAY = '2027-01-04';
 const at = (time: string) => `${MONDAY}T${time}:00.000Z`;
 
-async function eventually(check: () => Promise<boolean>, timeoutMs = 2000): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await check()) return Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`condition not met within ${timeoutMs} ms`);
-}
 
 describe('the slot listing\'s availability cache, in one process', () => {
   let api: TestApp;

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { App } from '../../app/build-app.js';
 import type { AppContext } from '../../app/context.js';
 import { access } from '../../http/access.js';
+import { versionHeaderSchema } from '../../http/api-version.js';
 import { Envelope, ok } from '../../http/envelope.js';
 import { principalOf } from '../../http/request-guard.js';
 import {
@@ -16,9 +17,7 @@ import {
 import * as eventTypes from './event-types.service.js';
 import { eventTypeVariant } from './event-types.versions.js';
 
-const versionHeader = Type.Object({
-  'svc-api-version': Type.Optional(Type.String({ description: 'Send 2024-06-14 (or 2026-06-12 to also set calendarInvites)', default: '2024-06-14' })),
-});
+const versionHeader = versionHeaderSchema('2024-06-14', 'Send 2024-06-14 (or 2026-06-12 to also set calendarInvites)');
 
 /** Where the caller's version does not take `calendarInvites`, it is dropped before validation, like any unknown property. */
 async function dropCalendarInvitesUnlessAccepted(request: FastifyRequest): Promise<void> {

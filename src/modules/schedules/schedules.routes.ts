@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { App } from '../../app/build-app.js';
 import type { AppContext } from '../../app/context.js';
 import { access } from '../../http/access.js';
-import { pickVariant } from '../../http/api-version.js';
+import { pickVariant, versionHeaderSchema } from '../../http/api-version.js';
 import { Envelope, ok } from '../../http/envelope.js';
 import { principalOf } from '../../http/request-guard.js';
 import {
@@ -14,9 +14,7 @@ import {
 import * as schedules from './schedules.service.js';
 import { scheduleVersions } from './schedules.versions.js';
 
-const versionHeader = Type.Object({
-  'svc-api-version': Type.Optional(Type.String({ description: 'Send 2024-06-11', default: '2024-06-11' })),
-});
+const versionHeader = versionHeaderSchema('2024-06-11');
 
 export function registerScheduleRoutes(app: App, ctx: AppContext): void {
   const tags = ['Schedules'];

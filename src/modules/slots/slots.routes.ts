@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { App } from '../../app/build-app.js';
 import type { AppContext } from '../../app/context.js';
 import { access } from '../../http/access.js';
+import { versionHeaderSchema } from '../../http/api-version.js';
 import { Envelope, ok } from '../../http/envelope.js';
 import * as reservations from './slot-reservations.service.js';
 import {
@@ -15,9 +16,7 @@ import {
 import { listSlots } from './slots.service.js';
 import { slotVariant } from './slots.versions.js';
 
-const versionHeader = Type.Object({
-  'svc-api-version': Type.Optional(Type.String({ description: 'Send 2024-09-04', default: '2024-09-04' })),
-});
+const versionHeader = versionHeaderSchema('2024-09-04');
 
 export function registerSlotRoutes(app: App, ctx: AppContext): void {
   const tags = ['Slots'];

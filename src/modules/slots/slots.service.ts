@@ -2,7 +2,7 @@ import type { Db } from '../../db/client.js';
 import { invalidField, notFound } from '../../lib/errors.js';
 import { limitHorizon } from '../../scheduling/booking-limits.js';
 import { ROLLING_WINDOW_SEARCH_DAYS } from '../../scheduling/booking-window.js';
-import type { BookingWindow, HostAvailability, IntervalLimits, Slot, SlotQuery } from '../../scheduling/slot-query.js';
+import { type BookingWindow, type EventRules, type HostAvailability, type IntervalLimits, PLAIN_EVENT_RULES, type Slot, type SlotQuery } from '../../scheduling/slot-query.js';
 import { computeSlots } from '../../scheduling/slots.js';
 import type { HostSchedule } from '../../scheduling/working-hours.js';
 import { localDayNumber, startOfDayNumber } from '../../scheduling/zones.js';
@@ -39,11 +39,7 @@ export interface SlotEventType {
   id: number | null;
   lengthInMinutes: number;
   lengthInMinutesOptions: number[];
-  rules: Pick<
-    SlotQuery,
-    | 'slotInterval' | 'offsetStart' | 'minimumBookingNotice' | 'beforeEventBuffer' | 'afterEventBuffer' | 'bookingWindow'
-    | 'bookingLimitsCount' | 'bookingLimitsDuration' | 'onlyShowFirstAvailableSlot' | 'showOptimizedSlots' | 'seatsPerTimeSlot'
-  >;
+  rules: EventRules;
   hosts: { userId: number; schedule: HostSchedule | null; fixed: boolean }[];
   organizerTimeZone: string;
   weekStart: number;
@@ -100,19 +96,7 @@ async function dynamicEventType(db: Db, usernames: string[]): Promise<SlotEventT
     id: null,
     lengthInMinutes: DYNAMIC_EVENT.lengthInMinutes,
     lengthInMinutesOptions: DYNAMIC_EVENT.lengthInMinutesOptions,
-    rules: {
-      slotInterval: null,
-      offsetStart: 0,
-      minimumBookingNotice: DYNAMIC_EVENT.minimumBookingNotice,
-      beforeEventBuffer: 0,
-      afterEventBuffer: 0,
-      bookingWindow: null,
-      bookingLimitsCount: null,
-      bookingLimitsDuration: null,
-      onlyShowFirstAvailableSlot: false,
-      showOptimizedSlots: false,
-      seatsPerTimeSlot: null,
-    },
+    rules: { ...PLAIN_EVENT_RULES, minimumBookingNotice: DYNAMIC_EVENT.minimumBookingNotice },
     hosts,
     organizerTimeZone: (organizer && scheduleOf(organizer)?.timeZone) ?? 'UTC',
     weekStart: organizer ? weekdayNumber(organizer.weekStart) : 0,
