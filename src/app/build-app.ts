@@ -13,6 +13,7 @@ import { CUSTOM_FORMATS, findNulCharacter, validatorCompiler } from '../http/val
 import { invalidField } from '../lib/errors.js';
 import { registerAdminRoutes } from '../modules/admin/admin.routes.js';
 import { registerApiKeyRoutes } from '../modules/api-keys/api-keys.routes.js';
+import { registerBookingRoutes } from '../modules/bookings/bookings.routes.js';
 import { registerEventTypeRoutes } from '../modules/event-types/event-types.routes.js';
 import { registerMeRoutes } from '../modules/me/me.routes.js';
 import { registerScheduleRoutes } from '../modules/schedules/schedules.routes.js';
@@ -94,7 +95,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     origin: '*',
     methods: ['GET', 'PATCH', 'DELETE', 'HEAD', 'POST', 'PUT', 'OPTIONS'],
     allowedHeaders: ['x-svc-client-id', 'x-svc-secret-key', 'x-svc-platform-embed', API_VERSION_HEADER, 'Accept', 'Authorization', 'Content-Type', 'Origin', 'Idempotency-Key', 'X-Request-Id'],
-    exposedHeaders: ['X-Request-Id', 'X-RateLimit-Limit-Default', 'X-RateLimit-Remaining-Default', 'X-RateLimit-Reset-Default'],
+    exposedHeaders: ['X-Request-Id', 'Idempotent-Replayed', 'X-RateLimit-Limit-Default', 'X-RateLimit-Remaining-Default', 'X-RateLimit-Reset-Default'],
     maxAge: 86_400,
   });
 
@@ -121,6 +122,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerScheduleRoutes(app, ctx);
   registerEventTypeRoutes(app, ctx);
   registerSlotRoutes(app, ctx);
+  registerBookingRoutes(app, ctx);
 
   return app;
 }

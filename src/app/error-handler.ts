@@ -80,6 +80,9 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
   switch (databaseErrorCode(error)) {
     case '23505':
       return sendError(reply, 409, 'ConflictException', 'Invalid Input: Trying to create a record that already exists.', { reason: 'duplicate_resource' });
+    case '23P01':
+      // The bookings exclusion constraint: an accepted booking of this host already holds the time.
+      return sendError(reply, 409, 'ConflictException', 'booking_conflict_error', { reason: 'booking_conflict' });
     case '23503':
       return sendError(reply, 400, 'BadRequestException', 'Invalid Input: a referenced record does not exist.', { reason: 'missing_reference' });
     case '22003':

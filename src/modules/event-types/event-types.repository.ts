@@ -86,3 +86,26 @@ export async function findOwnersByUsernames(db: Db, usernames: string[]): Promis
   const byName = new Map(rows.map((row) => [row.username!.toLowerCase(), row]));
   return [...new Set(lowered)].flatMap((name) => byName.get(name) ?? []);
 }
+
+/** The organizer of a booking, as booking outputs and notifications show them. */
+export interface BookingOrganizer {
+  id: number;
+  name: string | null;
+  email: string;
+  username: string | null;
+  timeZone: string;
+}
+
+const organizerColumns = { id: users.id, name: users.name, email: users.email, username: users.username, timeZone: users.timeZone };
+
+export async function findEventTypeWithOrganizer(
+  db: Db,
+  by: { id: number } | { username: string; slug: string },
+): Promise<{ eventType: EventTypeRow; organizer: BookingOrganizer } | undefined> {
+  const where =
+    'id' in by
+      ? eq(eventTypes.id, by.id)
+      : and(sql`lower(${users.username}) = lower(${by.username})`, sql`lower(${eventTypes.slug}) = lower(${by.slug})`);
+  const [row] = await db.select({ eventType: eventTypes, organizer: organizerColumns }).from(eventTypes).innerJoin(users, eq(users.id, eventTypes.userId)).where(where);
+  return row;
+}

@@ -261,3 +261,13 @@ export async function listEventTypes(db: Db, caller: EventTypeOwner | null, quer
   const rows = await repo.listEventTypesOfUser(db, caller.id, { includeHidden: true, order });
   return rows.map((eventType) => ({ eventType, ownerId: caller.id, users: [caller] }));
 }
+
+/** An event type with its organizer, for booking it; undefined when there is none (the caller words the 404). */
+export function findBookableEventType(db: Db, by: { id: number } | { username: string; slug: string }) {
+  return repo.findEventTypeWithOrganizer(db, by);
+}
+
+/** Whether a username exists (to tell an unknown user from an unknown event type). */
+export async function ownerExists(db: Db, username: string): Promise<boolean> {
+  return (await repo.findOwnerByUsername(db, username)) !== undefined;
+}

@@ -190,3 +190,14 @@ export async function deleteReservation(deps: Deps, uid: string): Promise<void> 
     if (deleted) await announce(heldTimeOf(deleted.userId));
   });
 }
+
+/**
+ * Uses up a reservation its holder books with: it must hold this event type's slot at `slotStart`.
+ * Returns whether it did (a stale or foreign uid simply holds nothing here).
+ */
+export async function consumeReservation(tx: Db, uid: string, eventTypeId: number, slotStart: number, now: number): Promise<boolean> {
+  const reservation = await repo.findLiveReservation(tx, uid, now);
+  if (!reservation || reservation.eventTypeId !== eventTypeId || reservation.slotStart.getTime() !== slotStart) return false;
+  await repo.deleteReservation(tx, uid);
+  return true;
+}

@@ -172,6 +172,8 @@ export interface QueryOptions {
   now: number;
   ignoreBookingUid?: string | undefined;
   exceptReservationUid?: string | undefined;
+  /** The booker's standing against bookerActiveBookingsLimit (known when booking). */
+  bookerLimit?: SlotQuery['bookerLimit'];
 }
 
 /**
@@ -216,6 +218,7 @@ export async function buildSlotQuery(db: Db, eventType: SlotEventType, options: 
     hosts,
     limitBookings,
     ignoreBookingUid: options.ignoreBookingUid ?? null,
+    bookerLimit: options.bookerLimit ?? null,
   };
 }
 

@@ -1,0 +1,34 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../app/context.js';
+import type { ChangeEvent } from '../db/change-feed.js';
+import type { Db } from '../db/client.js';
+import { invalidField } from '../lib/errors.js';
+import { type MutationResponse, requestFingerprint, runIdempotent } from '../modules/idempotency/idempotency.service.js';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export type MutationWork = (tx: Db, announce: (event: ChangeEvent) => Promise<void>) => Promise<MutationResponse>;
+
+/**
+ * Runs a write endpoint's work in one transaction. With an `Idempotency-Key` header the key is claimed
+ * and the response stored in that same transaction: a retry with the same request gets the first
+ * response back (header `Idempotent-Replayed: true`) and changes nothing.
+ */
+export async function runMutation(ctx: Pick<AppContext, 'database' | 'changes' | 'clock'>, request: FastifyRequest, reply: FastifyReply, work: MutationWork) {
+  const sent = request.headers[IDEMPOTENCY_HEADER];
+  const key = Array.isArray(sent) ? sent[0] : sent;
+  if (key !== undefined && !KEY_PATTERN.test(key)) throw invalidField('Idempotency-Key', 'must be 1 to 255 visible ASCII characters', key);
+  const result = await ctx.changes.transaction(ctx.database, async (tx, announce) => {
+    if (key === undefined) return { ...(await work(tx, announce)), replayed: false };
+    const principal = request.principal;
+    const claim = {
+      scope: principal ? `${principal.kind}:${principal.user.id}` : 'anonymous',
+      key,
+      fingerprint: requestFingerprint(request.method, request.url, request.body),
+    };
+    return runIdempotent(tx, claim, new Date(ctx.clock()), () => work(tx, announce));
+  });
+  if (result.replayed) reply.header('Idempotent-Replayed', 'true');
+  return reply.status(result.status).send(result.body);
+}

@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+import type { ChangeEvent } from '../../db/change-feed.js';
+import type { Db } from '../../db/client.js';
+import { lockHostTime } from '../../db/locks.js';
+import { badRequest, fieldRejected, forbidden, invalidField, notFound, unauthorized } from '../../lib/errors.js';
+import { occurrenceStarts } from '../../scheduling/recurrence.js';
+import { explainUnavailable, findSlot } from '../../scheduling/slot-check.js';
+import type { Slot } from '../../scheduling/slot-query.js';
+import type { ConfirmationPolicy } from '../event-types/event-type-model.js';
+import type { BookingOrganizer, EventTypeRow } from '../event-types/event-types.repository.js';
+import { findBookableEventType, ownerExists } from '../event-types/event-types.service.js';
+import { consumeReservation } from '../slots/slot-reservations.service.js';
+import { buildSlotQuery, resolveSlotTarget, type SlotEventType } from '../slots/slots.service.js';
+import { bookingUnavailable } from './booking-errors.js';
+import { recordBookingEvent } from './booking-events.js';
+import { bookingResponses, type LocationChoice, resolveLocation } from './booking-responses.js';
+import { bookingTitle } from './booking-title.js';
+import * as repo from './bookings.repository.js';
+import type { BookingRecord, BookingRow } from './bookings.repository.js';
+
+const MINUTE = 60_000;
+
+export type BookingTarget =
+  | { kind: 'id'; eventTypeId: number }
+  | { kind: 'slug'; username: string; eventTypeSlug: string; organizationSlug?: string | undefined }
+  | { kind: 'team'; teamSlug: string; eventTypeSlug: string };
+
+export interface CreateBookingInput {
+  target: BookingTarget;
+  start: number;
+  attendee: { name: string; email?: string | undefined; timeZone: string; phoneNumber?: string | undefined; language?: string | undefined };
+  bookingFieldsResponses: Record<string, unknown>;
+  guests: string[];
+  location?: LocationChoice | undefined;
+  metadata: Record<string, string | number | boolean>;
+  lengthInMinutes?: number | undefined;
+  recurrenceCount?: number | undefined;
+  instant?: boolean | undefined;
+  reservationUid?: string | undefined;
+}
+
+export interface CreatedBookings {
+  /** One booking, or every occurrence of a recurring one. */
+  records: BookingRecord[];
+  recurring: boolean;
+  /** Seated event types: the seat just taken, and whether attendees may be shown. */
+  seated: { seatUid: string; showAttendees: boolean } | null;
+}
+
+export interface BookingContext {
+  tx: Db;
+  announce: (event: ChangeEvent) => Promise<void>;
+  now: number;
+  /** The authenticated caller, if any. */
+  callerId: number | null;
+}
+
+async function bookableEventType(tx: Db, target: BookingTarget): Promise<{ eventType: EventTypeRow; organizer: BookingOrganizer }> {
+  if (target.kind === 'team') throw notFound('team_not_found', `Team with slug ${target.teamSlug} not found`);
+  if (target.kind === 'id') {
+    const found = await findBookableEventType(tx, { id: target.eventTypeId });
+    if (!found) throw notFound('event_type_not_found', `Event type with id ${target.eventTypeId} not found.`);
+    return found;
+  }
+  if (target.organizationSlug !== undefined) throw notFound('organization_not_found', `Organization with slug ${target.organizationSlug} not found`);
+  const found = await findBookableEventType(tx, { username: target.username, slug: target.eventTypeSlug });
+  if (found) return found;
+  if (!(await ownerExists(tx, target.username))) throw notFound('user_not_found', `User with username ${target.username} not found`);
+  throw notFound('event_type_not_found', `Event type with slug ${target.eventTypeSlug} belonging to user ${target.username} not found.`);
+}
+
+function assertMayBook(eventType: EventTypeRow, callerId: number | null): void {
+  if (!eventType.bookingRequiresAuthentication) return;
+  if (callerId === null) {
+    throw unauthorized(
+      'booking_requires_authentication',
+      'checkBookingRequiresAuthentication - request must be authenticated by passing credentials belonging to event type owner, host or team or org admin or owner.',
+    );
+  }
+  if (callerId !== eventType.userId) {
+    throw forbidden(
+      'booking_requires_authentication',
+      'checkBookingRequiresAuthentication - user is not authorized to access this event type. User has to be either event type owner, host, team admin or owner or org admin or owner.',
+    );
+  }
+}
+
+/** The reference's rules for `lengthInMinutes`. */
+function bookingLength(eventType: EventTypeRow, requested: number | undefined): number {
+  if (requested === undefined) return eventType.lengthInMinutes;
+  const options = eventType.lengthInMinutesOptions;
+  if (options.length === 0) {
+    throw fieldRejected('lengthInMinutes', 'not_variable_length', "Can't specify 'lengthInMinutes' because event type does not have multiple possible lengths. Please, remove the 'lengthInMinutes' field from the request.", requested);
+  }
+  if (!options.includes(requested)) {
+    throw fieldRejected('lengthInMinutes', 'length_not_allowed', `Provided 'lengthInMinutes' is not one of the possible lengths for the event type. The possible lengths are: ${options.join(', ')}`, requested);
+  }
+  return requested;
+}
+
+function occurrenceCount(eventType: EventTypeRow, requested: number | undefined): number {
+  if (requested === undefined) return eventType.recurrence?.occurrences ?? 1;
+  if (!eventType.recurrence) throw invalidField('recurrenceCount', 'applies only to recurring event types, and this one does not recur', requested);
+  if (requested > eventType.recurrence.occurrences) {
+    throw fieldRejected('recurrenceCount', 'recurrence_count_too_high', "Provided recurrence count is higher than the event type's recurring event count.", requested);
+  }
+  return requested;
+}
+
+/** Whether a booking at `start` made `now` waits for the organizer's confirmation. */
+export function needsConfirmation(policy: ConfirmationPolicy | null, start: number, now: number): boolean {
+  if (!policy) return false;
+  if (policy.type === 'always' || !policy.noticeThreshold) return true;
+  const { unit, count } = policy.noticeThreshold;
+  return start - now < count * (unit === 'hours' ? 60 : 1) * MINUTE;
+}
+
+/** The booker against `bookerActiveBookingsLimit`: their active bookings, and one to offer rescheduling. */
+async function bookerStanding(tx: Db, eventType: EventTypeRow, email: string | undefined, now: number) {
+  const limit = eventType.bookerActiveBookingsLimit;
+  if (!limit || email === undefined) return { bookerLimit: null, existingUid: undefined };
+  const active = await repo.activeBookingsOfBooker(tx, eventType.id, email, now);
+  return {
+    bookerLimit: { maximumActiveBookings: limit.maximumActiveBookings, activeBookings: active.count },
+    existingUid: limit.offerReschedule ? (active.firstUid ?? undefined) : undefined,
+  };
+}
+
+/**
+ * Books an event type: checks the request against the event type, then, holding its hosts' time
+ * locks, asks the slot engine whether each start is bookable right now (the listing's own
+ * computation) and writes. A second booker at a seated slot takes a seat of the existing booking.
+ */
+export async function createBooking(ctx: BookingContext, input: CreateBookingInput): Promise<CreatedBookings> {
+  const { tx, now } = ctx;
+  const { eventType, organizer } = await bookableEventType(tx, input.target);
+  assertMayBook(eventType, ctx.callerId);
+  if (input.instant) throw badRequest('instant_not_supported', 'Instant bookings are only supported for team event types, not individual user event types.', { property: 'instant' });
+  const length = bookingLength(eventType, input.lengthInMinutes);
+  const count = occurrenceCount(eventType, input.recurrenceCount);
+  const seatsPerTimeSlot = eventType.seatsPerTimeSlot;
+  if (seatsPerTimeSlot !== null && input.guests.length > 0) throw invalidField('guests', 'cannot be added to a seat of a seated event type', input.guests);
+  const location = resolveLocation(eventType.locations, input.location, eventType.id);
+  const responses = bookingResponses(eventType.bookingFields, input, location, eventType.id);
+  const status = needsConfirmation(eventType.confirmationPolicy, input.start, now) ? 'pending' : 'accepted';
+
+  const slotEventType = await resolveSlotTarget(tx, { kind: 'eventTypeId', eventTypeId: eventType.id });
+  await lockHostTime(tx, slotEventType.hosts.map((host) => host.userId));
+  const standing = await bookerStanding(tx, eventType, input.attendee.email, now);
+  const starts = count > 1 ? occurrenceStarts(input.start, eventType.recurrence!, count, slotEventType.organizerTimeZone) : [input.start];
+  const recurringBookingUid = count > 1 || input.recurrenceCount !== undefined ? randomUUID() : null;
+
+  const rows: BookingRow[] = [];
+  let seatUid: string | null = null;
+  for (const [index, start] of starts.entries()) {
+    const slot = await bookableSlot(tx, slotEventType, {
+      start,
+      length,
+      now,
+      reservationUid: input.reservationUid,
+      bookerLimit: standing.bookerLimit,
+      existingUid: standing.existingUid,
+      occurrence: recurringBookingUid ? index : undefined,
+    });
+    if (seatsPerTimeSlot !== null && slot.seats?.bookingUid) {
+      const joined = await repo.findBookingByUid(tx, slot.seats.bookingUid);
+      seatUid = await addSeat(tx, joined!, input, responses);
+      rows.push(joined!);
+      continue;
+    }
+    const booking = await repo.insertBooking(tx, {
+      uid: randomUUID(),
+      eventTypeId: eventType.id,
+      userId: slot.hostIds[0] ?? organizer.id,
+      title: bookingTitle({
+        eventTypeTitle: eventType.title,
+        customName: eventType.settings.customName,
+        organizerName: organizer.name ?? organizer.username ?? organizer.email,
+        attendeeName: input.attendee.name,
+        location: location?.value ?? '',
+        durationMinutes: length,
+      }),
+      description: typeof responses.notes === 'string' ? responses.notes : '',
+      startAt: new Date(start),
+      endAt: new Date(slot.end),
+      status,
+      location: location?.value ?? null,
+      metadata: input.metadata,
+      responses: seatsPerTimeSlot === null ? responses : {},
+      recurringBookingUid,
+    });
+    if (seatsPerTimeSlot !== null) seatUid = await addSeat(tx, booking, input, responses);
+    else await repo.insertAttendees(tx, attendeesOf(booking.id, input));
+    rows.push(booking);
+  }
+  if (input.reservationUid) await consumeReservation(tx, input.reservationUid, eventType.id, input.start, now);
+  await ctx.announce({ kind: 'availability', userId: rows[0]!.userId });
+
+  const records = await repo.loadRecords(tx, rows);
+  for (const record of records) await recordBookingEvent(tx, status === 'pending' ? 'BOOKING_REQUESTED' : 'BOOKING_CREATED', record, seatUid ? { seatUid } : {});
+  const showAttendees = eventType.seatsShowAttendees || ctx.callerId === eventType.userId;
+  return { records, recurring: recurringBookingUid !== null, seated: seatUid ? { seatUid, showAttendees } : null };
+}
+
+interface SlotRequest {
+  start: number;
+  length: number;
+  now: number;
+  reservationUid?: string | undefined;
+  bookerLimit: { maximumActiveBookings: number; activeBookings: number } | null;
+  existingUid?: string | undefined;
+  occurrence?: number | undefined;
+}
+
+/** The engine's slot at `start`, read inside the locks, or the reference's error for why there is none. */
+async function bookableSlot(tx: Db, eventType: SlotEventType, request: SlotRequest): Promise<Slot> {
+  const query = await buildSlotQuery(tx, eventType, {
+    from: request.start,
+    to: request.start + 1,
+    duration: request.length,
+    now: request.now,
+    exceptReservationUid: request.reservationUid,
+    bookerLimit: request.bookerLimit,
+  });
+  const slot = findSlot(query, request.start);
+  if (slot) return slot;
+  const reason = explainUnavailable(query, request.start);
+  throw bookingUnavailable(reason, { start: request.start, occurrence: request.occurrence, existingBookingUid: request.existingUid });
+}
+
+function attendeesOf(bookingId: number, input: CreateBookingInput): repo.NewAttendee[] {
+  const { attendee } = input;
+  const booker: repo.NewAttendee = {
+    bookingId,
+    name: attendee.name,
+    email: attendee.email ?? '',
+    timeZone: attendee.timeZone,
+    locale: attendee.language ?? null,
+    phoneNumber: attendee.phoneNumber ?? null,
+  };
+  const bookerEmail = (attendee.email ?? '').toLowerCase();
+  const guests = [...new Set(input.guests.map((email) => email.toLowerCase()))].filter((email) => email !== bookerEmail);
+  return [booker, ...guests.map((email) => ({ bookingId, name: email, email, timeZone: attendee.timeZone, isGuest: true }))];
+}
+
+/** A seat: the booker as an attendee of the seated booking, with their own answers and metadata. */
+async function addSeat(tx: Db, booking: BookingRow, input: CreateBookingInput, responses: Record<string, unknown>): Promise<string> {
+  const seatUid = randomUUID();
+  const { email: _email, ...seatResponses } = responses;
+  const [booker] = attendeesOf(booking.id, input);
+  await repo.insertAttendees(tx, [{ ...booker!, seatUid, seatResponses, seatMetadata: input.metadata }]);
+  return seatUid;
+}

@@ -1,0 +1,82 @@
+import type { AttendeeRow, BookingRecord } from './bookings.repository.js';
+
+/** Uppercase statuses inside svc would be the reference's database form; the REST output is lowercase. */
+const iso = (date: Date) => date.toISOString();
+
+function presentAttendee(attendee: AttendeeRow) {
+  return {
+    name: attendee.name,
+    email: attendee.email,
+    displayEmail: attendee.email,
+    timeZone: attendee.timeZone,
+    language: attendee.locale ?? 'en',
+    absent: attendee.absent,
+    ...(attendee.phoneNumber ? { phoneNumber: attendee.phoneNumber } : {}),
+  };
+}
+
+/** Fields only set by a cancellation or a reschedule are left out until then, as the reference does. */
+function optionalFields(booking: BookingRecord['booking']) {
+  const fields: Record<string, string> = {};
+  if (booking.cancellationReason !== null) fields.cancellationReason = booking.cancellationReason;
+  if (booking.cancelledByEmail !== null) fields.cancelledByEmail = booking.cancelledByEmail;
+  if (booking.reschedulingReason !== null) fields.reschedulingReason = booking.reschedulingReason;
+  if (booking.rescheduledByEmail !== null) fields.rescheduledByEmail = booking.rescheduledByEmail;
+  if (booking.rescheduledFromUid !== null) fields.rescheduledFromUid = booking.rescheduledFromUid;
+  if (booking.rescheduledToUid !== null) fields.rescheduledToUid = booking.rescheduledToUid;
+  if (booking.recurringBookingUid !== null) fields.recurringBookingUid = booking.recurringBookingUid;
+  return fields;
+}
+
+function presentCommon({ booking, host, eventType }: BookingRecord) {
+  return {
+    id: booking.id,
+    uid: booking.uid,
+    title: booking.title,
+    description: booking.description,
+    hosts: [{ id: host.id, name: host.name, email: host.email, displayEmail: host.email, username: host.username, timeZone: host.timeZone }],
+    status: booking.status,
+    ...optionalFields(booking),
+    start: iso(booking.startAt),
+    end: iso(booking.endAt),
+    duration: Math.round((booking.endAt.getTime() - booking.startAt.getTime()) / 60_000),
+    eventTypeId: booking.eventTypeId,
+    eventType,
+    location: booking.location ?? '',
+    absentHost: booking.absentHost,
+    createdAt: iso(booking.createdAt),
+    updatedAt: iso(booking.updatedAt),
+    rating: booking.rating,
+    icsUid: booking.icsUid,
+  };
+}
+
+/** `BookingOutput_2024_08_13` (`RecurringBookingOutput` when it belongs to a series). */
+export function presentBooking(record: BookingRecord) {
+  const guests = record.booking.responses.guests;
+  return {
+    ...presentCommon(record),
+    attendees: record.attendees.map(presentAttendee),
+    ...(Array.isArray(guests) && guests.length > 0 ? { guests: guests as string[] } : {}),
+    metadata: record.booking.metadata,
+    bookingFieldsResponses: record.booking.responses,
+  };
+}
+
+/**
+ * A seated booking: each attendee is a seat with its own answers; the booking has no top-level
+ * answers. Attendees are shown to the organizer, or to anyone when the event type shows attendees.
+ */
+export function presentSeatedBooking(record: BookingRecord, showAttendees: boolean) {
+  return {
+    ...presentCommon(record),
+    attendees: showAttendees
+      ? record.attendees.map((attendee) => ({
+          ...presentAttendee(attendee),
+          seatUid: attendee.seatUid ?? '',
+          bookingFieldsResponses: attendee.seatResponses ?? {},
+          metadata: attendee.seatMetadata ?? {},
+        }))
+      : [],
+  };
+}

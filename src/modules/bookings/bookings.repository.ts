@@ -1,0 +1,200 @@
+import { and, asc, desc, eq, gt, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { bookingAttendees, bookingEvents, bookings, eventTypes, users } from '../../db/schema.js';
+
+export type BookingRow = typeof bookings.$inferSelect;
+export type NewBooking = Omit<typeof bookings.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
+export type AttendeeRow = typeof bookingAttendees.$inferSelect;
+export type NewAttendee = Omit<typeof bookingAttendees.$inferInsert, 'id' | 'createdAt'>;
+
+/** The organizer as booking outputs show it. */
+export interface BookingHost {
+  id: number;
+  name: string | null;
+  email: string;
+  username: string | null;
+  timeZone: string;
+}
+
+/** A booking with everything its outputs show. */
+export interface BookingRecord {
+  booking: BookingRow;
+  attendees: AttendeeRow[];
+  host: BookingHost;
+  eventType: { id: number; slug: string } | null;
+  /** Set for bookings of a seated event type. */
+  seating: { showAttendees: boolean } | null;
+}
+
+export async function insertBooking(db: Db, booking: NewBooking): Promise<BookingRow> {
+  const [row] = await db.insert(bookings).values(booking).returning();
+  return row!;
+}
+
+export async function insertAttendees(db: Db, attendees: NewAttendee[]): Promise<AttendeeRow[]> {
+  if (attendees.length === 0) return [];
+  return db.insert(bookingAttendees).values(attendees).returning();
+}
+
+export async function updateBooking(db: Db, id: number, changes: Partial<NewBooking>): Promise<BookingRow> {
+  const [row] = await db.update(bookings).set({ ...changes, updatedAt: sql`now()` }).where(eq(bookings.id, id)).returning();
+  return row!;
+}
+
+export async function findBookingByUid(db: Db, uid: string): Promise<BookingRow | undefined> {
+  const [row] = await db.select().from(bookings).where(eq(bookings.uid, uid));
+  return row;
+}
+
+/** Locks the booking row: changes to one booking apply one after the other. */
+export async function lockBookingByUid(db: Db, uid: string): Promise<BookingRow | undefined> {
+  const [row] = await db.select().from(bookings).where(eq(bookings.uid, uid)).for('update');
+  return row;
+}
+
+export async function findSeriesBookings(db: Db, recurringBookingUid: string): Promise<BookingRow[]> {
+  return db.select().from(bookings).where(eq(bookings.recurringBookingUid, recurringBookingUid)).orderBy(asc(bookings.startAt));
+}
+
+/** Bookings with their attendees, organizer and event type, in the order of `rows`. */
+export async function loadRecords(db: Db, rows: BookingRow[]): Promise<BookingRecord[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const [attendees, hosts, types] = await Promise.all([
+    db.select().from(bookingAttendees).where(inArray(bookingAttendees.bookingId, ids)).orderBy(asc(bookingAttendees.id)),
+    db
+      .select({ id: users.id, name: users.name, email: users.email, username: users.username, timeZone: users.timeZone })
+      .from(users)
+      .where(inArray(users.id, [...new Set(rows.map((row) => row.userId))])),
+    db
+      .select({ id: eventTypes.id, slug: eventTypes.slug, seatsPerTimeSlot: eventTypes.seatsPerTimeSlot, seatsShowAttendees: eventTypes.seatsShowAttendees })
+      .from(eventTypes)
+      .where(inArray(eventTypes.id, [...new Set(rows.flatMap((row) => (row.eventTypeId === null ? [] : [row.eventTypeId])))].concat(-1))),
+  ]);
+  const hostById = new Map(hosts.map((host) => [host.id, host]));
+  const typeById = new Map(types.map((type) => [type.id, type]));
+  return rows.map((booking) => {
+    const type = booking.eventTypeId === null ? undefined : typeById.get(booking.eventTypeId);
+    return {
+      booking,
+      attendees: attendees.filter((attendee) => attendee.bookingId === booking.id),
+      host: hostById.get(booking.userId) ?? { id: booking.userId, name: null, email: 'unknown', username: null, timeZone: 'UTC' },
+      eventType: type ? { id: type.id, slug: type.slug } : null,
+      seating: type && type.seatsPerTimeSlot !== null ? { showAttendees: type.seatsShowAttendees } : null,
+    };
+  });
+}
+
+export async function findAttendeeBySeatUid(db: Db, seatUid: string): Promise<AttendeeRow | undefined> {
+  const [row] = await db.select().from(bookingAttendees).where(eq(bookingAttendees.seatUid, seatUid));
+  return row;
+}
+
+export async function deleteAttendee(db: Db, id: number): Promise<void> {
+  await db.delete(bookingAttendees).where(eq(bookingAttendees.id, id));
+}
+
+/** Upcoming accepted or pending bookings of an event type made by the booker with this email, and the first of them. */
+export async function activeBookingsOfBooker(db: Db, eventTypeId: number, email: string, now: number): Promise<{ count: number; firstUid: string | null }> {
+  const [row] = await db
+    .select({ count: sql<number>`count(distinct ${bookings.id})::int`, firstUid: sql<string | null>`min(${bookings.uid})` })
+    .from(bookings)
+    .innerJoin(bookingAttendees, eq(bookingAttendees.bookingId, bookings.id))
+    .where(
+      and(
+        eq(bookings.eventTypeId, eventTypeId),
+        inArray(bookings.status, ['accepted', 'pending']),
+        gt(bookings.endAt, new Date(now)),
+        eq(bookingAttendees.isGuest, false),
+        sql`lower(${bookingAttendees.email}) = lower(${email})`,
+      ),
+    );
+  return { count: row?.count ?? 0, firstUid: row?.firstUid ?? null };
+}
+
+export type ListStatus = 'upcoming' | 'recurring' | 'past' | 'cancelled' | 'unconfirmed';
+
+export interface BookingListFilter {
+  /** Bookings the user organizes, or attends with this email. */
+  userId: number;
+  email: string;
+  now: number;
+  statuses?: ListStatus[] | undefined;
+  attendeeEmail?: string | undefined;
+  attendeeName?: string | undefined;
+  bookingUid?: string | undefined;
+  eventTypeIds?: number[] | undefined;
+  afterStart?: number | undefined;
+  beforeEnd?: number | undefined;
+  afterCreatedAt?: number | undefined;
+  beforeCreatedAt?: number | undefined;
+  afterUpdatedAt?: number | undefined;
+  beforeUpdatedAt?: number | undefined;
+  order: { column: 'start' | 'end' | 'created' | 'updated'; direction: 'asc' | 'desc' };
+  take: number;
+  skip: number;
+}
+
+const ORDER_COLUMNS = { start: bookings.startAt, end: bookings.endAt, created: bookings.createdAt, updated: bookings.updatedAt };
+
+/** Attendee conditions are matched through a sub-query, so a booking with many attendees is listed once. */
+function attendeeMatches(condition: SQL): SQL {
+  return sql`exists (select 1 from ${bookingAttendees} where ${bookingAttendees.bookingId} = ${bookings.id} and ${condition})`;
+}
+
+/** The reference's list statuses (they are filters over time and status, not booking statuses). */
+function statusCondition(status: ListStatus, now: Date): SQL {
+  const live = inArray(bookings.status, ['accepted', 'pending']);
+  switch (status) {
+    case 'upcoming':
+      return and(gte(bookings.endAt, now), or(and(sql`${bookings.recurringBookingUid} is null`, live), eq(bookings.status, 'accepted')))!;
+    case 'recurring':
+      return and(gte(bookings.endAt, now), sql`${bookings.recurringBookingUid} is not null`, live)!;
+    case 'past':
+      return and(lte(bookings.endAt, now), live)!;
+    case 'cancelled':
+      return inArray(bookings.status, ['cancelled', 'rejected']);
+    case 'unconfirmed':
+      return and(gte(bookings.endAt, now), eq(bookings.status, 'pending'))!;
+  }
+}
+
+function listConditions(filter: BookingListFilter): SQL[] {
+  const at = (epochMs: number) => new Date(epochMs);
+  const conditions: SQL[] = [or(eq(bookings.userId, filter.userId), attendeeMatches(sql`lower(${bookingAttendees.email}) = lower(${filter.email})`))!];
+  if (filter.statuses?.length) conditions.push(or(...filter.statuses.map((status) => statusCondition(status, at(filter.now))))!);
+  if (filter.attendeeEmail !== undefined) conditions.push(attendeeMatches(sql`lower(${bookingAttendees.email}) = lower(${filter.attendeeEmail})`));
+  if (filter.attendeeName !== undefined) conditions.push(attendeeMatches(eq(bookingAttendees.name, filter.attendeeName)));
+  if (filter.bookingUid !== undefined) conditions.push(eq(bookings.uid, filter.bookingUid));
+  if (filter.eventTypeIds !== undefined) conditions.push(inArray(bookings.eventTypeId, filter.eventTypeIds.length > 0 ? filter.eventTypeIds : [-1]));
+  if (filter.afterStart !== undefined) conditions.push(gte(bookings.startAt, at(filter.afterStart)));
+  if (filter.beforeEnd !== undefined) conditions.push(lte(bookings.endAt, at(filter.beforeEnd)));
+  if (filter.afterCreatedAt !== undefined) conditions.push(gte(bookings.createdAt, at(filter.afterCreatedAt)));
+  if (filter.beforeCreatedAt !== undefined) conditions.push(lte(bookings.createdAt, at(filter.beforeCreatedAt)));
+  if (filter.afterUpdatedAt !== undefined) conditions.push(gte(bookings.updatedAt, at(filter.afterUpdatedAt)));
+  if (filter.beforeUpdatedAt !== undefined) conditions.push(lte(bookings.updatedAt, at(filter.beforeUpdatedAt)));
+  return conditions;
+}
+
+export async function listBookings(db: Db, filter: BookingListFilter): Promise<{ rows: BookingRow[]; total: number }> {
+  const where = and(...listConditions(filter));
+  const column = ORDER_COLUMNS[filter.order.column];
+  const [rows, [count]] = await Promise.all([
+    db
+      .select()
+      .from(bookings)
+      .where(where)
+      .orderBy(filter.order.direction === 'asc' ? asc(column) : desc(column), asc(bookings.id))
+      .limit(filter.take)
+      .offset(filter.skip),
+    db.select({ total: sql<number>`count(*)::int` }).from(bookings).where(where),
+  ]);
+  return { rows, total: count?.total ?? 0 };
+}
+
+export type NewBookingEvent = Omit<typeof bookingEvents.$inferInsert, 'id' | 'createdAt'>;
+
+export async function insertBookingEvent(db: Db, event: NewBookingEvent): Promise<void> {
+  await db.insert(bookingEvents).values(event);
+}
+

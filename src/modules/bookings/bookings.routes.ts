@@ -1,0 +1,65 @@
+import type { App } from '../../app/build-app.js';
+import type { AppContext } from '../../app/context.js';
+import { access } from '../../http/access.js';
+import { versionHeaderSchema } from '../../http/api-version.js';
+import { Envelope, ok } from '../../http/envelope.js';
+import { runMutation } from '../../http/mutation.js';
+import { principalOf } from '../../http/request-guard.js';
+import { createBooking } from './booking-create.service.js';
+import { BookingData_2024_08_13, BookingsListOutput_2024_08_13, BookingsQuery_2024_08_13, BookingUidParams, CreateBookingBody_2024_08_13 } from './bookings.schemas.js';
+import { getBooking, listBookings } from './bookings.service.js';
+import { bookingVariant } from './bookings.versions.js';
+
+export const bookingsVersionHeader = versionHeaderSchema('2024-08-13');
+
+export function registerBookingRoutes(app: App, ctx: AppContext): void {
+  const tags = ['Bookings'];
+
+  app.post('/v2/bookings', {
+    config: { access: access.publicOrUser() },
+    schema: {
+      tags,
+      summary: 'Create a booking',
+      description:
+        'Books a start GET /v2/slots lists (checked again under the hosts\' locks). Recurring event types book the series (an array); on a seated event type a second booker takes a seat. Send Idempotency-Key to make retries safe.',
+      headers: bookingsVersionHeader,
+      body: CreateBookingBody_2024_08_13,
+      response: { 201: Envelope(BookingData_2024_08_13) },
+    },
+    handler: (request, reply) =>
+      runMutation(ctx, request, reply, async (tx, announce) => {
+        const variant = bookingVariant(request.apiVersion);
+        const callerId = request.principal?.user.id ?? null;
+        const created = await createBooking({ tx, announce, now: ctx.clock(), callerId }, variant.toCreateInput(request.body));
+        return { status: 201, body: ok(variant.presentCreated(created, callerId)) };
+      }),
+  });
+
+  app.get('/v2/bookings', {
+    config: { access: access.user('BOOKING_READ') },
+    schema: { tags, summary: 'Get all bookings', description: 'Bookings you organize or attend.', headers: bookingsVersionHeader, querystring: BookingsQuery_2024_08_13, response: { 200: BookingsListOutput_2024_08_13 } },
+    handler: async (request) => {
+      const variant = bookingVariant(request.apiVersion);
+      const { user } = principalOf(request);
+      const input = variant.toListInput(request.query);
+      const { records, total } = await listBookings(ctx.database.db, user, input, ctx.clock());
+      return { status: 'success' as const, ...variant.presentPage(records, total, input, user.id) };
+    },
+  });
+
+  app.get('/v2/bookings/:bookingUid', {
+    config: { access: access.publicOrUser('BOOKING_READ') },
+    schema: {
+      tags,
+      summary: 'Get a booking',
+      description: 'Anyone holding the uid may read the booking, as in the reference. A recurringBookingUid gives every occurrence.',
+      headers: bookingsVersionHeader,
+      params: BookingUidParams,
+      response: { 200: Envelope(BookingData_2024_08_13) },
+    },
+    handler: async (request) => {
+      const found = await getBooking(ctx.database.db, request.params.bookingUid);
+      return ok(bookingVariant(request.apiVersion).presentFound(found, request.principal?.user.id ?? null));
+    },
+  });
+}

@@ -1,0 +1,35 @@
+import type { Db } from '../../db/client.js';
+import { notFound } from '../../lib/errors.js';
+import * as repo from './bookings.repository.js';
+import type { BookingListFilter, BookingRecord, ListStatus } from './bookings.repository.js';
+
+/** A booking by its uid, or every occurrence of the series when the uid is a recurringBookingUid. */
+export async function getBooking(db: Db, uid: string): Promise<{ records: BookingRecord[]; series: boolean }> {
+  const row = await repo.findBookingByUid(db, uid);
+  if (row) return { records: await repo.loadRecords(db, [row]), series: false };
+  const series = await repo.findSeriesBookings(db, uid);
+  if (series.length === 0) throw notFound('booking_not_found', `Booking with uid=${uid} was not found in the database`);
+  return { records: await repo.loadRecords(db, series), series: true };
+}
+
+export interface ListBookingsInput extends Omit<BookingListFilter, 'userId' | 'email' | 'now' | 'order'> {
+  sort: { start?: 'asc' | 'desc' | undefined; end?: 'asc' | 'desc' | undefined; created?: 'asc' | 'desc' | undefined; updated?: 'asc' | 'desc' | undefined };
+}
+
+/** With one status and no sort, past and cancelled bookings come newest first, as in the reference. */
+function orderOf(input: ListBookingsInput): BookingListFilter['order'] {
+  const { sort } = input;
+  if (sort.start) return { column: 'start', direction: sort.start };
+  if (sort.end) return { column: 'end', direction: sort.end };
+  if (sort.created) return { column: 'created', direction: sort.created };
+  if (sort.updated) return { column: 'updated', direction: sort.updated };
+  const only: ListStatus | undefined = input.statuses?.length === 1 ? input.statuses[0] : undefined;
+  return { column: 'start', direction: only === 'past' || only === 'cancelled' ? 'desc' : 'asc' };
+}
+
+/** The caller's bookings: those they organize and those they attend (by email). */
+export async function listBookings(db: Db, caller: { id: number; email: string }, input: ListBookingsInput, now: number) {
+  const { sort: _sort, ...filters } = input;
+  const { rows, total } = await repo.listBookings(db, { ...filters, userId: caller.id, email: caller.email, now, order: orderOf(input) });
+  return { records: await repo.loadRecords(db, rows), total };
+}

@@ -1,0 +1,112 @@
+import type { Static } from 'typebox';
+import { pickVariant, type ApiVersion, type VersionTable } from '../../http/api-version.js';
+import { invalidField } from '../../lib/errors.js';
+import type { BookingTarget, CreateBookingInput, CreatedBookings } from './booking-create.service.js';
+import { presentBooking, presentSeatedBooking } from './bookings.presenter.js';
+import type { BookingRecord, ListStatus } from './bookings.repository.js';
+import type { BookingsQuery_2024_08_13, CreateBookingBody_2024_08_13 } from './bookings.schemas.js';
+import type { ListBookingsInput } from './bookings.service.js';
+
+type CreateBody = Static<typeof CreateBookingBody_2024_08_13>;
+type ListQuery = Static<typeof BookingsQuery_2024_08_13>;
+
+const LIST_STATUSES = ['upcoming', 'recurring', 'past', 'cancelled', 'unconfirmed'] as const;
+
+function targetOf(body: CreateBody): BookingTarget {
+  if (body.eventTypeId !== undefined) return { kind: 'id', eventTypeId: body.eventTypeId };
+  if (body.eventTypeSlug !== undefined && body.username !== undefined) {
+    return { kind: 'slug', username: body.username, eventTypeSlug: body.eventTypeSlug, organizationSlug: body.organizationSlug };
+  }
+  if (body.eventTypeSlug !== undefined && body.teamSlug !== undefined) return { kind: 'team', teamSlug: body.teamSlug, eventTypeSlug: body.eventTypeSlug };
+  throw invalidField('eventTypeId', 'is required: either eventTypeId or eventTypeSlug + username or eventTypeSlug + teamSlug must be provided');
+}
+
+function toCreateInput(body: CreateBody): CreateBookingInput {
+  return {
+    target: targetOf(body),
+    start: Date.parse(body.start),
+    attendee: body.attendee,
+    bookingFieldsResponses: body.bookingFieldsResponses ?? {},
+    guests: body.guests ?? [],
+    location: body.location as CreateBookingInput['location'],
+    metadata: body.metadata ?? {},
+    lengthInMinutes: body.lengthInMinutes,
+    recurrenceCount: body.recurrenceCount,
+    instant: body.instant,
+    reservationUid: body.reservationUid,
+  };
+}
+
+const csv = (text: string | undefined) => text?.split(',').map((item) => item.trim()).filter(Boolean);
+const instant = (text: string | undefined) => (text === undefined ? undefined : Date.parse(text));
+
+function toListInput(query: ListQuery): ListBookingsInput {
+  const statuses = csv(query.status);
+  const unknown = statuses?.find((status) => !(LIST_STATUSES as readonly string[]).includes(status));
+  if (unknown) throw invalidField('status', `must be a comma-separated list of ${LIST_STATUSES.join(', ')}`, unknown);
+  const ids = csv(query.eventTypeIds)?.map(Number);
+  if (ids?.some((id) => !Number.isInteger(id) || id < 1)) throw invalidField('eventTypeIds', 'must be comma-separated event type ids', query.eventTypeIds);
+  const eventTypeIds = query.eventTypeId !== undefined ? [...(ids ?? []), query.eventTypeId] : ids;
+  return {
+    statuses: statuses as ListStatus[] | undefined,
+    attendeeEmail: query.attendeeEmail?.trim().replaceAll(' ', '+'),
+    attendeeName: query.attendeeName?.trim(),
+    bookingUid: query.bookingUid,
+    eventTypeIds,
+    afterStart: instant(query.afterStart),
+    beforeEnd: instant(query.beforeEnd),
+    afterCreatedAt: instant(query.afterCreatedAt),
+    beforeCreatedAt: instant(query.beforeCreatedAt),
+    afterUpdatedAt: instant(query.afterUpdatedAt),
+    beforeUpdatedAt: instant(query.beforeUpdatedAt),
+    sort: { start: query.sortStart, end: query.sortEnd, created: query.sortCreated, updated: query.sortUpdatedAt },
+    take: query.take ?? 100,
+    skip: query.skip ?? 0,
+  };
+}
+
+/** Seated bookings show their seats (attendees only to the organizer, unless the event type shows them). */
+function present(record: BookingRecord, viewerId: number | null) {
+  if (!record.seating) return presentBooking(record);
+  return presentSeatedBooking(record, record.seating.showAttendees || viewerId === record.booking.userId);
+}
+
+function presentCreated(created: CreatedBookings, viewerId: number | null) {
+  if (created.recurring) return created.records.map((record) => present(record, viewerId));
+  const [record] = created.records;
+  if (created.seated) return { ...presentSeatedBooking(record!, created.seated.showAttendees), seatUid: created.seated.seatUid };
+  return present(record!, viewerId);
+}
+
+function presentFound(found: { records: BookingRecord[]; series: boolean }, viewerId: number | null) {
+  return found.series ? found.records.map((record) => present(record, viewerId)) : present(found.records[0]!, viewerId);
+}
+
+function presentPage(records: BookingRecord[], total: number, page: { take: number; skip: number }, viewerId: number) {
+  const returned = records.length;
+  return {
+    data: records.map((record) => present(record, viewerId)),
+    pagination: {
+      totalItems: total,
+      remainingItems: Math.max(0, total - (page.skip + page.take)),
+      returnedItems: returned,
+      itemsPerPage: page.take,
+      currentPage: Math.floor(page.skip / page.take) + 1,
+      totalPages: Math.ceil(total / page.take),
+      hasNextPage: page.skip + page.take < total,
+      hasPreviousPage: page.skip > 0,
+    },
+  };
+}
+
+const v2024_08_13 = { toCreateInput, toListInput, present, presentCreated, presentFound, presentPage };
+
+/**
+ * Bookings take the 2024-08-13 shapes. The reference answers header-less calls with its retired
+ * 2024-04-15 booking routes; svc serves 2024-08-13 to every version, as for its other resources.
+ */
+export const bookingVersions: VersionTable<typeof v2024_08_13> = { variants: { '2024-08-13': v2024_08_13 }, fallback: v2024_08_13 };
+
+export function bookingVariant(version: ApiVersion) {
+  return pickVariant(bookingVersions, version)!;
+}

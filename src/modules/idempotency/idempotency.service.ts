@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../../db/client.js';
+import { insertJob } from '../../jobs/jobs.repository.js';
+import { unprocessable } from '../../lib/errors.js';
+import * as repo from './idempotency.repository.js';
+import type { KeyClaim } from './idempotency.repository.js';
+
+/** How long a key answers retries. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+const HOUR = 3_600_000;
+
+/** Job that removes expired keys; at most one is scheduled per hour, whoever claims keys. */
+export const IDEMPOTENCY_CLEANUP_JOB = 'idempotency.cleanup';
+
+export async function cleanUpExpiredKeys(db: Db, now: Date): Promise<void> {
+  await repo.deleteExpiredKeys(db, now);
+}
+
+export interface MutationResponse {
+  status: number;
+  body: unknown;
+}
+
+/** Stable JSON: the same body with keys in another order is the same request. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${path}\n${canonical(body ?? null)}`).digest('hex');
+}
+
+/**
+ * Runs `work` once per key: inside the caller's transaction the key is claimed, the work done and its
+ * response stored, so the response exists exactly when the effects do. A retry with the same request
+ * gets the stored response (`replayed`); the same key with a different request is a 422.
+ */
+export async function runIdempotent(tx: Db, claim: KeyClaim, now: Date, work: () => Promise<MutationResponse>): Promise<MutationResponse & { replayed: boolean }> {
+  let existing = await repo.claimKey(tx, claim, new Date(now.getTime() + IDEMPOTENCY_TTL_MS));
+  if (existing && existing.expiresAt <= now) {
+    await repo.deleteKey(tx, claim);
+    existing = await repo.claimKey(tx, claim, new Date(now.getTime() + IDEMPOTENCY_TTL_MS));
+  }
+  if (existing) {
+    if (existing.fingerprint !== claim.fingerprint) {
+      throw unprocessable('idempotency_key_reused', 'This Idempotency-Key was already used with a different request; use a new key for a new request.', {
+        property: 'Idempotency-Key',
+      });
+    }
+    return { status: existing.responseStatus, body: existing.responseBody, replayed: true };
+  }
+  const response = await work();
+  await repo.storeResponse(tx, claim, response.status, response.body);
+  const nextHour = Math.floor(now.getTime() / HOUR) + 1;
+  await insertJob(tx, { kind: IDEMPOTENCY_CLEANUP_JOB, payload: {}, runAt: new Date(nextHour * HOUR + IDEMPOTENCY_TTL_MS), dedupeKey: `${IDEMPOTENCY_CLEANUP_JOB}:${nextHour}` });
+  return { ...response, replayed: false };
+}
