@@ -29,7 +29,15 @@ export function pickVariant<Variant>(table: VersionTable<Variant>, version: ApiV
   return table.variants[version] ?? table.fallback;
 }
 
-/** The `svc-api-version` header as a route documents it: optional, defaulting to the route's version. */
-export function versionHeaderSchema(version: ApiVersion, description = `Send ${version}`) {
-  return Type.Object({ [API_VERSION_HEADER]: Type.Optional(Type.String({ description, default: version })) });
+/**
+ * The headers a route documents: `svc-api-version` (optional, defaulting to the route's version) and,
+ * on write routes, `Idempotency-Key`. Headers a route does not declare are dropped before its handler.
+ */
+export function versionHeaderSchema(version: ApiVersion, description = `Send ${version}`, options: { idempotent?: boolean } = {}) {
+  return Type.Object({
+    [API_VERSION_HEADER]: Type.Optional(Type.String({ description, default: version })),
+    ...(options.idempotent
+      ? { 'idempotency-key': Type.Optional(Type.String({ maxLength: 255, description: 'Makes retries safe: the same key and request replay the first answer for 24 hours' })) }
+      : {}),
+  });
 }

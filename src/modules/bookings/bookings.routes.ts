@@ -11,6 +11,8 @@ import { getBooking, listBookings } from './bookings.service.js';
 import { bookingVariant } from './bookings.versions.js';
 
 export const bookingsVersionHeader = versionHeaderSchema('2024-08-13');
+/** Write routes also take Idempotency-Key. */
+export const bookingsMutationHeaders = versionHeaderSchema('2024-08-13', 'Send 2024-08-13', { idempotent: true });
 
 export function registerBookingRoutes(app: App, ctx: AppContext): void {
   const tags = ['Bookings'];
@@ -22,7 +24,7 @@ export function registerBookingRoutes(app: App, ctx: AppContext): void {
       summary: 'Create a booking',
       description:
         'Books a start GET /v2/slots lists (checked again under the hosts\' locks). Recurring event types book the series (an array); on a seated event type a second booker takes a seat. Send Idempotency-Key to make retries safe.',
-      headers: bookingsVersionHeader,
+      headers: bookingsMutationHeaders,
       body: CreateBookingBody_2024_08_13,
       response: { 201: Envelope(BookingData_2024_08_13) },
     },
@@ -62,4 +64,5 @@ export function registerBookingRoutes(app: App, ctx: AppContext): void {
       return ok(bookingVariant(request.apiVersion).presentFound(found, request.principal?.user.id ?? null));
     },
   });
+
 }

@@ -18,7 +18,8 @@ export interface KeyClaim {
 export async function claimKey(tx: Db, claim: KeyClaim, expiresAt: Date): Promise<IdempotencyRow | null> {
   const inserted = await tx
     .insert(idempotencyKeys)
-    .values({ ...claim, responseStatus: 0, responseBody: null, expiresAt })
+    // Filled in by storeResponse before commit: no other transaction ever sees these placeholders.
+    .values({ ...claim, responseStatus: 0, responseBody: {}, expiresAt })
     .onConflictDoNothing()
     .returning({ key: idempotencyKeys.key });
   if (inserted.length > 0) return null;
