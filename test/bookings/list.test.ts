@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { cancelBookings } from '../support/bookings.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { assertError, assertNamesField, createEventType, createHost, type Host } from '../slots/helpers.js';
+import { booked, BOOKINGS_VERSION, getBooking } from './helpers.js';
+
+describe('GET /v2/bookings (svc-api-version 2024-08-13)', () => {
+  let api: TestApp;
+  let now = Date.parse('2027-01-01T12:00:00Z');
+  let host: Host;
+  let other: Host;
+  let plain: any;
+  let pending: any;
+  const uids: Record<string, string> = {};
+  const list = async (query: string, key = host.apiKey) => {
+    const response = await api.request('GET', `/v2/bookings${query}`, { key, version: BOOKINGS_VERSION });
+    assert.equal(response.status, 200, response.text);
+    return response.body;
+  };
+  const uidsOf = (body: any) => body.data.map((booking: any) => booking.uid);
+
+  before(async () => {
+    api = await createTestApp({}, undefined, { clock: () => now });
+    host = await createHost(api, 'America/New_York');
+    other = await createHost(api, 'America/New_York', { email: 'ann.attendee@example.com' });
+    plain = await createEventType(api, host);
+    pending = await createEventType(api, host, { confirmationPolicy: { type: 'always', blockUnconfirmedBookingsInBooker: false } });
+    // Made in this order while "now" is Jan 1; the clock then moves to Jan 6 12:00Z.
+    uids.past = (await booked(api, { eventTypeId: plain.id, start: '2027-01-04T15:00:00Z' })).uid;
+    uids.cancelled = (await booked(api, { eventTypeId: plain.id, start: '2027-01-05T15:00:00Z' })).uid;
+    uids.upcoming = (await booked(api, { eventTypeId: plain.id, start: '2027-01-07T15:00:00Z', attendee: { name: 'Ann Attendee', email: 'ann.attendee@example.com', timeZone: 'UTC' } })).uid;
+    uids.later = (await booked(api, { eventTypeId: plain.id, start: '2027-01-08T16:00:00Z' })).uid;
+    uids.unconfirmed = (await booked(api, { eventTypeId: pending.id, start: '2027-01-11T15:00:00Z' })).uid;
+    await cancelBookings(api, host.userId, { uids: [uids.cancelled!] });
+    now = Date.parse('2027-01-06T12:00:00Z');
+  });
+  after(() => api.close());
+
+  test('lists the organizer\'s bookings with the pagination object', async () => {
+    const body = await list('');
+    assert.deepEqual(uidsOf(body), [uids.past, uids.cancelled, uids.upcoming, uids.later, uids.unconfirmed]);
+    assert.deepEqual(body.pagination, { totalItems: 5, remainingItems: 0, returnedItems: 5, itemsPerPage: 100, currentPage: 1, totalPages: 1, hasNextPage: false, hasPreviousPage: false });
+  });
+
+  test('status filters: upcoming, past, cancelled, unconfirmed, and several at once', async () => {
+    assert.deepEqual(uidsOf(await list('?status=upcoming')), [uids.upcoming, uids.later, uids.unconfirmed]);
+    assert.deepEqual(uidsOf(await list('?status=past')), [uids.past]);
+    assert.deepEqual(uidsOf(await list('?status=cancelled')), [uids.cancelled]);
+    assert.deepEqual(uidsOf(await list('?status=unconfirmed')), [uids.unconfirmed]);
+    assert.deepEqual(uidsOf(await list('?status=past,cancelled&sortStart=asc')), [uids.past, uids.cancelled]);
+    assertNamesField(await api.request('GET', '/v2/bookings?status=soon', { key: host.apiKey, version: BOOKINGS_VERSION }), 'status');
+  });
+
+  test('attendee, event type, time and uid filters', async () => {
+    assert.deepEqual(uidsOf(await list('?attendeeEmail=ANN.attendee@example.com')), [uids.upcoming]);
+    assert.deepEqual(uidsOf(await list('?attendeeName=Ann%20Attendee')), [uids.upcoming]);
+    assert.deepEqual(uidsOf(await list(`?eventTypeIds=${pending.id}`)), [uids.unconfirmed]);
+    assert.deepEqual(uidsOf(await list(`?eventTypeId=${plain.id}&afterStart=2027-01-07T15:00:00Z&beforeEnd=2027-01-08T17:00:00Z`)), [uids.upcoming, uids.later]);
+    assert.deepEqual(uidsOf(await list(`?bookingUid=${uids.later}`)), [uids.later]);
+  });
+
+  test('sorting and paging', async () => {
+    assert.deepEqual(uidsOf(await list('?sortStart=desc&take=2')), [uids.unconfirmed, uids.later]);
+    const page = await list('?sortStart=desc&take=2&skip=2');
+    assert.deepEqual(uidsOf(page), [uids.upcoming, uids.cancelled]);
+    assert.deepEqual(page.pagination, { totalItems: 5, remainingItems: 1, returnedItems: 2, itemsPerPage: 2, currentPage: 2, totalPages: 3, hasNextPage: true, hasPreviousPage: true });
+    assertNamesField(await api.request('GET', '/v2/bookings?take=251', { key: host.apiKey, version: BOOKINGS_VERSION }), 'take');
+  });
+
+  test('a user sees what they organize or attend (by email), never anyone else\'s bookings', async () => {
+    assert.deepEqual(uidsOf(await list('', other.apiKey)), [uids.upcoming]);
+    const stranger = await createHost(api, 'UTC');
+    assert.deepEqual(uidsOf(await list('', stranger.apiKey)), []);
+    assertError(await api.request('GET', '/v2/bookings', { version: BOOKINGS_VERSION }), 401, 'UnauthorizedException');
+  });
+
+  test('GET one by uid is open to whoever holds the uid, as in the reference', async () => {
+    const read = await getBooking(api, uids.cancelled!);
+    assert.equal(read.status, 200);
+    assert.equal(read.body.data.status, 'cancelled');
+  });
+});
