@@ -5,6 +5,7 @@ import { versionHeaderSchema } from '../../http/api-version.js';
 import { Envelope, ok } from '../../http/envelope.js';
 import { runMutation } from '../../http/mutation.js';
 import { principalOf } from '../../http/request-guard.js';
+import { registerBookingChangeRoutes } from './booking-changes.routes.js';
 import { createBooking } from './booking-create.service.js';
 import { BookingData_2024_08_13, BookingsListOutput_2024_08_13, BookingsQuery_2024_08_13, BookingUidParams, CreateBookingBody_2024_08_13 } from './bookings.schemas.js';
 import { getBooking, listBookings } from './bookings.service.js';
@@ -65,4 +66,5 @@ export function registerBookingRoutes(app: App, ctx: AppContext): void {
     },
   });
 
+  registerBookingChangeRoutes(app, ctx);
 }

@@ -1,0 +1,126 @@
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { App } from '../../app/build-app.js';
+import type { AppContext } from '../../app/context.js';
+import type { ChangeEvent } from '../../db/change-feed.js';
+import type { Db } from '../../db/client.js';
+import { access } from '../../http/access.js';
+import { versionHeaderSchema } from '../../http/api-version.js';
+import { Envelope, ok } from '../../http/envelope.js';
+import { runMutation } from '../../http/mutation.js';
+import { cancelBooking, type ChangeContext } from './booking-changes.service.js';
+import { confirmBooking, declineBooking } from './booking-decisions.service.js';
+import { rescheduleBooking } from './booking-reschedule.service.js';
+import { BookingData_2024_08_13, BookingUidParams } from './bookings.schemas.js';
+import { bookingVariant } from './bookings.versions.js';
+
+/** Every route here writes, so each takes Idempotency-Key. */
+const headers = versionHeaderSchema('2024-08-13', 'Send 2024-08-13', { idempotent: true });
+const SeatUid = Type.String({ minLength: 1, maxLength: 100, description: 'Seated bookings: the seat (attendee) to act on' });
+
+const CancelBookingBody = Type.Object({
+  cancellationReason: Type.Optional(Type.String({ maxLength: 1000, description: 'Required when the organizer cancels' })),
+  cancelSubsequentBookings: Type.Optional(Type.Boolean({ description: 'Recurring bookings: also cancel every later occurrence' })),
+  seatUid: Type.Optional(SeatUid),
+});
+
+const RescheduleBookingBody = Type.Object({
+  start: Type.String({ format: 'date-time', description: 'New start, ISO 8601: one of the slots GET /v2/slots lists (with bookingUidToReschedule)' }),
+  rescheduledBy: Type.Optional(Type.String({ format: 'email', maxLength: 254, description: 'Who reschedules; the organizer\'s email confirms at once a booking that needs confirmation' })),
+  reschedulingReason: Type.Optional(Type.String({ maxLength: 1000 })),
+  seatUid: Type.Optional(SeatUid),
+  emailVerificationCode: Type.Optional(Type.String({ maxLength: 100, description: 'Accepted for compatibility; svc does not verify booker emails yet' })),
+});
+
+const DeclineBookingBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 1000, description: 'Why the organizer declines' })) });
+
+const Output = Envelope(BookingData_2024_08_13);
+
+function changeContext(ctx: AppContext, request: FastifyRequest, tx: Db, announce: (event: ChangeEvent) => Promise<void>): ChangeContext {
+  const user = request.principal?.user;
+  return { tx, announce, now: ctx.clock(), caller: user ? { id: user.id, email: user.email } : null };
+}
+
+const viewerOf = (request: FastifyRequest) => request.principal?.user.id ?? null;
+
+export function registerBookingChangeRoutes(app: App, ctx: AppContext): void {
+  const tags = ['Bookings'];
+
+  app.post('/v2/bookings/:bookingUid/cancel', {
+    config: { access: access.publicOrUser() },
+    schema: {
+      tags,
+      summary: 'Cancel a booking',
+      description:
+        'Anyone holding the uid may cancel, as in the reference; the organizer must give a reason. A recurringBookingUid cancels every upcoming occurrence; cancelSubsequentBookings cancels this occurrence and the later ones. Seated bookings: seatUid cancels one seat; only the organizer cancels the whole booking. Send Idempotency-Key to make retries safe.',
+      headers,
+      params: BookingUidParams,
+      body: CancelBookingBody,
+      response: { 200: Output },
+    },
+    handler: (request, reply) =>
+      runMutation(ctx, request, reply, async (tx, announce) => {
+        const body = request.body ?? {};
+        const found = await cancelBooking(changeContext(ctx, request, tx, announce), { uid: request.params.bookingUid, ...body });
+        return { status: 200, body: ok(bookingVariant(request.apiVersion).presentFound(found, viewerOf(request))) };
+      }),
+  });
+
+  app.post('/v2/bookings/:bookingUid/reschedule', {
+    config: { access: access.publicOrUser() },
+    schema: {
+      tags,
+      summary: 'Reschedule a booking',
+      description:
+        'Books the new start (checked like POST /v2/bookings, the old booking\'s time excluded) as a new booking and cancels the old one: the old gets rescheduledToUid, the new rescheduledFromUid. Seated bookings: seatUid moves one seat. Send Idempotency-Key to make retries safe.',
+      headers,
+      params: BookingUidParams,
+      body: RescheduleBookingBody,
+      response: { 201: Output },
+    },
+    handler: (request, reply) =>
+      runMutation(ctx, request, reply, async (tx, announce) => {
+        const { start, rescheduledBy, reschedulingReason, seatUid } = request.body;
+        const input = { uid: request.params.bookingUid, start: Date.parse(start), rescheduledBy, reschedulingReason, seatUid };
+        const created = await rescheduleBooking(changeContext(ctx, request, tx, announce), input);
+        return { status: 201, body: ok(bookingVariant(request.apiVersion).presentCreated(created, viewerOf(request))) };
+      }),
+  });
+
+  app.post('/v2/bookings/:bookingUid/confirm', {
+    config: { access: access.user('BOOKING_WRITE') },
+    schema: {
+      tags,
+      summary: 'Confirm a booking',
+      description:
+        'The organizer accepts a pending booking (every pending occurrence of a recurring one), provided its time is still free: 409 when another booking took it meanwhile.',
+      headers,
+      params: BookingUidParams,
+      response: { 200: Output },
+    },
+    handler: (request, reply) =>
+      runMutation(ctx, request, reply, async (tx, announce) => {
+        const found = await confirmBooking(changeContext(ctx, request, tx, announce), request.params.bookingUid);
+        return { status: 200, body: ok(bookingVariant(request.apiVersion).presentFound(found, viewerOf(request))) };
+      }),
+  });
+
+  app.post('/v2/bookings/:bookingUid/decline', {
+    config: { access: access.user('BOOKING_WRITE') },
+    schema: {
+      tags,
+      summary: 'Decline a booking',
+      description: 'The organizer rejects a pending booking (every pending occurrence of a recurring one).',
+      headers,
+      params: BookingUidParams,
+      body: DeclineBookingBody,
+      response: { 200: Output },
+    },
+    handler: (request, reply) =>
+      runMutation(ctx, request, reply, async (tx, announce) => {
+        const reason = request.body?.reason;
+        const found = await declineBooking(changeContext(ctx, request, tx, announce), request.params.bookingUid, reason);
+        return { status: 200, body: ok(bookingVariant(request.apiVersion).presentFound(found, viewerOf(request))) };
+      }),
+  });
+}
