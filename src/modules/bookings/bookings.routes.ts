@@ -7,6 +7,7 @@ import { runMutation } from '../../http/mutation.js';
 import { principalOf } from '../../http/request-guard.js';
 import { registerBookingChangeRoutes } from './booking-changes.routes.js';
 import { createBooking } from './booking-create.service.js';
+import { registerBookingDetailRoutes } from './booking-details.routes.js';
 import { BookingData_2024_08_13, BookingsListOutput_2024_08_13, BookingsQuery_2024_08_13, BookingUidParams, CreateBookingBody_2024_08_13 } from './bookings.schemas.js';
 import { getBooking, listBookings } from './bookings.service.js';
 import { bookingVariant } from './bookings.versions.js';
@@ -67,4 +68,5 @@ export function registerBookingRoutes(app: App, ctx: AppContext): void {
   });
 
   registerBookingChangeRoutes(app, ctx);
+  registerBookingDetailRoutes(app, ctx);
 }

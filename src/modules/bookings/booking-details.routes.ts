@@ -1,0 +1,169 @@
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { App } from '../../app/build-app.js';
+import type { AppContext } from '../../app/context.js';
+import { access } from '../../http/access.js';
+import { API_VERSION_HEADER, pickVariant, type VersionTable, versionHeaderSchema } from '../../http/api-version.js';
+import { Envelope, ok } from '../../http/envelope.js';
+import { runMutation } from '../../http/mutation.js';
+import { principalOf } from '../../http/request-guard.js';
+import { StringEnum } from '../../http/schema-types.js';
+import { notFound } from '../../lib/errors.js';
+import { Locale } from '../users/users.schemas.js';
+import { addGuests, bookingCalendarLinks, bookingReferences, type Caller, markAbsent, REFERENCE_TYPES, updateLocation } from './booking-details.service.js';
+import { BookingData_2024_08_13, BookingUidParams } from './bookings.schemas.js';
+import { bookingVariant } from './bookings.versions.js';
+
+const readHeaders = versionHeaderSchema('2024-08-13');
+const writeHeaders = versionHeaderSchema('2024-08-13', 'Send 2024-08-13', { idempotent: true });
+const Email = Type.String({ format: 'email', maxLength: 254 });
+const Text = (maxLength: number, description: string) => Type.Optional(Type.String({ maxLength, description }));
+
+const MarkAbsentBody = Type.Object({
+  host: Type.Optional(Type.Boolean({ description: 'true: the host did not show up' })),
+  attendees: Type.Optional(Type.Array(Type.Object({ email: Email, absent: Type.Boolean() }), { minItems: 1, maxItems: 100, description: 'Attendees by email' })),
+});
+
+const AddGuestsBody = Type.Object({
+  guests: Type.Array(
+    Type.Object({
+      email: Email,
+      name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Default: the email' })),
+      timeZone: Type.Optional(Type.String({ format: 'time-zone', description: "IANA time zone; default: the booker's" })),
+      phoneNumber: Type.Optional(Type.String({ pattern: '^\\+[1-9]\\d{6,14}$', description: 'E.164, e.g. +37120993151' })),
+      language: Type.Optional(Locale),
+    }),
+    { minItems: 1, description: 'At most 10 per request and 30 attendees per booking; emails already attending are skipped' },
+  ),
+});
+
+const UpdateLocationBody = Type.Object({
+  location: Type.Optional(
+    Type.Object(
+      {
+        type: Type.String({ maxLength: 50, description: 'address, link, phone, attendeeAddress, attendeePhone or attendeeDefined' }),
+        address: Text(500, 'address, attendeeAddress: where to meet'),
+        link: Text(2048, 'link: an http(s) meeting URL'),
+        phone: Text(32, 'phone, attendeePhone: E.164 number'),
+        location: Text(500, 'attendeeDefined: any place'),
+      },
+      { description: 'The new location; the calendar event is not updated' },
+    ),
+  ),
+});
+
+const ReferencesQuery = Type.Object({ type: Type.Optional(StringEnum(REFERENCE_TYPES, { description: 'Only references of this type' })) });
+
+const CalendarLinksOutput = Envelope(Type.Array(Type.Object({ label: Type.String(), link: Type.String() })));
+const ReferencesOutput = Envelope(
+  Type.Array(Type.Object({ id: Type.Integer(), type: Type.String(), eventUid: Type.String(), destinationCalendarId: Type.Union([Type.String(), Type.Null()]) })),
+);
+
+/** Routes the reference added in 2024-08-13 only: other versions find no route there. */
+const newRoutes: VersionTable<true> = { variants: { '2024-08-13': true } };
+const newRouteHeaders = Type.Object({
+  ...writeHeaders.properties,
+  [API_VERSION_HEADER]: StringEnum(['2024-08-13'] as const, { description: 'Required: without it (or with another version) the route answers 404' }),
+});
+
+/** Answers as the not-found handler does, before the body is read or validated. */
+async function routeExistsForVersion(request: FastifyRequest): Promise<void> {
+  if (!pickVariant(newRoutes, request.apiVersion)) throw notFound('route_not_found', `Cannot ${request.method} ${request.url.split('?')[0]}`);
+}
+
+const callerOf = (request: FastifyRequest): Caller => {
+  const { user } = principalOf(request);
+  return { id: user.id, email: user.email };
+};
+
+export function registerBookingDetailRoutes(app: App, ctx: AppContext): void {
+  const tags = ['Bookings'];
+  const present = (request: FastifyRequest, record: Parameters<ReturnType<typeof bookingVariant>['present']>[0]) =>
+    bookingVariant(request.apiVersion).present(record, principalOf(request).user.id);
+
+  app.post('/v2/bookings/:bookingUid/mark-absent', {
+    config: { access: access.user('BOOKING_WRITE') },
+    schema: {
+      tags,
+      summary: 'Mark a booking absence',
+      description: "The booking's organizer marks the host and/or attendees absent (or present again), once the booking has started. Send Idempotency-Key to make retries safe.",
+      headers: writeHeaders,
+      params: BookingUidParams,
+      body: MarkAbsentBody,
+      response: { 200: Envelope(BookingData_2024_08_13) },
+    },
+    handler: (request, reply) =>
+      runMutation(ctx, request, reply, async (tx) => {
+        const record = await markAbsent(tx, callerOf(request), request.params.bookingUid, request.body, ctx.clock());
+        return { status: 200, body: ok(present(request, record)) };
+      }),
+  });
+
+  app.post('/v2/bookings/:bookingUid/guests', {
+    config: { access: access.user('BOOKING_WRITE') },
+    onRequest: routeExistsForVersion,
+    schema: {
+      tags,
+      summary: 'Add guests to a booking',
+      description:
+        'The organizer or an attendee adds guests (at most 10 at a time, 30 attendees in all); emails already attending are skipped. Not for seated bookings or event types that disable guests. Needs svc-api-version 2024-08-13 (404 without it).',
+      headers: newRouteHeaders,
+      params: BookingUidParams,
+      body: AddGuestsBody,
+      response: { 200: Envelope(BookingData_2024_08_13) },
+    },
+    handler: (request, reply) =>
+      runMutation(ctx, request, reply, async (tx) => {
+        const record = await addGuests(tx, callerOf(request), request.params.bookingUid, request.body.guests);
+        return { status: 200, body: ok(present(request, record)) };
+      }),
+  });
+
+  app.patch('/v2/bookings/:bookingUid/location', {
+    config: { access: access.user('BOOKING_WRITE') },
+    onRequest: routeExistsForVersion,
+    schema: {
+      tags,
+      summary: 'Update a booking location',
+      description:
+        "The organizer changes where the booking happens (the booking's location and its location answer); the calendar event is not updated. Without a location the booking is returned unchanged. Needs svc-api-version 2024-08-13 (404 without it).",
+      headers: newRouteHeaders,
+      params: BookingUidParams,
+      body: UpdateLocationBody,
+      response: { 200: Envelope(BookingData_2024_08_13) },
+    },
+    handler: (request, reply) =>
+      runMutation(ctx, request, reply, async (tx) => {
+        const record = await updateLocation(tx, callerOf(request), request.params.bookingUid, request.body.location);
+        return { status: 200, body: ok(present(request, record)) };
+      }),
+  });
+
+  app.get('/v2/bookings/:bookingUid/calendar-links', {
+    config: { access: access.user('BOOKING_READ') },
+    schema: {
+      tags,
+      summary: "Get 'Add to Calendar' links for a booking",
+      description: 'For the organizer and attendees: links that add the booking to Google Calendar, Microsoft Office and Microsoft Outlook, and an iCalendar file (ICS) as a data: URL.',
+      headers: readHeaders,
+      params: BookingUidParams,
+      response: { 200: CalendarLinksOutput },
+    },
+    handler: async (request) => ok(await bookingCalendarLinks(ctx.database.db, callerOf(request), request.params.bookingUid)),
+  });
+
+  app.get('/v2/bookings/:bookingUid/references', {
+    config: { access: access.user('BOOKING_READ') },
+    schema: {
+      tags,
+      summary: 'Get booking references',
+      description:
+        "The organizer's external calendar events and video meetings of the booking. svc does not write bookings to external calendars or video apps yet, so the list is always empty.",
+      headers: readHeaders,
+      params: BookingUidParams,
+      querystring: ReferencesQuery,
+      response: { 200: ReferencesOutput },
+    },
+    handler: async (request) => ok(await bookingReferences(ctx.database.db, callerOf(request), request.params.bookingUid, request.query.type)),
+  });
+}

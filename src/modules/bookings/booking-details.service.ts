@@ -1,0 +1,255 @@
+import type { Db } from '../../db/client.js';
+import { badRequest, fieldRejected, forbidden, invalidField, notFound } from '../../lib/errors.js';
+import { guestsDisabled } from '../event-types/booking-fields.js';
+import { findBookableEventType } from '../event-types/event-types.service.js';
+import { setAttendeesAbsent } from './booking-details.repository.js';
+import { recordBookingEvent } from './booking-events.js';
+import * as repo from './bookings.repository.js';
+import type { BookingRecord, BookingRow } from './bookings.repository.js';
+import { isAttendee, isOrganizer } from './bookings.policy.js';
+import { type CalendarLink, calendarLinks } from './calendar-links.js';
+
+/** The signed-in user acting on a booking. */
+export interface Caller {
+  id: number;
+  email: string;
+}
+
+const MAX_GUESTS_PER_REQUEST = 10;
+const MAX_ATTENDEES_PER_BOOKING = 30;
+const E164 = /^\+[1-9]\d{6,14}$/;
+const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
+
+const missing = (uid: string) => notFound('booking_not_found', `Booking with uid=${uid} was not found in the database`);
+const isClosed = (booking: BookingRow) => booking.status === 'cancelled' || booking.status === 'rejected';
+
+async function recordOf(db: Db, uid: string, lock: boolean): Promise<BookingRecord> {
+  // Writers lock the row: two changes to one booking (e.g. guests added twice at once) apply in turn.
+  const row = lock ? await repo.lockBookingByUid(db, uid) : await repo.findBookingByUid(db, uid);
+  if (!row) throw missing(uid);
+  const [record] = await repo.loadRecords(db, [row]);
+  return record!;
+}
+
+async function reload(db: Db, booking: BookingRow): Promise<BookingRecord> {
+  const row = await repo.findBookingByUid(db, booking.uid);
+  const [record] = await repo.loadRecords(db, [row!]);
+  return record!;
+}
+
+export interface MarkAbsentInput {
+  host?: boolean | undefined;
+  attendees?: { email: string; absent: boolean }[] | undefined;
+}
+
+function noShowMessage(host: boolean | undefined, changes: { email: string; noShow: boolean }[]): string {
+  const parts: string[] = [];
+  if (host !== undefined) parts.push(host ? 'Host marked as no-show' : 'Host no longer marked as no-show');
+  const absent = changes.filter((change) => change.noShow).map((change) => change.email);
+  const present = changes.filter((change) => !change.noShow).map((change) => change.email);
+  if (absent.length > 0) parts.push(`${absent.join(', ')} marked as no-show`);
+  if (present.length > 0) parts.push(`${present.join(', ')} no longer marked as no-show`);
+  return parts.join('; ');
+}
+
+/** Marks the host and/or attendees absent (or present again) once the booking has started. */
+export async function markAbsent(tx: Db, caller: Caller, uid: string, input: MarkAbsentInput, now: number): Promise<BookingRecord> {
+  const record = await recordOf(tx, uid, true);
+  const { booking } = record;
+  if (!isOrganizer(booking, caller.id)) throw forbidden('not_booking_organizer', 'You are not allowed to access this booking');
+  if (isClosed(booking)) throw badRequest('booking_not_active', `Absences cannot be marked on a ${booking.status} booking.`);
+  if (now < booking.startAt.getTime()) {
+    throw badRequest(
+      'booking_not_started',
+      `Bookings can only be marked as absent after their scheduled start time. Current time in UTC+0: ${new Date(now).toISOString()}, Booking start time in UTC+0: ${booking.startAt.toISOString()}`,
+    );
+  }
+  const byEmail = new Map(record.attendees.map((attendee) => [attendee.email.toLowerCase(), attendee]));
+  const changes = (input.attendees ?? []).map((entry, index) => {
+    const attendee = byEmail.get(entry.email.toLowerCase());
+    if (!attendee) throw invalidField(`attendees.${index}.email`, 'is not an attendee of this booking', entry.email);
+    return { attendee, absent: entry.absent };
+  });
+  if (input.host === undefined && changes.length === 0) return record;
+
+  for (const absent of [true, false]) {
+    const ids = changes.filter((change) => change.absent === absent).map((change) => change.attendee.id);
+    await setAttendeesAbsent(tx, booking.id, ids, absent);
+  }
+  if (input.host !== undefined) await repo.updateBooking(tx, booking.id, { absentHost: input.host });
+  const updated = await reload(tx, booking);
+  const attendees = changes.map((change) => ({ email: change.attendee.email, noShow: change.absent }));
+  await recordBookingEvent(tx, 'BOOKING_NO_SHOW_UPDATED', updated, { message: noShowMessage(input.host, attendees), attendees });
+  return updated;
+}
+
+export interface NewGuest {
+  email: string;
+  name?: string | undefined;
+  timeZone?: string | undefined;
+  phoneNumber?: string | undefined;
+  language?: string | undefined;
+}
+
+async function assertGuestsAllowed(tx: Db, record: BookingRecord): Promise<void> {
+  const { booking } = record;
+  if (isClosed(booking)) throw fieldRejected('guests', 'booking_not_active', `Guests cannot be added to a ${booking.status} booking.`);
+  if (record.seating) throw fieldRejected('guests', 'seated_booking', 'Guests cannot be added to a seated booking: each attendee books their own seat.');
+  if (booking.eventTypeId === null) return;
+  const found = await findBookableEventType(tx, { id: booking.eventTypeId });
+  if (found && guestsDisabled(found.eventType.bookingFields)) {
+    throw fieldRejected(
+      'guests',
+      'guests_disabled',
+      `Cannot add guests to this booking. The guests field is disabled for event type "${found.eventType.title}" (ID: ${found.eventType.id}). Please contact the event organizer to enable guest additions.`,
+    );
+  }
+}
+
+/** Adds guests (as attendees and to the `guests` answer); emails already attending are skipped. */
+export async function addGuests(tx: Db, caller: Caller, uid: string, guests: NewGuest[]): Promise<BookingRecord> {
+  if (guests.length > MAX_GUESTS_PER_REQUEST) throw fieldRejected('guests', 'too_many_guests', 'Cannot add more than 10 guests at a time', guests.length);
+  const record = await recordOf(tx, uid, true);
+  const { booking, attendees } = record;
+  if (!isOrganizer(booking, caller.id) && !isAttendee(record, caller.email)) {
+    throw forbidden('not_booking_participant', "You don't have necessary permissions to access this resource");
+  }
+  await assertGuestsAllowed(tx, record);
+  if (attendees.length + guests.length > MAX_ATTENDEES_PER_BOOKING) {
+    const room = Math.max(0, MAX_ATTENDEES_PER_BOOKING - attendees.length);
+    throw fieldRejected(
+      'guests',
+      'too_many_attendees',
+      `Cannot add ${guests.length} guests. This booking already has ${attendees.length} attendees. Maximum total guests allowed is ${MAX_ATTENDEES_PER_BOOKING}. You can add up to ${room} more guests.`,
+    );
+  }
+  const taken = new Set(attendees.map((attendee) => attendee.email.toLowerCase()));
+  const fresh = guests.filter((guest) => {
+    const email = guest.email.toLowerCase();
+    if (taken.has(email)) return false;
+    taken.add(email);
+    return true;
+  });
+  if (fresh.length === 0) throw fieldRejected('guests', 'no_new_guests', 'guests must be new, valid and unique emails', guests.map((guest) => guest.email));
+
+  const bookerTimeZone = attendees.find((attendee) => !attendee.isGuest)?.timeZone ?? record.host.timeZone;
+  await repo.insertAttendees(
+    tx,
+    fresh.map((guest) => ({
+      bookingId: booking.id,
+      name: guest.name ?? guest.email,
+      email: guest.email,
+      timeZone: guest.timeZone ?? bookerTimeZone,
+      locale: guest.language ?? null,
+      phoneNumber: guest.phoneNumber ?? null,
+      isGuest: true,
+    })),
+  );
+  const listed = Array.isArray(booking.responses.guests) ? (booking.responses.guests as string[]) : [];
+  await repo.updateBooking(tx, booking.id, { responses: { ...booking.responses, guests: [...listed, ...fresh.map((guest) => guest.email)] } });
+  return reload(tx, booking);
+}
+
+export const LOCATION_UPDATE_TYPES = ['address', 'link', 'phone', 'attendeeAddress', 'attendeePhone', 'attendeeDefined'] as const;
+type LocationUpdateType = (typeof LOCATION_UPDATE_TYPES)[number];
+
+export interface LocationUpdate {
+  type: string;
+  address?: string | undefined;
+  link?: string | undefined;
+  phone?: string | undefined;
+  location?: string | undefined;
+}
+
+const LOCATION_KEY: Record<LocationUpdateType, 'address' | 'link' | 'phone' | 'location'> = {
+  address: 'address',
+  link: 'link',
+  phone: 'phone',
+  attendeeAddress: 'address',
+  attendeePhone: 'phone',
+  attendeeDefined: 'location',
+};
+
+/** The kind and the text of a new location, each kind's value checked. */
+export function parseLocationUpdate(update: LocationUpdate): { type: LocationUpdateType; value: string } {
+  if (!(LOCATION_UPDATE_TYPES as readonly string[]).includes(update.type)) {
+    throw fieldRejected(
+      'location.type',
+      'unsupported_location_type',
+      `Unsupported booking location type '${update.type}'. Valid types are address, link, phone, attendeePhone, attendeeAddress, and attendeeDefined.`,
+      update.type,
+    );
+  }
+  const type = update.type as LocationUpdateType;
+  const key = LOCATION_KEY[type];
+  const property = `location.${key}`;
+  const value = update[key]?.trim();
+  if (!value) throw invalidField(property, `is required for a location of type ${type}`, update[key]);
+  if (key === 'link' && !HTTP_URL.test(value)) throw invalidField(property, 'must be an http(s) URL', update[key]);
+  if (key === 'phone' && !E164.test(value)) throw invalidField(property, 'must be a phone number in international (E.164) format, e.g. +37120993151', update[key]);
+  return { type, value };
+}
+
+/** Changes where the booking happens (its `location` text and the `location` answer); no body: unchanged. */
+export async function updateLocation(tx: Db, caller: Caller, uid: string, update: LocationUpdate | undefined): Promise<BookingRecord> {
+  const parsed = update ? parseLocationUpdate(update) : null;
+  const record = await recordOf(tx, uid, true);
+  const { booking } = record;
+  if (!isOrganizer(booking, caller.id)) {
+    throw forbidden(
+      'not_booking_organizer',
+      'User is not authorized to update this booking location. User must be the event type owner, host, team admin or owner, or org admin or owner.',
+    );
+  }
+  if (!parsed) return record;
+  await repo.updateBooking(tx, booking.id, {
+    location: parsed.value,
+    responses: { ...booking.responses, location: { value: parsed.type, optionValue: parsed.value } },
+  });
+  return reload(tx, booking);
+}
+
+/** A seated booking's attendees are its seats: other seat holders are only listed where the booking shows them. */
+function visibleAttendees(record: BookingRecord, caller: Caller) {
+  if (!record.seating || record.seating.showAttendees || isOrganizer(record.booking, caller.id)) return record.attendees;
+  return record.attendees.filter((attendee) => attendee.email.toLowerCase() === caller.email.toLowerCase());
+}
+
+/** "Add to calendar" links for the booking's organizer and attendees. */
+export async function bookingCalendarLinks(db: Db, caller: Caller, uid: string): Promise<CalendarLink[]> {
+  const record = await recordOf(db, uid, false);
+  const { booking, host } = record;
+  if (!isOrganizer(booking, caller.id) && !isAttendee(record, caller.email)) throw forbidden('not_booking_participant', 'You are not allowed to access this booking');
+  return calendarLinks({
+    icsUid: booking.icsUid,
+    revisedAt: booking.updatedAt,
+    start: booking.startAt,
+    end: booking.endAt,
+    title: booking.title,
+    description: booking.description,
+    // `integrations:<app>` names a conferencing app, not a place; svc holds no meeting URL for it yet.
+    location: booking.location && !booking.location.startsWith('integrations:') ? booking.location : null,
+    status: booking.status,
+    organizer: { name: host.name ?? host.username ?? host.email, email: host.email },
+    attendees: visibleAttendees(record, caller).map((attendee) => ({ name: attendee.name, email: attendee.email })),
+  });
+}
+
+export const REFERENCE_TYPES = ['google_calendar', 'office365_calendar', 'daily_video', 'google_video', 'office365_video', 'zoom_video'] as const;
+
+export interface BookingReference {
+  id: number;
+  type: (typeof REFERENCE_TYPES)[number];
+  eventUid: string;
+  destinationCalendarId: string | null;
+}
+
+/**
+ * The external calendar events and video meetings made for the booking. svc writes to no external
+ * calendar or video app yet, so there are none; the checks are the reference's.
+ */
+export async function bookingReferences(db: Db, caller: Caller, uid: string, _type?: BookingReference['type']): Promise<BookingReference[]> {
+  const record = await recordOf(db, uid, false);
+  if (!isOrganizer(record.booking, caller.id)) throw forbidden('not_booking_organizer', `Booking with uid ${uid} does not belong to user`);
+  return [];
+}
