@@ -60,17 +60,16 @@ export async function findSeriesBookings(db: Db, recurringBookingUid: string): P
 export async function loadRecords(db: Db, rows: BookingRow[]): Promise<BookingRecord[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
-  const [attendees, hosts, types] = await Promise.all([
-    db.select().from(bookingAttendees).where(inArray(bookingAttendees.bookingId, ids)).orderBy(asc(bookingAttendees.id)),
-    db
-      .select({ id: users.id, name: users.name, email: users.email, username: users.username, timeZone: users.timeZone })
-      .from(users)
-      .where(inArray(users.id, [...new Set(rows.map((row) => row.userId))])),
-    db
-      .select({ id: eventTypes.id, slug: eventTypes.slug, seatsPerTimeSlot: eventTypes.seatsPerTimeSlot, seatsShowAttendees: eventTypes.seatsShowAttendees })
-      .from(eventTypes)
-      .where(inArray(eventTypes.id, [...new Set(rows.flatMap((row) => (row.eventTypeId === null ? [] : [row.eventTypeId])))].concat(-1))),
-  ]);
+  // One statement at a time: `db` may be a transaction, which is a single connection.
+  const attendees = await db.select().from(bookingAttendees).where(inArray(bookingAttendees.bookingId, ids)).orderBy(asc(bookingAttendees.id));
+  const hosts = await db
+    .select({ id: users.id, name: users.name, email: users.email, username: users.username, timeZone: users.timeZone })
+    .from(users)
+    .where(inArray(users.id, [...new Set(rows.map((row) => row.userId))]));
+  const types = await db
+    .select({ id: eventTypes.id, slug: eventTypes.slug, seatsPerTimeSlot: eventTypes.seatsPerTimeSlot, seatsShowAttendees: eventTypes.seatsShowAttendees })
+    .from(eventTypes)
+    .where(inArray(eventTypes.id, [...new Set(rows.flatMap((row) => (row.eventTypeId === null ? [] : [row.eventTypeId])))].concat(-1)));
   const hostById = new Map(hosts.map((host) => [host.id, host]));
   const typeById = new Map(types.map((type) => [type.id, type]));
   return rows.map((booking) => {
@@ -179,16 +178,14 @@ function listConditions(filter: BookingListFilter): SQL[] {
 export async function listBookings(db: Db, filter: BookingListFilter): Promise<{ rows: BookingRow[]; total: number }> {
   const where = and(...listConditions(filter));
   const column = ORDER_COLUMNS[filter.order.column];
-  const [rows, [count]] = await Promise.all([
-    db
-      .select()
-      .from(bookings)
-      .where(where)
-      .orderBy(filter.order.direction === 'asc' ? asc(column) : desc(column), asc(bookings.id))
-      .limit(filter.take)
-      .offset(filter.skip),
-    db.select({ total: sql<number>`count(*)::int` }).from(bookings).where(where),
-  ]);
+  const rows = await db
+    .select()
+    .from(bookings)
+    .where(where)
+    .orderBy(filter.order.direction === 'asc' ? asc(column) : desc(column), asc(bookings.id))
+    .limit(filter.take)
+    .offset(filter.skip);
+  const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(bookings).where(where);
   return { rows, total: count?.total ?? 0 };
 }
 

@@ -201,10 +201,13 @@ export async function buildSlotQuery(db: Db, eventType: SlotEventType, options: 
     repo.listBusyBlocks(db, { userIds: ids, ...range, now: options.now, exceptReservationUid: options.exceptReservationUid });
   const loadLimits = (range: { from: number; to: number }) => repo.listLimitBookings(db, eventType.id!, range.from, range.to);
   const busyRange = { from: busyFrom, to: busyTo };
-  const [busy, limitBookings] = await Promise.all([
-    cache ? cache.busyBlocks(userIds, busyRange, options.now, loadBusy) : loadBusy(userIds, busyRange),
-    !limitRange ? [] : cache ? cache.limitBookings(eventType.id!, userIds, { from: limitRange.start, to: limitRange.end }, loadLimits) : loadLimits({ from: limitRange.start, to: limitRange.end }),
-  ]);
+  // One statement at a time: `db` may be a transaction, which is a single connection.
+  const busy = cache ? await cache.busyBlocks(userIds, busyRange, options.now, loadBusy) : await loadBusy(userIds, busyRange);
+  const limitBookings = !limitRange
+    ? []
+    : cache
+      ? await cache.limitBookings(eventType.id!, userIds, { from: limitRange.start, to: limitRange.end }, loadLimits)
+      : await loadLimits({ from: limitRange.start, to: limitRange.end });
   const hosts: HostAvailability[] = eventType.hosts.map((host) => ({ ...host, busy: busy.get(host.userId) ?? [] }));
   return {
     ...rules,
