@@ -8,15 +8,15 @@ import { explainUnavailable, findSlot } from '../../scheduling/slot-check.js';
 import type { Slot } from '../../scheduling/slot-query.js';
 import type { ConfirmationPolicy } from '../event-types/event-type-model.js';
 import type { BookingOrganizer, EventTypeRow } from '../event-types/event-types.repository.js';
-import { findBookableEventType, ownerExists } from '../event-types/event-types.service.js';
+import { ownerExists } from '../event-types/event-types.service.js';
 import { consumeReservation } from '../slots/slot-reservations.service.js';
-import { buildSlotQuery, resolveSlotTarget, type SlotEventType } from '../slots/slots.service.js';
+import { buildSlotQuery, findBookingProfile, type SlotEventType } from '../slots/slots.service.js';
 import { bookingUnavailable } from './booking-errors.js';
 import { recordBookingEvent } from './booking-events.js';
 import { bookingResponses, type LocationChoice, resolveLocation } from './booking-responses.js';
 import { bookingTitle } from './booking-title.js';
 import * as repo from './bookings.repository.js';
-import type { BookingRecord, BookingRow } from './bookings.repository.js';
+import type { AttendeeRow, BookingRecord, BookingRow } from './bookings.repository.js';
 
 const MINUTE = 60_000;
 
@@ -55,15 +55,15 @@ export interface BookingContext {
   callerId: number | null;
 }
 
-async function bookableEventType(tx: Db, target: BookingTarget): Promise<{ eventType: EventTypeRow; organizer: BookingOrganizer }> {
+async function bookableEventType(tx: Db, target: BookingTarget): Promise<{ eventType: EventTypeRow; organizer: BookingOrganizer; slotEventType: SlotEventType }> {
   if (target.kind === 'team') throw notFound('team_not_found', `Team with slug ${target.teamSlug} not found`);
   if (target.kind === 'id') {
-    const found = await findBookableEventType(tx, { id: target.eventTypeId });
+    const found = await findBookingProfile(tx, { id: target.eventTypeId });
     if (!found) throw notFound('event_type_not_found', `Event type with id ${target.eventTypeId} not found.`);
     return found;
   }
   if (target.organizationSlug !== undefined) throw notFound('organization_not_found', `Organization with slug ${target.organizationSlug} not found`);
-  const found = await findBookableEventType(tx, { username: target.username, slug: target.eventTypeSlug });
+  const found = await findBookingProfile(tx, { username: target.username, slug: target.eventTypeSlug });
   if (found) return found;
   if (!(await ownerExists(tx, target.username))) throw notFound('user_not_found', `User with username ${target.username} not found`);
   throw notFound('event_type_not_found', `Event type with slug ${target.eventTypeSlug} belonging to user ${target.username} not found.`);
@@ -133,7 +133,7 @@ async function bookerStanding(tx: Db, eventType: EventTypeRow, email: string | u
  */
 export async function createBooking(ctx: BookingContext, input: CreateBookingInput): Promise<CreatedBookings> {
   const { tx, now } = ctx;
-  const { eventType, organizer } = await bookableEventType(tx, input.target);
+  const { eventType, organizer, slotEventType } = await bookableEventType(tx, input.target);
   assertMayBook(eventType, ctx.callerId);
   if (input.instant) throw badRequest('instant_not_supported', 'Instant bookings are only supported for team event types, not individual user event types.', { property: 'instant' });
   const length = bookingLength(eventType, input.lengthInMinutes);
@@ -144,13 +144,15 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   const responses = bookingResponses(eventType.bookingFields, input, location, eventType.id);
   const status = needsConfirmation(eventType.confirmationPolicy, input.start, now) ? 'pending' : 'accepted';
 
-  const slotEventType = await resolveSlotTarget(tx, { kind: 'eventTypeId', eventTypeId: eventType.id });
   await lockHostTime(tx, slotEventType.hosts.map((host) => host.userId));
   const standing = await bookerStanding(tx, eventType, input.attendee.email, now);
   const starts = count > 1 ? occurrenceStarts(input.start, eventType.recurrence!, count, slotEventType.organizerTimeZone) : [input.start];
   const recurringBookingUid = count > 1 || input.recurrenceCount !== undefined ? randomUUID() : null;
 
-  const rows: BookingRow[] = [];
+  // New bookings are presented from what was just written; a joined seated booking is re-read for its other seats.
+  const records: BookingRecord[] = [];
+  const host = { id: organizer.id, name: organizer.name, email: organizer.email, username: organizer.username, timeZone: organizer.timeZone };
+  const seating = seatsPerTimeSlot === null ? null : { showAttendees: eventType.seatsShowAttendees };
   let seatUid: string | null = null;
   for (const [index, start] of starts.entries()) {
     const slot = await bookableSlot(tx, slotEventType, {
@@ -164,8 +166,8 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
     });
     if (seatsPerTimeSlot !== null && slot.seats?.bookingUid) {
       const joined = await repo.findBookingByUid(tx, slot.seats.bookingUid);
-      seatUid = await addSeat(tx, joined!, input, responses);
-      rows.push(joined!);
+      seatUid = (await addSeat(tx, joined!, input, responses)).seatUid!;
+      records.push(...(await repo.loadRecords(tx, [joined!])));
       continue;
     }
     const booking = await repo.insertBooking(tx, {
@@ -189,14 +191,17 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       responses: seatsPerTimeSlot === null ? responses : {},
       recurringBookingUid,
     });
-    if (seatsPerTimeSlot !== null) seatUid = await addSeat(tx, booking, input, responses);
-    else await repo.insertAttendees(tx, attendeesOf(booking.id, input));
-    rows.push(booking);
+    let attendees: AttendeeRow[];
+    if (seating) {
+      const seat = await addSeat(tx, booking, input, responses);
+      seatUid = seat.seatUid;
+      attendees = [seat];
+    } else attendees = await repo.insertAttendees(tx, attendeesOf(booking.id, input));
+    records.push({ booking, attendees, host, eventType: { id: eventType.id, slug: eventType.slug }, seating });
   }
   if (input.reservationUid) await consumeReservation(tx, input.reservationUid, eventType.id, input.start, now);
-  await ctx.announce({ kind: 'availability', userId: rows[0]!.userId });
+  await ctx.announce({ kind: 'availability', userId: records[0]!.booking.userId });
 
-  const records = await repo.loadRecords(tx, rows);
   for (const record of records) await recordBookingEvent(tx, status === 'pending' ? 'BOOKING_REQUESTED' : 'BOOKING_CREATED', record, seatUid ? { seatUid } : {});
   const showAttendees = eventType.seatsShowAttendees || ctx.callerId === eventType.userId;
   return { records, recurring: recurringBookingUid !== null, seated: seatUid ? { seatUid, showAttendees } : null };
@@ -244,10 +249,9 @@ function attendeesOf(bookingId: number, input: CreateBookingInput): repo.NewAtte
 }
 
 /** A seat: the booker as an attendee of the seated booking, with their own answers and metadata. */
-async function addSeat(tx: Db, booking: BookingRow, input: CreateBookingInput, responses: Record<string, unknown>): Promise<string> {
-  const seatUid = randomUUID();
+async function addSeat(tx: Db, booking: BookingRow, input: CreateBookingInput, responses: Record<string, unknown>): Promise<AttendeeRow> {
   const { email: _email, ...seatResponses } = responses;
   const [booker] = attendeesOf(booking.id, input);
-  await repo.insertAttendees(tx, [{ ...booker!, seatUid, seatResponses, seatMetadata: input.metadata }]);
-  return seatUid;
+  const [seat] = await repo.insertAttendees(tx, [{ ...booker!, seatUid: randomUUID(), seatResponses, seatMetadata: input.metadata }]);
+  return seat!;
 }

@@ -52,6 +52,22 @@ export async function findSlotProfileBySlug(db: Db, username: string, slug: stri
   return row;
 }
 
+const bookingProfileColumns = {
+  eventType: eventTypes,
+  organizer: { id: users.id, name: users.name, email: users.email, username: users.username, timeZone: users.timeZone, weekStart: users.weekStart },
+  scheduleTimeZone: schedules.timeZone,
+  availability: schedules.availability,
+  overrides: schedules.overrides,
+};
+
+/** An event type with its organizer and schedule, in one read: what booking it needs. */
+export async function findBookingProfile(db: Db, by: { id: number } | { username: string; slug: string }) {
+  const where =
+    'id' in by ? eq(eventTypes.id, by.id) : and(sql`lower(${users.username}) = lower(${by.username})`, sql`lower(${eventTypes.slug}) = lower(${by.slug})`);
+  const [row] = await db.select(bookingProfileColumns).from(eventTypes).innerJoin(users, eq(users.id, eventTypes.userId)).leftJoin(schedules, scheduleOfEventType).where(where);
+  return row;
+}
+
 export async function userExistsByUsername(db: Db, username: string): Promise<boolean> {
   const [row] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = lower(${username})`);
   return row !== undefined;

@@ -56,7 +56,16 @@ function scheduleOf(row: { scheduleTimeZone: string | null; availability: repo.S
 }
 
 export function slotEventTypeOf(row: repo.SlotProfileRow): SlotEventType {
-  const schedule = scheduleOf(row);
+  return slotEventTypeFrom(row, { id: row.ownerId, weekStart: row.ownerWeekStart }, scheduleOf(row));
+}
+
+type RuleColumns = Pick<
+  repo.SlotProfileRow,
+  | 'id' | 'lengthInMinutes' | 'lengthInMinutesOptions' | 'slotInterval' | 'offsetStart' | 'minimumBookingNotice' | 'beforeEventBuffer'
+  | 'afterEventBuffer' | 'bookingWindow' | 'bookingLimitsCount' | 'bookingLimitsDuration' | 'onlyShowFirstAvailableSlot' | 'showOptimizedSlots' | 'seatsPerTimeSlot'
+>;
+
+function slotEventTypeFrom(row: RuleColumns, owner: { id: number; weekStart: string }, schedule: HostSchedule | null): SlotEventType {
   return {
     id: row.id,
     lengthInMinutes: row.lengthInMinutes,
@@ -74,10 +83,18 @@ export function slotEventTypeOf(row: repo.SlotProfileRow): SlotEventType {
       showOptimizedSlots: row.showOptimizedSlots,
       seatsPerTimeSlot: row.seatsPerTimeSlot,
     },
-    hosts: [{ userId: row.ownerId, schedule, fixed: true }],
+    hosts: [{ userId: owner.id, schedule, fixed: true }],
     organizerTimeZone: schedule?.timeZone ?? 'UTC',
-    weekStart: weekdayNumber(row.ownerWeekStart),
+    weekStart: weekdayNumber(owner.weekStart),
   };
+}
+
+/** An event type to book, its organizer and its slot rules, read at once. */
+export async function findBookingProfile(db: Db, by: { id: number } | { username: string; slug: string }) {
+  const row = await repo.findBookingProfile(db, by);
+  if (!row) return undefined;
+  const { eventType, organizer } = row;
+  return { eventType, organizer, slotEventType: slotEventTypeFrom(eventType, organizer, scheduleOf(row)) };
 }
 
 /** A reset limit is stored as `{}`: no limit. */
