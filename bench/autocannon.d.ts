@@ -13,10 +13,28 @@ declare module 'autocannon' {
     p999?: number;
     total: number;
   }
+  /** One request of a client's sequence: setupRequest rebuilds it before each send. */
+  interface RequestSpec {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    setupRequest?: (request: RequestSpec & { headers: Record<string, string> }, context: Record<string, unknown>) => RequestSpec | null | undefined;
+    onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string | string[]>) => void;
+  }
+  /** One connection (autocannon calls setupClient once per connection, before it sends anything). */
+  interface Client {
+    setRequests(requests: RequestSpec[]): void;
+  }
   interface Options {
     url: string;
     connections?: number;
     duration?: number;
+    /** Stop after this many requests (overrides duration); every one is answered before the run ends. */
+    amount?: number;
+    setupClient?: (client: Client) => void;
+    requests?: RequestSpec[];
+    body?: string | Buffer;
     pipelining?: number;
     method?: string;
     headers?: Record<string, string>;

@@ -47,7 +47,7 @@ export function insertBookingsSql(plan: SlotsPlan, userId: number, eventTypeId: 
       `('bench-${userId}-${index}', ${eventTypeId}, ${userId}, 'Bench booking ${index}', '${new Date(booking.start).toISOString()}', '${new Date(booking.end).toISOString()}', 'accepted')`,
   );
   // Announced like svc's own booking writes, so a running server drops the host's cached busy time.
-  const notify = `select pg_notify('${CHANGES_CHANNEL}', '${formatChange({ kind: 'availability', userId })}');`;
+  const notify = `select pg_notify('${CHANGES_CHANNEL}', '${formatChange({ kind: 'busyTime', userId })}');`;
   return `insert into bookings (uid, event_type_id, user_id, title, start_at, end_at, status) values\n${rows.join(',\n')};\n${notify}`;
 }
 

@@ -8,12 +8,14 @@ export const CHANGES_CHANNEL = 'svc_changes';
  * What changed:
  * - `user`: a user record (profile, default schedule, deletion): cached credentials and availability of the user;
  * - `credential`: one API key or token;
- * - `availability`: something a user's slots are computed from (schedules, event types, bookings, reservations).
+ * - `availability`: the settings a user's slots are computed from (schedules, event types);
+ * - `busyTime`: a user's bookings or reservations, and nothing else.
  */
 export type ChangeEvent =
   | { kind: 'user'; userId: number }
   | { kind: 'credential'; hash: string }
-  | { kind: 'availability'; userId: number };
+  | { kind: 'availability'; userId: number }
+  | { kind: 'busyTime'; userId: number };
 
 export function formatChange(event: ChangeEvent): string {
   return event.kind === 'credential' ? `credential:${event.hash}` : `${event.kind}:${event.userId}`;
@@ -23,7 +25,7 @@ export function parseChange(payload: string): ChangeEvent | null {
   const [kind, value] = payload.split(':', 2);
   if (!value) return null;
   if (kind === 'credential') return { kind, hash: value };
-  if ((kind === 'user' || kind === 'availability') && /^\d+$/.test(value)) return { kind, userId: Number(value) };
+  if ((kind === 'user' || kind === 'availability' || kind === 'busyTime') && /^\d+$/.test(value)) return { kind, userId: Number(value) };
   return null;
 }
 

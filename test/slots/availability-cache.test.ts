@@ -72,6 +72,27 @@ describe('the slot listing\'s availability cache, in one process', () => {
   });
 });
 
+describe('bookings and the availability cache', () => {
+  let api: TestApp;
+  before(async () => {
+    api = await createTestApp({}, undefined, { clock: () => Date.parse('2027-01-01T12:00:00Z') });
+  });
+  after(() => api.close());
+
+  test('a booking reads the event type\'s settings as they are now, though another booking cached them', async () => {
+    const host = await createHost(api, 'America/New_York');
+    const eventType = await createEventType(api, host);
+    const book = (start: string, i: number) =>
+      api.request('POST', '/v2/bookings', { version: '2024-08-13', body: { eventTypeId: eventType.id, start, attendee: { name: `B${i}`, email: `b${i}@example.com`, timeZone: 'UTC' } } });
+    assert.equal((await book(at('14:00'), 1)).body.data.status, 'accepted');
+    const patched = await api.request('PATCH', `/v2/event-types/${eventType.id}`, {
+      key: host.apiKey, version: '2024-06-14', body: { confirmationPolicy: { type: 'always', blockUnconfirmedBookingsInBooker: false } },
+    });
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal((await book(at('15:00'), 2)).body.data.status, 'pending');
+  });
+});
+
 describe('the availability cache across processes sharing one PostgreSQL', { skip: backend !== 'postgres' && 'needs PostgreSQL (PGlite is single-process)' }, () => {
   let a: TestApp;
   let b: TestApp;

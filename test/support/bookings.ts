@@ -35,7 +35,7 @@ export async function insertBooking(api: TestApp, fixture: BookingFixture): Prom
       .returning({ id: bookings.id, uid: bookings.uid });
     const attendees = Array.from({ length: fixture.attendees ?? 1 }, (_, i) => ({ bookingId: row!.id, name: `Guest ${i + 1}`, email: `guest${i + 1}@example.com`, timeZone: 'UTC' }));
     if (attendees.length > 0) await tx.insert(bookingAttendees).values(attendees);
-    await announce({ kind: 'availability', userId: fixture.userId });
+    await announce({ kind: 'busyTime', userId: fixture.userId });
     return row!;
   });
 }
@@ -46,6 +46,6 @@ export async function cancelBookings(api: TestApp, userId: number, which: { uids
   await changes.transaction(database, async (tx, announce) => {
     const filter = which.uids ? inArray(bookings.uid, which.uids) : eq(bookings.eventTypeId, which.eventTypeId!);
     await tx.update(bookings).set({ status: 'cancelled' }).where(and(eq(bookings.userId, userId), filter));
-    await announce({ kind: 'availability', userId });
+    await announce({ kind: 'busyTime', userId });
   });
 }

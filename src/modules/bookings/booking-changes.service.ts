@@ -42,7 +42,7 @@ export async function eventTypeOf(tx: Db, booking: BookingRow): Promise<EventTyp
 export const settingsOf = (eventType: EventTypeRow | null): EventTypeSettings => ({ ...DEFAULT_SETTINGS, ...eventType?.settings });
 
 export async function announceHosts(ctx: ChangeContext, rows: BookingRow[]): Promise<void> {
-  for (const userId of new Set(hostIds(rows))) await ctx.announce({ kind: 'availability', userId });
+  for (const userId of new Set(hostIds(rows))) await ctx.announce({ kind: 'busyTime', userId });
 }
 
 export async function seriesRecords(tx: Db, recurringBookingUid: string): Promise<FoundBookings> {

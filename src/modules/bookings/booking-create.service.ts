@@ -9,6 +9,7 @@ import type { Slot } from '../../scheduling/slot-query.js';
 import type { ConfirmationPolicy } from '../event-types/event-type-model.js';
 import type { BookingOrganizer, EventTypeRow } from '../event-types/event-types.repository.js';
 import { ownerExists } from '../event-types/event-types.service.js';
+import type { AvailabilityCache } from '../slots/availability-cache.js';
 import { consumeReservation } from '../slots/slot-reservations.service.js';
 import { buildSlotQuery, findBookingProfile, type SlotEventType } from '../slots/slots.service.js';
 import { bookingUnavailable } from './booking-errors.js';
@@ -53,17 +54,29 @@ export interface BookingContext {
   now: number;
   /** The authenticated caller, if any. */
   callerId: number | null;
+  /**
+   * Event-type settings may come from the availability cache (kept coherent by the change feed, so no
+   * staler than an unlocked read of the row); busy time is always re-read under the hosts' locks.
+   */
+  cache?: AvailabilityCache | null | undefined;
 }
 
-async function bookableEventType(tx: Db, target: BookingTarget): Promise<{ eventType: EventTypeRow; organizer: BookingOrganizer; slotEventType: SlotEventType }> {
+type BookingProfile = { eventType: EventTypeRow; organizer: BookingOrganizer; slotEventType: SlotEventType };
+
+function cachedBookingProfile(tx: Db, cache: AvailabilityCache | null, key: string, by: Parameters<typeof findBookingProfile>[1]): Promise<BookingProfile | null> {
+  const load = async () => (await findBookingProfile(tx, by)) ?? null;
+  return cache ? cache.profile(`booking:${key}`, load, (profile) => [profile.organizer.id]) : load();
+}
+
+async function bookableEventType(tx: Db, target: BookingTarget, cache: AvailabilityCache | null): Promise<BookingProfile> {
   if (target.kind === 'team') throw notFound('team_not_found', `Team with slug ${target.teamSlug} not found`);
   if (target.kind === 'id') {
-    const found = await findBookingProfile(tx, { id: target.eventTypeId });
+    const found = await cachedBookingProfile(tx, cache, `id:${target.eventTypeId}`, { id: target.eventTypeId });
     if (!found) throw notFound('event_type_not_found', `Event type with id ${target.eventTypeId} not found.`);
     return found;
   }
   if (target.organizationSlug !== undefined) throw notFound('organization_not_found', `Organization with slug ${target.organizationSlug} not found`);
-  const found = await findBookingProfile(tx, { username: target.username, slug: target.eventTypeSlug });
+  const found = await cachedBookingProfile(tx, cache, `slug:${target.username.toLowerCase()}/${target.eventTypeSlug.toLowerCase()}`, { username: target.username, slug: target.eventTypeSlug });
   if (found) return found;
   if (!(await ownerExists(tx, target.username))) throw notFound('user_not_found', `User with username ${target.username} not found`);
   throw notFound('event_type_not_found', `Event type with slug ${target.eventTypeSlug} belonging to user ${target.username} not found.`);
@@ -133,7 +146,7 @@ async function bookerStanding(tx: Db, eventType: EventTypeRow, email: string | u
  */
 export async function createBooking(ctx: BookingContext, input: CreateBookingInput): Promise<CreatedBookings> {
   const { tx, now } = ctx;
-  const { eventType, organizer, slotEventType } = await bookableEventType(tx, input.target);
+  const { eventType, organizer, slotEventType } = await bookableEventType(tx, input.target, ctx.cache ?? null);
   assertMayBook(eventType, ctx.callerId);
   if (input.instant) throw badRequest('instant_not_supported', 'Instant bookings are only supported for team event types, not individual user event types.', { property: 'instant' });
   const length = bookingLength(eventType, input.lengthInMinutes);
@@ -200,7 +213,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
     records.push({ booking, attendees, host, eventType: { id: eventType.id, slug: eventType.slug }, seating });
   }
   if (input.reservationUid) await consumeReservation(tx, input.reservationUid, eventType.id, input.start, now);
-  await ctx.announce({ kind: 'availability', userId: records[0]!.booking.userId });
+  await ctx.announce({ kind: 'busyTime', userId: records[0]!.booking.userId });
 
   for (const record of records) await recordBookingEvent(tx, status === 'pending' ? 'BOOKING_REQUESTED' : 'BOOKING_CREATED', record, seatUid ? { seatUid } : {});
   const showAttendees = eventType.seatsShowAttendees || ctx.callerId === eventType.userId;

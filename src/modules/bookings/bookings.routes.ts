@@ -34,7 +34,7 @@ export function registerBookingRoutes(app: App, ctx: AppContext): void {
       runMutation(ctx, request, reply, async (tx, announce) => {
         const variant = bookingVariant(request.apiVersion);
         const callerId = request.principal?.user.id ?? null;
-        const created = await createBooking({ tx, announce, now: ctx.clock(), callerId }, variant.toCreateInput(request.body));
+        const created = await createBooking({ tx, announce, now: ctx.clock(), callerId, cache: ctx.availability }, variant.toCreateInput(request.body));
         return { status: 201, body: ok(variant.presentCreated(created, callerId)) };
       }),
   });

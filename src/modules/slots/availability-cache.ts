@@ -60,8 +60,11 @@ export class AvailabilityCache implements ChangeSubscriber {
     if (event.kind === 'credential') return;
     this.version++;
     const { userId } = event;
-    for (const key of this.profileKeysByUser.get(userId) ?? []) this.profiles.delete(key);
-    this.profileKeysByUser.delete(userId);
+    // A booking or reservation changes busy time only; settings stay cached.
+    if (event.kind !== 'busyTime') {
+      for (const key of this.profileKeysByUser.get(userId) ?? []) this.profiles.delete(key);
+      this.profileKeysByUser.delete(userId);
+    }
     this.busy.delete(userId);
     for (const eventTypeId of this.limitTypesByUser.get(userId) ?? []) this.limits.delete(eventTypeId);
     this.limitTypesByUser.delete(userId);

@@ -35,7 +35,7 @@ interface Deps {
 }
 
 /** A held slot is busy time of its host: every process's slot listing must hear about it. */
-const heldTimeOf = (userId: number): ChangeEvent => ({ kind: 'availability', userId });
+const heldTimeOf = (userId: number): ChangeEvent => ({ kind: 'busyTime', userId });
 
 function viewOf(row: repo.ReservationRow, reservationDuration: number): ReservationView {
   const slotStart = row.slotStart.getTime();

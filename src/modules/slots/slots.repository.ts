@@ -142,7 +142,7 @@ export async function listBusyBlocks(db: Db, query: BusyQuery): Promise<Map<numb
       b.event_type_id, b.status = 'pending' as pending,
       coalesce((et.confirmation_policy ->> 'blockUnconfirmedBookingsInBooker')::boolean, false) as blocks_while_pending,
       b.uid, 'booking' as source,
-      (select count(*)::int from booking_attendees a where a.booking_id = b.id) as seats,
+      case when et.seats_per_time_slot is null then 1 else (select count(*)::int from booking_attendees a where a.booking_id = b.id) end as seats,
       null::float8 as live_until_ms
     from bookings b left join event_types et on et.id = b.event_type_id
     where b.user_id in ${query.userIds} and b.status in ('accepted', 'pending')
