@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { openDatabase } from '../../src/db/client.js';
 import { createEventType, createHost } from '../slots/helpers.js';
-import { backend, createTestApp, type TestApp } from '../support/test-app.js';
+import { backend, createPeerApp, createTestApp, type TestApp } from '../support/test-app.js';
 import { BOOKINGS_VERSION, booked } from './helpers.js';
 
 const TAKEN = "This booking's time is no longer available: another booking holds it.";
@@ -14,7 +13,7 @@ describe('confirming pending requests for one slot under concurrency', { skip: b
   before(async () => {
     first = await createTestApp();
     // A second svc process on the same database: the host lock has to hold across processes.
-    second = await createTestApp({}, { database: await openDatabase({ databaseUrl: first.databaseUrl!, poolSize: 10 }), url: first.databaseUrl! });
+    second = await createPeerApp(first);
   });
   after(async () => {
     await second.close();

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
-import { openDatabase } from '../../src/db/client.js';
 import { apiKeys } from '../../src/db/schema.js';
 import { hashApiKey } from '../../src/lib/crypto.js';
 import { eventually } from '../support/eventually.js';
-import { backend, createTestApp, type TestApp } from '../support/test-app.js';
+import { backend, createPeerApp, createTestApp, type TestApp } from '../support/test-app.js';
 
 
 // PGlite is one process by construction; the cross-process cases need PostgreSQL.
@@ -16,7 +15,7 @@ describe('credential cache across processes sharing one PostgreSQL', { skip: bac
   before(async () => {
     a = await createTestApp(longTtl);
     // A second, independent svc instance (own pool, own cache, own listener) on the same database.
-    b = await createTestApp(longTtl, { database: await openDatabase({ databaseUrl: a.databaseUrl! }), url: a.databaseUrl! });
+    b = await createPeerApp(a, longTtl);
   });
   after(async () => {
     await b?.close();

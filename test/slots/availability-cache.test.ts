@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { openDatabase } from '../../src/db/client.js';
 import { insertBooking } from '../support/bookings.js';
 import { eventually } from '../support/eventually.js';
-import { backend, createTestApp, type TestApp } from '../support/test-app.js';
+import { backend, createPeerApp, createTestApp, type TestApp } from '../support/test-app.js';
 import { createEventType, createHost, SLOTS_VERSION, slotsOf, startsOf } from './helpers.js';
 
 // 2027-01-04 is a Monday: the New York host works 14:00Z-22:00Z.
@@ -98,7 +97,7 @@ describe('the availability cache across processes sharing one PostgreSQL', { ski
   let b: TestApp;
   before(async () => {
     a = await createTestApp();
-    b = await createTestApp({}, { database: await openDatabase({ databaseUrl: a.databaseUrl! }), url: a.databaseUrl! });
+    b = await createPeerApp(a);
   });
   after(async () => {
     await b?.close();

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { openDatabase } from '../../src/db/client.js';
 import { insertBooking } from '../support/bookings.js';
-import { backend, createTestApp, type TestApp } from '../support/test-app.js';
+import { backend, createPeerApp, createTestApp, type TestApp } from '../support/test-app.js';
 import { assertError, assertNamesField, createEventType, createHost, type Host, SLOTS_VERSION, slotsOf, startsOf } from './helpers.js';
 
 const MINUTE = 60_000;
@@ -152,7 +151,7 @@ describe('slot reservations under concurrency', { skip: backend !== 'postgres' &
   before(async () => {
     first = await createTestApp();
     // A second svc process on the same database: the lock has to hold across processes.
-    second = await createTestApp({}, { database: await openDatabase({ databaseUrl: first.databaseUrl!, poolSize: 10 }), url: first.databaseUrl! });
+    second = await createPeerApp(first);
   });
   after(async () => {
     await second.close();

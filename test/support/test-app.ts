@@ -126,3 +126,12 @@ export async function createTestApp(env: Record<string, string> = {}, existing?:
     },
   };
 }
+
+/**
+ * A second, independent svc instance (own pool, caches and change-feed listener) on the PostgreSQL
+ * database of `first`: what another process in a fleet would be.
+ */
+export async function createPeerApp(first: TestApp, env: Record<string, string> = {}): Promise<TestApp> {
+  if (!first.databaseUrl) throw new Error('createPeerApp needs an app on PostgreSQL');
+  return createTestApp(env, { database: await openDatabase({ databaseUrl: first.databaseUrl, poolSize: 10 }), url: first.databaseUrl });
+}
