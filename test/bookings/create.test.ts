@@ -160,6 +160,11 @@ describe('POST /v2/bookings (svc-api-version 2024-08-13)', () => {
     assertError(await book(api, { ...body, start: at('19', '16:00') }, { headers }), 422, 'UnprocessableEntityException');
     const rows = await api.runtime.ctx.database.db.execute(sql`select count(*)::int as n from bookings where event_type_id = ${eventType.id} and start_at >= ${at('19', '00:00')}::timestamptz and start_at < ${at('20', '00:00')}::timestamptz`);
     assert.equal((rows as unknown as { rows: { n: number }[] }).rows[0]!.n, 1);
+    // After 24 hours the key is forgotten: it may name a new request.
+    const savedNow = now;
+    now += 24 * 3_600_000 + 1;
+    assert.equal((await book(api, { ...body, start: at('19', '16:00') }, { headers })).status, 201);
+    now = savedNow;
     // A failed request keeps no key: once the slot is free, the same key books.
     const failing = { 'Idempotency-Key': `fail-${Math.random()}` };
     assert.equal((await book(api, { eventTypeId: eventType.id, start: at('19', '23:00') }, { headers: failing })).status, 400);
