@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseEncryptionKey } from '../lib/secrets.js';
 
 /** Everything the process reads from its environment, parsed once at start. */
 export interface Config {
@@ -15,6 +16,10 @@ export interface Config {
   authCacheTtlMs: number;
   shutdownTimeoutMs: number;
   appUrl: string;
+  /** Key sealing stored secrets; undefined: generated into the data dir on first use. */
+  encryptionKey: Buffer | undefined;
+  /** Webhook subscribers on loopback, private or link-local addresses are refused unless this is set. */
+  allowPrivateWebhooks: boolean;
 }
 
 export interface RateLimitConfig {
@@ -47,6 +52,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL');
   }
   const port = int(env, 'PORT', 5555);
+  let encryptionKey: Buffer | undefined;
+  if (env.SVC_ENCRYPTION_KEY) {
+    encryptionKey = parseEncryptionKey(env.SVC_ENCRYPTION_KEY) ?? undefined;
+    if (!encryptionKey) throw new ConfigError('SVC_ENCRYPTION_KEY must be 32 bytes: 64 hex characters or base64');
+  }
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -69,5 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authCacheTtlMs: int(env, 'SVC_AUTH_CACHE_TTL_MS', 30_000, 0),
     shutdownTimeoutMs: int(env, 'SVC_SHUTDOWN_TIMEOUT_MS', 10_000, 0),
     appUrl: env.APP_URL || `http://localhost:${port}`,
+    encryptionKey,
+    allowPrivateWebhooks: env.SVC_ALLOW_PRIVATE_WEBHOOKS === '1',
   };
 }

@@ -3,6 +3,7 @@ import type { Database } from '../db/client.js';
 import type { HttpMetrics } from '../http/metrics.js';
 import type { RateLimitStore } from '../http/rate-limit.js';
 import type { CredentialCache } from '../modules/auth/credential-cache.js';
+import type { SecretBox } from '../lib/secrets.js';
 import type { AvailabilityCache } from '../modules/slots/availability-cache.js';
 import type { Config } from './config.js';
 
@@ -17,6 +18,8 @@ export interface AppContext {
   changes: ChangeFeed;
   rateLimitStore: RateLimitStore;
   metrics: HttpMetrics;
+  /** Seals and opens stored secrets (webhook secrets...). */
+  secrets: SecretBox;
   /** Current time in epoch ms: `Date.now` except where a test moves time. */
   clock: () => number;
   /** Set when shutdown begins: readiness turns false so load balancers stop sending traffic. */

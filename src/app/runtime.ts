@@ -5,6 +5,7 @@ import { createHttpMetrics } from '../http/metrics.js';
 import { createMemoryRateLimitStore, createRedisRateLimitStore } from '../http/rate-limit.js';
 import { bootstrapSystemAdmin, type BootstrapResult } from '../modules/admin/bootstrap.js';
 import { ChangeFeed } from '../db/change-feed.js';
+import { lazySecretBox } from '../lib/secrets.js';
 import { CredentialCache } from '../modules/auth/credential-cache.js';
 import { AvailabilityCache } from '../modules/slots/availability-cache.js';
 import { jobHandlers } from '../jobs/handlers.js';
@@ -63,6 +64,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     rateLimitStore,
     metrics: createHttpMetrics({ processMetrics: options.processMetrics ?? false }),
     clock: options.clock ?? Date.now,
+    secrets: lazySecretBox(config.encryptionKey, config.dataDir),
     lifecycle: { draining: false },
   };
   let app: App;

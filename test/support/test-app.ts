@@ -59,6 +59,8 @@ let counter = 0;
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
     SVC_ADMIN_API_KEY: ADMIN_API_KEY,
+    SVC_ENCRYPTION_KEY: '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
+    SVC_ALLOW_PRIVATE_WEBHOOKS: '1',
     LOG_LEVEL: 'silent',
     HOST: '127.0.0.1',
     PORT: '0',
