@@ -1,0 +1,36 @@
+import type { Static } from 'typebox';
+import type { EventTypeWebhookOutput, UserWebhookOutput } from './webhooks.schemas.js';
+import type { WebhookView } from './webhooks.service.js';
+
+type BaseOutput = Omit<Static<typeof UserWebhookOutput>, 'userId'>;
+
+/**
+ * The fields every level shows. As the reference: `payloadTemplate` and `secret` are null when unset,
+ * and the owner's id is the one field that differs between levels.
+ */
+function presentBase(view: WebhookView): BaseOutput {
+  return {
+    id: view.id,
+    subscriberUrl: view.subscriberUrl,
+    active: view.active,
+    triggers: view.triggers,
+    payloadTemplate: view.payloadTemplate,
+    secret: view.secret,
+    version: view.version,
+  };
+}
+
+export function presentUserWebhook(view: WebhookView): Static<typeof UserWebhookOutput> {
+  if (view.owner.kind !== 'user') throw new Error(`webhook ${view.id} is not a user webhook`);
+  return { ...presentBase(view), userId: view.owner.userId };
+}
+
+export function presentEventTypeWebhook(view: WebhookView): Static<typeof EventTypeWebhookOutput> {
+  if (view.owner.kind !== 'eventType') throw new Error(`webhook ${view.id} is not an event-type webhook`);
+  return { ...presentBase(view), eventTypeId: view.owner.eventTypeId };
+}
+
+/** The reference's delete-all answer: "2 webhooks deleted". */
+export function presentDeletedCount(count: number): string {
+  return `${count} webhooks deleted`;
+}
