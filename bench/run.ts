@@ -27,6 +27,7 @@ import {
   SlotDealer,
 } from './bookings-e2e.js';
 import { type GeneratedBooking, runEngineBench } from './engine.js';
+import { WEBHOOKS_NOTE, webhooksBench, type WebhooksHarness } from './webhooks-e2e.js';
 import {
   checkSlotsResponse,
   EVENT_TYPES_API_VERSION,
@@ -47,7 +48,7 @@ const DURATION_S = 5;
 const CONNECTIONS = 10;
 const READY_TIMEOUT_MS = 30_000;
 const STOP_GRACE_MS = 10_000;
-const WATCHDOG_MS = 230_000;
+const WATCHDOG_MS = 290_000;
 const BOOKINGS_TARGET_RPS = 300;
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -125,13 +126,13 @@ interface Server {
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }>;
 }
 
-/** Spawns `node bin/svc.js serve` and resolves once GET /health answers 200 (polled every 10 ms). */
-async function startServer(env: Record<string, string>, label: string): Promise<Server> {
+/** Spawns `node bin/svc.js serve [args]` and resolves once GET /health answers 200 (polled every 10 ms). */
+async function startServer(env: Record<string, string>, label: string, args: string[] = []): Promise<Server> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = '';
   const startedAt = performance.now();
-  const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
+  const child = spawn(process.execPath, ['bin/svc.js', 'serve', ...args], {
     cwd: root,
     env: { ...baseEnv(), HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -700,6 +701,26 @@ async function throughput(storeEnv: Record<string, string>, label: string, booki
   }
 }
 
+/** The webhook delivery benchmark (bench/webhooks-e2e.ts) on its own fresh store; a failure is reported, not fatal. */
+async function webhooks(storeEnv: Record<string, string>, label: string, writer: BookingWriter, backend: 'pglite' | 'postgres') {
+  const harness: WebhooksHarness = {
+    startServer: (env, serverLabel, args) => startServer(env, serverLabel, args),
+    createHosts: createBookingHosts,
+    insertSql: (sqlText) => writer.insert(sqlText),
+    whileServerRuns: writer.whileServerRuns,
+    log,
+    notes,
+  };
+  const env = { ...storeEnv, SVC_ADMIN_API_KEY: ADMIN_API_KEY, RATE_LIMIT_API_KEY: '100000000', RATE_LIMIT_ANONYMOUS: '100000000' };
+  try {
+    return await webhooksBench(harness, env, label, backend);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    notes.push(`${label}: the webhooks benchmark FAILED: ${message}`);
+    return { failed: message };
+  }
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, sleep(ms).then(() => Promise.reject(new Error(`${what} timed out after ${ms} ms`)))]);
 }
@@ -740,11 +761,17 @@ async function main() {
 
   // 2. embedded store
   const dir = tempDataDir();
-  let embedded: unknown;
+  let embedded: Record<string, unknown>;
   try {
     embedded = await throughput({ SVC_DATA_DIR: dir }, 'embedded', pgliteWriter(dir));
   } finally {
     removeTempDir(dir);
+  }
+  const webhooksDir = tempDataDir();
+  try {
+    embedded = { ...embedded, webhooks: await webhooks({ SVC_DATA_DIR: webhooksDir }, 'embedded-webhooks', pgliteWriter(webhooksDir), 'pglite') };
+  } finally {
+    removeTempDir(webhooksDir);
   }
 
   // 3. PostgreSQL
@@ -762,6 +789,14 @@ async function main() {
       cleanups.splice(cleanups.indexOf(database.drop), 1);
       await database.drop();
     }
+    const webhooksDatabase = await createTestDatabase({ empty: true });
+    cleanups.push(webhooksDatabase.drop);
+    try {
+      postgres = { ...(postgres as Record<string, unknown>), webhooks: await webhooks({ DATABASE_URL: webhooksDatabase.url }, 'postgres-webhooks', postgresWriter(webhooksDatabase.url), 'postgres') };
+    } finally {
+      cleanups.splice(cleanups.indexOf(webhooksDatabase.drop), 1);
+      await webhooksDatabase.drop();
+    }
   }
 
   const cpus = os.cpus();
@@ -776,6 +811,7 @@ async function main() {
     `slots: GET /v2/slots (svc-api-version ${SLOTS_API_VERSION}, public, no auth) for a 30-minute event type with 120 min notice of a user with the default Mon-Fri 09:00-17:00 ${SLOTS_ZONE} schedule and ${SLOTS_BOOKINGS} accepted bookings (30-60 min, inside working hours, seeded; bench/slots-e2e.ts) over the 30 local dates from next Monday, inserted with SQL (PGlite: with the server stopped, then restarted on the same data dir). Each request reads the event type + schedule and the busy blocks (two queries) and runs computeSlots; matchesEngine compares the listed starts with computeSlots run in this process on the same data.`,
     `bookings: POST /v2/bookings (svc-api-version ${BOOKINGS_API_VERSION}, public, no auth, no Idempotency-Key) on ${BOOKINGS_HOSTS} hosts, each with the default Mon-Fri 09:00-17:00 ${BOOKINGS_ZONE} schedule and one ${BOOKING_MINUTES}-minute event type (notice 0), created through the API. ${BOOKINGS_CONNECTIONS} connections; connection c books only host c, each request the host's next free ${BOOKING_MINUTES}-minute slot in weekdays from the first Monday of next year, so no request waits on another's host lock or finds its slot taken. A ${WARMUP_S} s warm-up (duration run) books a first range of dates; the measured run books a later range, with an amount sized from the warm-up's rate to last about ${DURATION_S} s, so every one of its requests is answered: rps = answered / (first request to last answer), cpuMsPerRequest over the same span (PostgreSQL: postgresThisDatabase counts only the backends connected to this run's database, without the WAL writer and other shared processes, while postgres counts every postgres process, other databases' included); longestGapMs is the longest time without any answer; firstRequestsMaxMs is the slowest first request of a connection (autocannon opens 20 new connections for the run, and their first requests wait longest, up to seconds on the embedded store, whose synchronous WASM queries hold the event loop: on that store these 20 requests make p99). metTarget also requires no non-2xx and no errors. Each request is one transaction: the event type, the host's advisory lock, the slot engine on the host's busy time, the booking, its attendee and its booking_events row. verification: SQL on the store after the runs (PGlite: the server stopped first): bookings in the measured range must equal its 201s; the warm-up range must hold between its 201s and those plus the requests it abandoned at its end; no two live bookings of a host overlap; every booking is accepted, 15 minutes, on a plan slot, with one attendee.`,
     'slots: the slots fixture now inserts the 200 seeded bookings with overlaps trimmed away (bookingsInserted rows, the same busy time): the exclusion constraint bookings_host_time_no_overlap refuses overlapping accepted bookings of one host.',
+    WEBHOOKS_NOTE,
     'coldStart: spawn of `node bin/svc.js serve` on a fresh empty SVC_DATA_DIR (PGlite initdb + migrations + admin bootstrap) until GET /health first answers 200, polled every 10 ms.',
   );
 

@@ -19,6 +19,7 @@ import { registerMeRoutes } from '../modules/me/me.routes.js';
 import { registerScheduleRoutes } from '../modules/schedules/schedules.routes.js';
 import { registerSlotRoutes } from '../modules/slots/slots.routes.js';
 import { registerSystemRoutes } from '../modules/system/system.routes.js';
+import { registerWebhookDeliveryRoutes } from '../modules/webhooks/webhook-deliveries.routes.js';
 import { registerWebhookRoutes } from '../modules/webhooks/webhooks.routes.js';
 import type { AppContext } from './context.js';
 import { handleError, sendError } from './error-handler.js';
@@ -125,6 +126,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerSlotRoutes(app, ctx);
   registerBookingRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
+  registerWebhookDeliveryRoutes(app, ctx);
 
   return app;
 }

@@ -20,6 +20,19 @@ export interface Config {
   encryptionKey: Buffer | undefined;
   /** Webhook subscribers on loopback, private or link-local addresses are refused unless this is set. */
   allowPrivateWebhooks: boolean;
+  /** The longest a webhook delivery attempt may take (connect, send, answer) before it counts as failed. */
+  webhookTimeoutMs: number;
+  jobs: JobsConfig;
+}
+
+/** The background job runner of `svc serve` and `svc worker`. */
+export interface JobsConfig {
+  /** First retry delay of a failed job; it doubles with each attempt, capped at one hour. */
+  retryBaseMs: number;
+  /** A claimed job not finished within its lease is handed to another worker. */
+  leaseMs: number;
+  /** Jobs one process runs at once (webhook deliveries mostly wait on the network). */
+  concurrency: number;
 }
 
 export interface RateLimitConfig {
@@ -57,6 +70,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey = parseEncryptionKey(env.SVC_ENCRYPTION_KEY) ?? undefined;
     if (!encryptionKey) throw new ConfigError('SVC_ENCRYPTION_KEY must be 32 bytes: 64 hex characters or base64');
   }
+  const webhookTimeoutMs = int(env, 'SVC_WEBHOOK_TIMEOUT_MS', 10_000, 1);
+  const jobs: JobsConfig = {
+    retryBaseMs: int(env, 'SVC_JOB_RETRY_BASE_MS', 10_000, 1),
+    leaseMs: int(env, 'SVC_JOB_LEASE_MS', 60_000, 1000),
+    concurrency: int(env, 'SVC_JOB_CONCURRENCY', 16, 1),
+  };
+  // A job still running when its lease ends would be run again by another worker: a delivery must end first.
+  if (jobs.leaseMs < webhookTimeoutMs + 1000) throw new ConfigError('SVC_JOB_LEASE_MS must exceed SVC_WEBHOOK_TIMEOUT_MS by at least 1000');
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -81,5 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrl: env.APP_URL || `http://localhost:${port}`,
     encryptionKey,
     allowPrivateWebhooks: env.SVC_ALLOW_PRIVATE_WEBHOOKS === '1',
+    webhookTimeoutMs,
+    jobs,
   };
 }

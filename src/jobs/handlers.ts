@@ -1,11 +1,25 @@
 import type { AppContext } from '../app/context.js';
+import { lazySecretBox } from '../lib/secrets.js';
 import { cleanUpExpiredKeys, IDEMPOTENCY_CLEANUP_JOB } from '../modules/idempotency/idempotency.service.js';
-import type { JobHandler } from './runner.js';
+import { createWebhookDeliverer, WEBHOOK_DELIVERY_JOB } from '../modules/webhooks/webhook-delivery.js';
+import { MEETING_JOB, runMeetingJob } from '../modules/webhooks/webhook-meetings.js';
+import { JobRegistry } from './runner.js';
 
 /**
- * Every job kind svc knows, by module. Modules that enqueue work (webhook deliveries, emails,
- * meeting start/end) add their handler here.
+ * Every job kind svc knows, by module, with the runner settings of the process's config. Modules that
+ * enqueue work (webhook deliveries, emails, meeting start/end) add their handler here.
  */
-export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'>): Map<string, JobHandler> {
-  return new Map<string, JobHandler>([[IDEMPOTENCY_CLEANUP_JOB, () => cleanUpExpiredKeys(ctx.database.db, new Date())]]);
+export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Partial<Pick<AppContext, 'secrets'>>): JobRegistry {
+  const { config, database } = ctx;
+  // `svc worker` has no app context: it opens secrets with the same key `svc serve` would.
+  const secrets = ctx.secrets ?? lazySecretBox(config.encryptionKey, config.dataDir);
+  const deliver = createWebhookDeliverer({ database, secrets, config });
+  return new JobRegistry(
+    [
+      [IDEMPOTENCY_CLEANUP_JOB, () => cleanUpExpiredKeys(database.db, new Date())],
+      [WEBHOOK_DELIVERY_JOB, deliver],
+      [MEETING_JOB, (payload) => runMeetingJob(database, payload)],
+    ],
+    { retryBaseMs: config.jobs.retryBaseMs, leaseMs: config.jobs.leaseMs, concurrency: config.jobs.concurrency },
+  );
 }

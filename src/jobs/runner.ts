@@ -1,8 +1,44 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/client.js';
-import { claimDueJobs, JOBS_CHANNEL, type JobRow, markJobDone, markJobFailed } from './jobs.repository.js';
+import { claimDueJobs, JOBS_CHANNEL, type JobRow, markJobFailed, markJobsDone } from './jobs.repository.js';
 
-export type JobHandler = (payload: any, job: Pick<JobRow, 'id' | 'attempts'>) => Promise<void>;
+export type JobHandler = (payload: any, job: Pick<JobRow, 'id' | 'attempts' | 'maxAttempts'>) => Promise<void>;
+
+/** Tunables of a runner (from the process's config: SVC_JOB_RETRY_BASE_MS, SVC_JOB_LEASE_MS, SVC_JOB_CONCURRENCY). */
+export interface JobRunnerSettings {
+  concurrency?: number;
+  leaseMs?: number;
+  /** First retry delay; it doubles with each attempt, capped at one hour. */
+  retryBaseMs?: number;
+}
+
+/**
+ * The handlers of every job kind, carrying the runner settings the process was configured with, so
+ * whoever starts a runner with them (`svc serve`, `svc worker`, a test) runs it as configured.
+ * Options passed to startJobRunner explicitly win.
+ */
+export class JobRegistry extends Map<string, JobHandler> {
+  constructor(
+    entries: Iterable<readonly [string, JobHandler]>,
+    readonly settings: JobRunnerSettings = {},
+  ) {
+    super(entries);
+  }
+}
+
+/**
+ * Thrown by a handler to fail this attempt with a retry delay of its own choosing (e.g. a receiver's
+ * Retry-After) instead of the runner's backoff. The job still fails for good after its last attempt.
+ */
+export class JobRetry extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(message);
+    this.name = 'JobRetry';
+  }
+}
 
 export interface JobRunnerOptions {
   database: Database;
@@ -13,12 +49,26 @@ export interface JobRunnerOptions {
   pollMs?: number;
   /** A job not finished within its lease is handed to another worker. */
   leaseMs?: number;
+  /** First retry delay (see retryDelayMs). */
+  retryBaseMs?: number;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
-/** Exponential backoff: 10 s, 20 s, 40 s, ... capped at one hour between attempts. */
-export function retryDelayMs(attempts: number): number {
-  return Math.min(3_600_000, 10_000 * 2 ** Math.max(0, attempts - 1));
+export const DEFAULT_RETRY_BASE_MS = 10_000;
+const MAX_RETRY_DELAY_MS = 3_600_000;
+/** Longest a finished job waits to be marked done when no claim comes sooner. */
+const DONE_FLUSH_MS = 20;
+
+/** Exponential backoff after the `attempts`-th failure: 10 s, 20 s, 40 s, ... (base 10 s) capped at one hour. */
+export function retryDelayMs(attempts: number, baseMs = DEFAULT_RETRY_BASE_MS): number {
+  return Math.min(MAX_RETRY_DELAY_MS, baseMs * 2 ** Math.min(40, Math.max(0, attempts - 1)));
+}
+
+/** The fewest attempts whose backoff delays add up to at least `spanMs` (with the default base: 24 h -> 33). */
+export function attemptsSpanning(spanMs: number, baseMs = DEFAULT_RETRY_BASE_MS): number {
+  let attempts = 1;
+  for (let waited = 0; waited < spanMs; attempts += 1) waited += retryDelayMs(attempts, baseMs);
+  return attempts;
 }
 
 export interface JobRunner {
@@ -30,38 +80,70 @@ export interface JobRunner {
 
 export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunner> {
   const { database, handlers, log } = options;
-  const concurrency = options.concurrency ?? 4;
-  const leaseMs = options.leaseMs ?? 60_000;
+  const settings = handlers instanceof JobRegistry ? handlers.settings : {};
+  const concurrency = options.concurrency ?? settings.concurrency ?? 4;
+  const leaseMs = options.leaseMs ?? settings.leaseMs ?? 60_000;
+  const retryBaseMs = options.retryBaseMs ?? settings.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
+  const pollMs = options.pollMs ?? 1000;
   const workerId = randomUUID();
   const running = new Set<Promise<void>>();
   let stopped = false;
   let claiming: Promise<void> | null = null;
   let again = false;
 
+  // Finished jobs are marked done in batches: by the next claim's statement, or after DONE_FLUSH_MS. Until
+  // then they stay leased to this worker; if it dies first they run again, as after any crash between a
+  // handler and its bookkeeping (handlers are idempotent: at-least-once).
+  let doneIds: number[] = [];
+  let doneTimer: NodeJS.Timeout | null = null;
+  const takeDone = () => {
+    const ids = doneIds;
+    doneIds = [];
+    if (doneTimer) clearTimeout(doneTimer);
+    doneTimer = null;
+    return ids;
+  };
+  const flushDone = async () => {
+    const ids = takeDone();
+    await markJobsDone(database.db, ids, workerId).catch((error: unknown) => log.error({ err: error, jobIds: ids }, 'could not mark jobs done; their leases will expire'));
+  };
+
   const runJob = async (job: JobRow) => {
     const handler = handlers.get(job.kind);
     try {
       if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
-      await handler(job.payload, { id: job.id, attempts: job.attempts });
-      await markJobDone(database.db, job.id, workerId);
+      await handler(job.payload, { id: job.id, attempts: job.attempts, maxAttempts: job.maxAttempts });
+      doneIds.push(job.id);
+      doneTimer ??= setTimeout(() => void flushDone(), DONE_FLUSH_MS);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const retryAt = job.attempts < job.maxAttempts ? new Date(Date.now() + retryDelayMs(job.attempts)) : null;
-      await markJobFailed(database.db, job.id, workerId, message.slice(0, 2000), retryAt).catch((e: unknown) =>
-        log.error({ err: e, jobId: job.id }, 'could not record job failure; its lease will expire'),
+      const delay = error instanceof JobRetry ? Math.max(0, error.retryAfterMs) : retryDelayMs(job.attempts, retryBaseMs);
+      const retryAt = job.attempts < job.maxAttempts ? new Date(Date.now() + delay) : null;
+      const recorded = await markJobFailed(database.db, job.id, workerId, message.slice(0, 2000), retryAt).then(
+        () => true,
+        (e: unknown) => (log.error({ err: e, jobId: job.id }, 'could not record job failure; its lease will expire'), false),
       );
       if (!retryAt) log.warn({ jobId: job.id, kind: job.kind, error: message }, 'job failed permanently');
+      // A retry due before the next poll: look again when it is due (nothing NOTIFYs a retry).
+      else if (recorded && delay < pollMs) setTimeout(wake, delay + 5).unref();
     }
   };
 
   const claimRound = async () => {
     while (!stopped && running.size < concurrency) {
-      const batch = await claimDueJobs(database.db, workerId, concurrency - running.size, leaseMs);
+      const done = takeDone();
+      const batch = await claimDueJobs(database.db, workerId, concurrency - running.size, leaseMs, done).catch((error: unknown) => {
+        doneIds.unshift(...done);
+        doneTimer ??= setTimeout(() => void flushDone(), DONE_FLUSH_MS);
+        throw error;
+      });
       if (batch.length === 0) return;
       for (const job of batch) {
         const task = runJob(job).finally(() => {
           running.delete(task);
-          wake();
+          // Refill once half the slots are free: one claim for several jobs instead of one per job. New
+          // jobs (NOTIFY) and the poll still claim at once into any free slot.
+          if (running.size <= concurrency / 2) wake();
         });
         running.add(task);
       }
@@ -92,7 +174,7 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
     log.warn({ err: error }, 'cannot listen for new jobs; polling only');
     return null;
   });
-  const timer = setInterval(wake, options.pollMs ?? 1000);
+  const timer = setInterval(wake, pollMs);
   timer.unref();
   wake();
 
@@ -103,10 +185,12 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
       await unlisten?.();
       await claiming;
       await Promise.allSettled([...running]);
+      await flushDone();
     },
     async drain() {
       wake();
       while (claiming || running.size > 0) await Promise.race([claiming, ...running].filter(Boolean));
+      await flushDone();
     },
   };
 }

@@ -1,22 +1,54 @@
 import type { Db } from '../../db/client.js';
+import { bookingSubscriptionsQuery, emitBookingWebhooks } from '../webhooks/webhook-emission.js';
 import { presentBooking } from './bookings.presenter.js';
-import { insertBookingEvent, type BookingRecord } from './bookings.repository.js';
+import { hasBookingEvent, insertBookingEvent, loadRecords, lockBookingByUid, type BookingRecord } from './bookings.repository.js';
 
 /** Booking triggers of spec section 6 that bookings emit. */
-export type BookingTrigger = 'BOOKING_CREATED' | 'BOOKING_REQUESTED' | 'BOOKING_RESCHEDULED' | 'BOOKING_CANCELLED' | 'BOOKING_REJECTED' | 'BOOKING_NO_SHOW_UPDATED';
+export type BookingTrigger =
+  | 'BOOKING_CREATED'
+  | 'BOOKING_REQUESTED'
+  | 'BOOKING_RESCHEDULED'
+  | 'BOOKING_CANCELLED'
+  | 'BOOKING_REJECTED'
+  | 'BOOKING_NO_SHOW_UPDATED'
+  | 'MEETING_STARTED'
+  | 'MEETING_ENDED';
 
 /**
  * Records what happened to a booking in the transaction that made it happen: the booking as it now
- * is, plus what the trigger adds (reasons, the booking it replaced...). Webhook deliveries are built
- * from these records.
+ * is, plus what the trigger adds (reasons, the booking it replaced...). In the same transaction, every
+ * matching webhook subscription gets a delivery (body rendered now) and a delivery job: nothing is
+ * announced that did not commit, and nothing that committed can be lost.
  */
 export async function recordBookingEvent(tx: Db, trigger: BookingTrigger, record: BookingRecord, extra: Record<string, unknown> = {}): Promise<void> {
-  await insertBookingEvent(tx, {
-    bookingId: record.booking.id,
-    bookingUid: record.booking.uid,
-    trigger,
-    userId: record.booking.userId,
-    eventTypeId: record.booking.eventTypeId,
-    payload: { ...presentBooking(record), ...extra },
-  });
+  const event = await insertBookingEvent(
+    tx,
+    {
+      bookingId: record.booking.id,
+      bookingUid: record.booking.uid,
+      trigger,
+      userId: record.booking.userId,
+      eventTypeId: record.booking.eventTypeId,
+      payload: { ...presentBooking(record), ...extra },
+    },
+    // The subscriptions that may want it are found by the same statement.
+    bookingSubscriptionsQuery(trigger, record),
+  );
+  await emitBookingWebhooks(tx, { trigger, bookingEventId: event.id, createdAt: event.createdAt, record, extra }, event.alongside);
+}
+
+/**
+ * MEETING_STARTED / MEETING_ENDED, when its scheduled job comes due: recorded (and so delivered) only
+ * if the booking is still accepted at the instant the job was scheduled for, so a cancelled or moved
+ * booking announces nothing. Returns whether it was recorded.
+ */
+export async function recordMeetingEvent(tx: Db, bookingUid: string, trigger: 'MEETING_STARTED' | 'MEETING_ENDED', at: Date): Promise<boolean> {
+  const booking = await lockBookingByUid(tx, bookingUid);
+  if (!booking || booking.status !== 'accepted') return false;
+  const instant = trigger === 'MEETING_STARTED' ? booking.startAt : booking.endAt;
+  if (instant.getTime() !== at.getTime()) return false;
+  if (await hasBookingEvent(tx, bookingUid, trigger)) return false;
+  const [record] = await loadRecords(tx, [booking]);
+  await recordBookingEvent(tx, trigger, record!);
+  return true;
 }

@@ -191,7 +191,34 @@ export async function listBookings(db: Db, filter: BookingListFilter): Promise<{
 
 export type NewBookingEvent = Omit<typeof bookingEvents.$inferInsert, 'id' | 'createdAt'>;
 
-export async function insertBookingEvent(db: Db, event: NewBookingEvent): Promise<void> {
-  await db.insert(bookingEvents).values(event);
+/**
+ * Records a booking event. `alongside` (a query that does not depend on the event, such as the webhook
+ * subscriptions that want it) runs in the same statement: its rows come back with the event's id.
+ */
+export async function insertBookingEvent(db: Db, event: NewBookingEvent, alongside: SQL | null = null): Promise<{ id: number; createdAt: Date; alongside: Record<string, unknown>[] }> {
+  if (!alongside) {
+    const [row] = await db.insert(bookingEvents).values(event).returning({ id: bookingEvents.id, createdAt: bookingEvents.createdAt });
+    return { ...row!, alongside: [] };
+  }
+  const result = await db.execute(sql`
+    with event as (
+      insert into ${bookingEvents} (booking_id, booking_uid, trigger, user_id, event_type_id, payload)
+      values (${event.bookingId}, ${event.bookingUid}, ${event.trigger}, ${event.userId}, ${event.eventTypeId ?? null}, ${JSON.stringify(event.payload)}::jsonb)
+      returning id, created_at
+    )
+    select event.id as event_id, (extract(epoch from event.created_at) * 1000)::float8 as event_created_ms, alongside.*
+    from event left join (${alongside}) alongside on true`);
+  const rows = (result as unknown as { rows: Record<string, unknown>[] }).rows;
+  return { id: Number(rows[0]!.event_id), createdAt: new Date(Number(rows[0]!.event_created_ms)), alongside: rows };
+}
+
+/** Whether the booking already has an event of this trigger (a job re-run after a crash records nothing twice). */
+export async function hasBookingEvent(db: Db, bookingUid: string, trigger: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: bookingEvents.id })
+    .from(bookingEvents)
+    .where(and(eq(bookingEvents.bookingUid, bookingUid), eq(bookingEvents.trigger, trigger)))
+    .limit(1);
+  return row !== undefined;
 }
 

@@ -1,0 +1,225 @@
+import { and, arrayOverlaps, asc, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { eventTypes, users, webhookDeliveries, webhookDeliveryAttempts, webhooks } from '../../db/schema.js';
+import type { StoredBookingField } from '../event-types/event-type-model.js';
+
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type AttemptRow = typeof webhookDeliveryAttempts.$inferSelect;
+export type NewDelivery = Omit<typeof webhookDeliveries.$inferInsert, 'id' | 'createdAt'>;
+
+/**
+ * Who an event concerns, at every subscription level. A subscription matches when its owner is one
+ * of these: a user's own webhooks, the event type's, its team's, the organization's, the OAuth
+ * client's (platform) that manages the user.
+ */
+export interface WebhookAudience {
+  userIds: number[];
+  eventTypeIds: number[];
+  teamIds: number[];
+  organizationIds: number[];
+  oauthClientIds: string[];
+}
+
+export interface MatchedSubscription {
+  id: number;
+  triggers: string[];
+  payloadTemplate: string | null;
+}
+
+function ownerMatches(audience: WebhookAudience): SQL | undefined {
+  const levels: SQL[] = [];
+  if (audience.userIds.length) levels.push(and(eq(webhooks.ownerKind, 'user'), inArray(webhooks.userId, audience.userIds))!);
+  if (audience.eventTypeIds.length) levels.push(and(eq(webhooks.ownerKind, 'eventType'), inArray(webhooks.eventTypeId, audience.eventTypeIds))!);
+  if (audience.teamIds.length) levels.push(and(eq(webhooks.ownerKind, 'team'), inArray(webhooks.teamId, audience.teamIds))!);
+  if (audience.organizationIds.length) levels.push(and(eq(webhooks.ownerKind, 'organization'), inArray(webhooks.organizationId, audience.organizationIds))!);
+  if (audience.oauthClientIds.length) levels.push(and(eq(webhooks.ownerKind, 'oauthClient'), inArray(webhooks.oauthClientId, audience.oauthClientIds))!);
+  return levels.length ? or(...levels) : undefined;
+}
+
+/**
+ * A query for the active subscriptions of the audience that list any of `triggers`, with columns
+ * `webhook_id`, `webhook_triggers`, `webhook_template` (read them with `matchedSubscriptions`); null
+ * when nobody could match. It is run inside another statement (the booking event's insert), so
+ * matching costs no round trip of its own.
+ */
+export function subscriptionsQuery(audience: WebhookAudience, triggers: string[]): SQL | null {
+  const owners = ownerMatches(audience);
+  if (!owners || triggers.length === 0) return null;
+  return sql`select ${webhooks.id} as webhook_id, ${webhooks.triggers} as webhook_triggers, ${webhooks.payloadTemplate} as webhook_template
+    from ${webhooks} where ${and(eq(webhooks.active, true), arrayOverlaps(webhooks.triggers, triggers), owners)}`;
+}
+
+/** The subscriptions among rows carrying subscriptionsQuery's columns (rows without one are skipped), by id. */
+export function matchedSubscriptions(rows: Record<string, unknown>[]): MatchedSubscription[] {
+  const matched = new Map<number, MatchedSubscription>();
+  for (const row of rows) {
+    if (row.webhook_id === null || row.webhook_id === undefined) continue;
+    const id = Number(row.webhook_id);
+    matched.set(id, { id, triggers: row.webhook_triggers as string[], payloadTemplate: (row.webhook_template as string | null) ?? null });
+  }
+  return [...matched.values()].sort((a, b) => a.id - b.id);
+}
+
+/** Active subscriptions of the audience that list any of `triggers`. */
+export async function findSubscriptions(db: Db, audience: WebhookAudience, triggers: string[]): Promise<MatchedSubscription[]> {
+  const query = subscriptionsQuery(audience, triggers);
+  if (!query) return [];
+  return matchedSubscriptions(((await db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows);
+}
+
+/** What a booking payload shows of its organizer and event type beyond the booking record. */
+export interface PayloadContext {
+  organizer: { id: number; name: string | null; email: string; username: string | null; timeZone: string; locale: string | null; timeFormat: 12 | 24 } | null;
+  eventType: {
+    id: number;
+    slug: string;
+    title: string;
+    description: string;
+    lengthInMinutes: number;
+    bookingFields: StoredBookingField[];
+    requiresConfirmation: boolean;
+    seatsPerTimeSlot: number | null;
+    seatsShowAttendees: boolean;
+    hideCalendarNotes: boolean;
+  } | null;
+}
+
+export async function loadPayloadContext(db: Db, organizerId: number, eventTypeId: number | null): Promise<PayloadContext> {
+  const [row] = await db
+    .select({
+      organizer: { id: users.id, name: users.name, email: users.email, username: users.username, timeZone: users.timeZone, locale: users.locale, timeFormat: users.timeFormat },
+      eventType: {
+        id: eventTypes.id,
+        slug: eventTypes.slug,
+        title: eventTypes.title,
+        description: eventTypes.description,
+        lengthInMinutes: eventTypes.lengthInMinutes,
+        bookingFields: eventTypes.bookingFields,
+        confirmationPolicy: eventTypes.confirmationPolicy,
+        seatsPerTimeSlot: eventTypes.seatsPerTimeSlot,
+        seatsShowAttendees: eventTypes.seatsShowAttendees,
+        settings: eventTypes.settings,
+      },
+    })
+    .from(users)
+    .leftJoin(eventTypes, eventTypeId === null ? sql`false` : eq(eventTypes.id, eventTypeId))
+    .where(eq(users.id, organizerId));
+  if (!row) return { organizer: null, eventType: null };
+  const type = row.eventType;
+  return {
+    organizer: row.organizer,
+    eventType: type
+      ? {
+          id: type.id,
+          slug: type.slug,
+          title: type.title,
+          description: type.description,
+          lengthInMinutes: type.lengthInMinutes,
+          bookingFields: type.bookingFields,
+          requiresConfirmation: type.confirmationPolicy !== null,
+          seatsPerTimeSlot: type.seatsPerTimeSlot,
+          seatsShowAttendees: type.seatsShowAttendees,
+          hideCalendarNotes: type.settings?.hideCalendarNotes ?? false,
+        }
+      : null,
+  };
+}
+
+export async function insertDeliveries(db: Db, rows: NewDelivery[]): Promise<{ id: number; uid: string }[]> {
+  if (rows.length === 0) return [];
+  return db.insert(webhookDeliveries).values(rows).returning({ id: webhookDeliveries.id, uid: webhookDeliveries.uid });
+}
+
+/** A delivery with what sending it needs from its subscription (null: the subscription and so the delivery are gone). */
+export interface DeliveryToSend {
+  id: number;
+  uid: string;
+  status: DeliveryRow['status'];
+  body: string;
+  contentType: string;
+  subscriberUrl: string;
+  active: boolean;
+  secretSealed: string | null;
+}
+
+export async function findDeliveryToSend(db: Db, id: number): Promise<DeliveryToSend | undefined> {
+  const [row] = await db
+    .select({
+      id: webhookDeliveries.id,
+      uid: webhookDeliveries.uid,
+      status: webhookDeliveries.status,
+      body: webhookDeliveries.body,
+      contentType: webhookDeliveries.contentType,
+      subscriberUrl: webhooks.subscriberUrl,
+      active: webhooks.active,
+      secretSealed: webhooks.secretSealed,
+    })
+    .from(webhookDeliveries)
+    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+    .where(eq(webhookDeliveries.id, id));
+  return row;
+}
+
+export interface AttemptRecord {
+  deliveryId: number;
+  attemptedAt: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  /** The delivery's status after this attempt. */
+  outcome: 'delivered' | 'pending' | 'failed';
+}
+
+/** Logs one attempt and summarizes it on the delivery, in one statement (atomic on its own). */
+export async function recordAttempt(db: Db, attempt: AttemptRecord): Promise<void> {
+  await db.execute(sql`
+    with logged as (
+      insert into ${webhookDeliveryAttempts} (delivery_id, attempted_at, status_code, duration_ms, error)
+      select ${attempt.deliveryId}, ${attempt.attemptedAt.toISOString()}::timestamptz, ${attempt.statusCode}::int, ${attempt.durationMs}::int, ${attempt.error}::text
+      where exists (select 1 from ${webhookDeliveries} where id = ${attempt.deliveryId})
+    )
+    update ${webhookDeliveries}
+    set attempts = attempts + 1, last_status_code = ${attempt.statusCode}::int, last_error = ${attempt.error}::text, status = ${attempt.outcome},
+        delivered_at = case when ${attempt.outcome} = 'delivered' then ${attempt.attemptedAt.toISOString()}::timestamptz else delivered_at end
+    where id = ${attempt.deliveryId}`);
+}
+
+/** A delivery that will not be sent (its subscription was deactivated): failed, with the reason. */
+export async function failDelivery(db: Db, id: number, error: string): Promise<void> {
+  await db.update(webhookDeliveries).set({ status: 'failed', lastError: error }).where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending')));
+}
+
+/** A subscription's deliveries, newest first. */
+export async function listDeliveries(db: Db, webhookId: number, take: number, skip: number): Promise<DeliveryRow[]> {
+  return db
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.webhookId, webhookId))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(take)
+    .offset(skip);
+}
+
+export async function attemptsOf(db: Db, deliveryIds: number[]): Promise<AttemptRow[]> {
+  if (deliveryIds.length === 0) return [];
+  return db
+    .select()
+    .from(webhookDeliveryAttempts)
+    .where(inArray(webhookDeliveryAttempts.deliveryId, deliveryIds))
+    .orderBy(asc(webhookDeliveryAttempts.attemptedAt), asc(webhookDeliveryAttempts.id));
+}
+
+/** Locks one delivery of a subscription (resends of it apply one after the other). */
+export async function lockDelivery(db: Db, webhookId: number, uid: string): Promise<DeliveryRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.uid, uid)))
+    .for('update');
+  return row;
+}
+
+export async function reopenDelivery(db: Db, id: number): Promise<DeliveryRow> {
+  const [row] = await db.update(webhookDeliveries).set({ status: 'pending', deliveredAt: null }).where(eq(webhookDeliveries.id, id)).returning();
+  return row!;
+}

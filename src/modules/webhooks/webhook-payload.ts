@@ -1,0 +1,165 @@
+import { offsetMinutes } from '../../scheduling/zones.js';
+import type { StoredBookingField } from '../event-types/event-type-model.js';
+import type { AttendeeRow, BookingRecord } from '../bookings/bookings.repository.js';
+import { parsePayloadTemplate, renderPayloadTemplate } from './payload-template.js';
+import type { PayloadContext } from './webhook-deliveries.repository.js';
+
+/**
+ * Webhook bodies (contract section 7): `{triggerEvent, createdAt, payload}` with the reference's
+ * booking payload, or the subscription's payloadTemplate rendered against `{...payload, triggerEvent,
+ * createdAt}`. Bodies are rendered once, when the event is recorded, and stored: every retry sends
+ * the same bytes.
+ */
+
+/** Labels the reference gives its default booking fields (its i18n keys) when the form sets none. */
+const DEFAULT_LABELS: Record<string, string> = {
+  name: 'your_name',
+  email: 'email_address',
+  location: 'location',
+  title: 'what_is_this_meeting_about',
+  notes: 'additional_notes',
+  guests: 'additional_guests',
+  rescheduleReason: 'reason_for_reschedule',
+  attendeePhoneNumber: 'phone_number',
+};
+
+/** Minutes east of UTC in `zone` at `at` (0 for a zone the runtime does not know). */
+function utcOffset(zone: string, at: number): number {
+  try {
+    return offsetMinutes(zone, at);
+  } catch {
+    return 0;
+  }
+}
+
+type LabelledResponses = Record<string, { label: string; value?: unknown }>;
+
+/** `responses` (every field of the form, answered or not, then answers without a field) and `userFieldsResponses` (custom fields). */
+function labelledResponses(fields: StoredBookingField[], answers: Record<string, unknown>): { responses: LabelledResponses; userFieldsResponses: LabelledResponses } {
+  const responses: LabelledResponses = {};
+  const userFieldsResponses: LabelledResponses = {};
+  for (const field of fields) {
+    const entry = { label: field.label || DEFAULT_LABELS[field.slug] || field.slug, ...(answers[field.slug] !== undefined ? { value: answers[field.slug] } : {}) };
+    responses[field.slug] = entry;
+    if (!field.isDefault && !(field.slug in DEFAULT_LABELS)) userFieldsResponses[field.slug] = entry;
+  }
+  for (const [slug, value] of Object.entries(answers)) {
+    if (!(slug in responses) && value !== undefined) responses[slug] = { label: DEFAULT_LABELS[slug] ?? slug, value };
+  }
+  return { responses, userFieldsResponses };
+}
+
+function presentAttendee(attendee: AttendeeRow, at: number) {
+  return {
+    name: attendee.name,
+    email: attendee.email,
+    timeZone: attendee.timeZone,
+    language: { locale: attendee.locale ?? 'en' },
+    utcOffset: utcOffset(attendee.timeZone, at),
+    ...(attendee.phoneNumber ? { phoneNumber: attendee.phoneNumber } : {}),
+  };
+}
+
+/** What each trigger adds to the booking payload, taken from the booking event's extra. */
+function triggerFields(trigger: string, record: BookingRecord, extra: Record<string, unknown>): Record<string, unknown> {
+  const { booking } = record;
+  switch (trigger) {
+    case 'BOOKING_RESCHEDULED':
+      return {
+        rescheduleUid: extra.rescheduleUid ?? booking.rescheduledFromUid,
+        rescheduleStartTime: extra.rescheduleStartTime ?? null,
+        rescheduleEndTime: extra.rescheduleEndTime ?? null,
+        rescheduledBy: extra.rescheduledBy ?? booking.rescheduledByEmail,
+      };
+    case 'BOOKING_CANCELLED':
+      return { cancellationReason: extra.cancellationReason ?? booking.cancellationReason, cancelledBy: booking.cancelledByEmail ?? extra.attendeeEmail ?? null };
+    case 'BOOKING_REJECTED':
+      return { rejectionReason: extra.rejectionReason ?? booking.rejectionReason };
+    default:
+      return {};
+  }
+}
+
+/** The reference's booking payload (BOOKING_* but no-show, MEETING_STARTED, MEETING_ENDED). */
+export function bookingPayload(trigger: string, record: BookingRecord, extra: Record<string, unknown>, context: PayloadContext): Record<string, unknown> {
+  const { booking, host } = record;
+  const start = booking.startAt.getTime();
+  const eventType = context.eventType;
+  const organizer = context.organizer ?? { ...host, locale: null, timeFormat: 12 as const };
+  const seatUid = typeof extra.seatUid === 'string' ? extra.seatUid : undefined;
+  const seat = seatUid === undefined ? undefined : record.attendees.find((attendee) => attendee.seatUid === seatUid);
+  // A seat's own event shows that seat's booker and answers; the rest of the booking shows everyone.
+  const attendees = seat ? [seat] : record.attendees;
+  const answers = seat?.seatResponses ?? booking.responses;
+  const { responses, userFieldsResponses } = labelledResponses(eventType?.bookingFields ?? [], answers);
+  const notes = booking.description || null;
+  return {
+    type: eventType?.slug ?? null,
+    title: booking.title,
+    description: eventType?.description || notes,
+    additionalNotes: notes,
+    customInputs: {},
+    startTime: booking.startAt.toISOString(),
+    endTime: booking.endAt.toISOString(),
+    organizer: {
+      id: organizer.id,
+      name: organizer.name,
+      email: organizer.email,
+      username: organizer.username,
+      timeZone: organizer.timeZone,
+      language: { locale: organizer.locale ?? 'en' },
+      timeFormat: organizer.timeFormat === 24 ? 'HH:mm' : 'h:mma',
+      utcOffset: utcOffset(organizer.timeZone, start),
+    },
+    responses,
+    userFieldsResponses,
+    attendees: attendees.map((attendee) => presentAttendee(attendee, start)),
+    location: booking.location ?? '',
+    destinationCalendar: null,
+    hideCalendarNotes: eventType?.hideCalendarNotes ?? false,
+    requiresConfirmation: eventType?.requiresConfirmation ?? false,
+    eventTypeId: booking.eventTypeId,
+    seatsShowAttendees: eventType?.seatsShowAttendees ?? false,
+    seatsPerTimeSlot: eventType?.seatsPerTimeSlot ?? null,
+    ...(seatUid !== undefined ? { seatUid } : {}),
+    uid: booking.uid,
+    bookingId: booking.id,
+    eventTitle: eventType?.title ?? null,
+    eventDescription: eventType?.description ?? null,
+    price: 0,
+    currency: 'usd',
+    length: Math.round((booking.endAt.getTime() - start) / 60_000),
+    metadata: booking.metadata,
+    status: booking.status.toUpperCase(),
+    ...(booking.recurringBookingUid !== null ? { recurringEventId: booking.recurringBookingUid } : {}),
+    ...triggerFields(trigger, record, extra),
+  };
+}
+
+/** BOOKING_NO_SHOW_UPDATED: `{message, bookingUid, bookingId, attendees: [{email, noShow}]}`. */
+export function noShowPayload(record: BookingRecord, extra: Record<string, unknown>): Record<string, unknown> {
+  return {
+    message: typeof extra.message === 'string' ? extra.message : '',
+    bookingUid: record.booking.uid,
+    bookingId: record.booking.id,
+    attendees: Array.isArray(extra.attendees) ? extra.attendees : [],
+  };
+}
+
+export interface RenderedBody {
+  body: string;
+  contentType: string;
+  /** Set when the subscription's template could not be used: the default body was stored instead. */
+  templateError?: string;
+}
+
+/** The exact bytes one subscription receives for one event. */
+export function renderBody(trigger: string, createdAt: string, payload: Record<string, unknown>, template: string | null): RenderedBody {
+  const standard = () => ({ body: JSON.stringify({ triggerEvent: trigger, createdAt, payload }), contentType: 'application/json' });
+  if (template === null || template === '') return standard();
+  try {
+    return renderPayloadTemplate(parsePayloadTemplate(template), { ...payload, triggerEvent: trigger, createdAt });
+  } catch (error) {
+    return { ...standard(), templateError: `payloadTemplate cannot be rendered: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
