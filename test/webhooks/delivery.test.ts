@@ -224,6 +224,46 @@ describe('webhook delivery', () => {
     assert.equal(hook.requests.length, 3, 'nothing more is sent once delivered');
   });
 
+  test('deliveries sent together (read and logged as a group) each keep their own outcome', async () => {
+    const { host, eventType } = await newHost();
+    const good = await receiver(() => ({ status: 200 }));
+    const flaky = await receiver((request) => (flaky.byId(String(request.headers['webhook-id'])).length <= 1 ? { status: 503, body: 'busy' } : { status: 202 }));
+    const goodIds: number[] = [];
+    const flakyIds: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      goodIds.push(await insertWebhook(db(), secrets(), { userId: host.userId, subscriberUrl: `${good.url}?n=${i}`, triggers: ['BOOKING_CREATED'], secret: `good-${i}` }));
+      flakyIds.push(await insertWebhook(db(), secrets(), { eventTypeId: eventType.id, subscriberUrl: `${flaky.url}?n=${i}`, triggers: ['BOOKING_CREATED'], secret: `flaky-${i}` }));
+    }
+    await booked(api, { eventTypeId: eventType.id, start: slotOf(host) });
+    await good.waitFor(4);
+    await flaky.waitFor(8);
+    const settled = async () => {
+      const deliveries = (await Promise.all([...goodIds, ...flakyIds].map((id) => deliveriesOf(db(), id)))).flat();
+      return deliveries.length === 8 && deliveries.every((delivery) => delivery.status === 'delivered');
+    };
+    await eventually(settled, 5000);
+    for (const [index, id] of goodIds.entries()) {
+      const [delivery] = await deliveryLog(host, id);
+      assert.deepEqual(delivery.attemptLog.map((attempt: any) => [attempt.statusCode, attempt.error]), [[200, null]]);
+      assert.equal(delivery.attempts, 1);
+      assertSigned(good.byId(delivery.id)[0]!, `good-${index}`);
+    }
+    for (const [index, id] of flakyIds.entries()) {
+      const response = await api.request('GET', `/v2/event-types/${eventType.id}/webhooks/${id}/deliveries`, { key: host.apiKey });
+      assert.equal(response.status, 200, response.text);
+      const [delivery] = response.body.data;
+      assert.deepEqual(
+        delivery.attemptLog.map((attempt: any) => [attempt.statusCode, attempt.error]),
+        [
+          [503, 'HTTP 503: busy'],
+          [202, null],
+        ],
+      );
+      assert.deepEqual([delivery.attempts, delivery.lastStatusCode, delivery.lastError], [2, 202, null]);
+      for (const request of flaky.byId(delivery.id)) assertSigned(request, `flaky-${index}`);
+    }
+  });
+
   test('each booking trigger reaches the user and event-type subscriptions that list it, and no others', async () => {
     const { host, eventType } = await newHost();
     const otherType = await createEventType(api, host);

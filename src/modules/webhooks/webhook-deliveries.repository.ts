@@ -142,8 +142,10 @@ export interface DeliveryToSend {
   secretSealed: string | null;
 }
 
-export async function findDeliveryToSend(db: Db, id: number): Promise<DeliveryToSend | undefined> {
-  const [row] = await db
+/** The deliveries of `ids` that still exist, with what sending them needs (one statement for a whole claim). */
+export async function findDeliveriesToSend(db: Db, ids: number[]): Promise<DeliveryToSend[]> {
+  if (ids.length === 0) return [];
+  return db
     .select({
       id: webhookDeliveries.id,
       uid: webhookDeliveries.uid,
@@ -156,8 +158,7 @@ export async function findDeliveryToSend(db: Db, id: number): Promise<DeliveryTo
     })
     .from(webhookDeliveries)
     .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-    .where(eq(webhookDeliveries.id, id));
-  return row;
+    .where(inArray(webhookDeliveries.id, ids));
 }
 
 export interface AttemptRecord {
@@ -170,18 +171,28 @@ export interface AttemptRecord {
   outcome: 'delivered' | 'pending' | 'failed';
 }
 
-/** Logs one attempt and summarizes it on the delivery, in one statement (atomic on its own). */
-export async function recordAttempt(db: Db, attempt: AttemptRecord): Promise<void> {
+/**
+ * Logs attempts and summarizes each on its delivery, all in one statement (atomic on its own). A
+ * delivery deleted meanwhile (with its subscription) gets no log row. One attempt per delivery.
+ */
+export async function recordAttempts(db: Db, attempts: AttemptRecord[]): Promise<void> {
+  if (attempts.length === 0) return;
+  const rows = attempts.map(
+    (attempt) =>
+      sql`(${attempt.deliveryId}::bigint, ${attempt.attemptedAt.toISOString()}::timestamptz, ${attempt.statusCode}::int, ${attempt.durationMs}::int, ${attempt.error}::text, ${attempt.outcome}::text)`,
+  );
   await db.execute(sql`
-    with logged as (
+    with attempt (delivery_id, attempted_at, status_code, duration_ms, error, outcome) as (values ${sql.join(rows, sql`, `)}),
+    logged as (
       insert into ${webhookDeliveryAttempts} (delivery_id, attempted_at, status_code, duration_ms, error)
-      select ${attempt.deliveryId}, ${attempt.attemptedAt.toISOString()}::timestamptz, ${attempt.statusCode}::int, ${attempt.durationMs}::int, ${attempt.error}::text
-      where exists (select 1 from ${webhookDeliveries} where id = ${attempt.deliveryId})
+      select attempt.delivery_id, attempt.attempted_at, attempt.status_code, attempt.duration_ms, attempt.error
+      from attempt join ${webhookDeliveries} on ${webhookDeliveries.id} = attempt.delivery_id
     )
     update ${webhookDeliveries}
-    set attempts = attempts + 1, last_status_code = ${attempt.statusCode}::int, last_error = ${attempt.error}::text, status = ${attempt.outcome},
-        delivered_at = case when ${attempt.outcome} = 'delivered' then ${attempt.attemptedAt.toISOString()}::timestamptz else delivered_at end
-    where id = ${attempt.deliveryId}`);
+    set attempts = ${webhookDeliveries.attempts} + 1, last_status_code = attempt.status_code, last_error = attempt.error, status = attempt.outcome,
+        delivered_at = case when attempt.outcome = 'delivered' then attempt.attempted_at else ${webhookDeliveries.deliveredAt} end
+    from attempt
+    where ${webhookDeliveries.id} = attempt.delivery_id`);
 }
 
 /** A delivery that will not be sent (its subscription was deactivated): failed, with the reason. */

@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import type { Config } from '../../app/config.js';
 import type { Database } from '../../db/client.js';
 import { type JobHandler, JobRetry, retryDelayMs } from '../../jobs/runner.js';
+import { groupedCalls } from '../../lib/grouped-calls.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import { isPublicAddress, publicOnlyLookup } from './subscriber-address.js';
 import * as repo from './webhook-deliveries.repository.js';
@@ -158,8 +159,18 @@ export function createWebhookDeliverer(deps: DelivererDeps): JobHandler {
     }
     return secret;
   };
+  // The jobs of one claim start together: one statement reads all their deliveries, and attempts that
+  // end while another group is being recorded are recorded together (a statement per group, not per delivery).
+  const findDelivery = groupedCalls(async (ids: number[]) => {
+    const found = new Map((await repo.findDeliveriesToSend(database.db, ids)).map((delivery) => [delivery.id, delivery]));
+    return ids.map((id) => found.get(id));
+  });
+  const recordAttempt = groupedCalls(async (attempts: repo.AttemptRecord[]) => {
+    await repo.recordAttempts(database.db, attempts);
+    return attempts.map(() => undefined);
+  });
   return async (payload: { deliveryId: number }, job) => {
-    const delivery = await repo.findDeliveryToSend(database.db, payload.deliveryId);
+    const delivery = await findDelivery(payload.deliveryId);
     if (!delivery || delivery.status !== 'pending') return;
     if (!delivery.active) {
       await repo.failDelivery(database.db, delivery.id, 'Not sent: the subscription was deactivated before this delivery was made.');
@@ -176,7 +187,7 @@ export function createWebhookDeliverer(deps: DelivererDeps): JobHandler {
     }
     const delivered = outcome.error === null;
     const last = job.attempts >= job.maxAttempts;
-    await repo.recordAttempt(database.db, {
+    await recordAttempt({
       deliveryId: delivery.id,
       attemptedAt,
       statusCode: outcome.statusCode,
