@@ -192,14 +192,21 @@ export async function waitHealthy(server: ChildServer, timeoutMs = 20_000): Prom
   throw new Error(`svc serve not healthy after ${timeoutMs} ms\n${server.stdout()}\n${server.stderr()}`);
 }
 
-/** Spawns `svc serve` and waits for GET /health = 200. */
+/**
+ * Spawns `svc serve` and waits for GET /health = 200. A port found free can be taken before the child
+ * listens (as the local end of some outgoing connection, from parallel test files): then it tries
+ * another port.
+ */
 export async function startServer(env: Record<string, string>): Promise<ChildServer> {
-  const server = await spawnServer(env);
-  try {
-    await waitHealthy(server);
-  } catch (error) {
-    server.child.kill('SIGKILL');
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    const server = await spawnServer(env);
+    try {
+      await waitHealthy(server);
+      return server;
+    } catch (error) {
+      server.child.kill('SIGKILL');
+      const portTaken = !env.PORT && (await server.exited).code !== null && `${server.stdout()}${server.stderr()}`.includes('EADDRINUSE');
+      if (!portTaken || attempt === 3) throw error;
+    }
   }
-  return server;
 }
