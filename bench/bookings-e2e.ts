@@ -102,6 +102,34 @@ export function bookingBody(host: BookingHost, start: number, phase: BookingsPha
   });
 }
 
+/**
+ * autocannon options for POST /v2/bookings over BOOKINGS_CONNECTIONS connections: connection c books
+ * only host c (modulo the hosts), each request the host's next slot from `dealer`. `onAnswer` gets each
+ * answer with the connection's host index.
+ */
+export function bookingRequests(baseUrl: string, hosts: BookingHost[], dealer: SlotDealer, onAnswer: (status: number, body: string, host: number) => void) {
+  let clients = 0;
+  let serial = dealer.handedOut;
+  return {
+    url: `${baseUrl}/v2/bookings`,
+    connections: BOOKINGS_CONNECTIONS,
+    method: 'POST' as const,
+    headers: { 'content-type': 'application/json', 'svc-api-version': BOOKINGS_API_VERSION },
+    setupClient(client: { setRequests(requests: object[]): void }) {
+      const host = clients++ % hosts.length;
+      client.setRequests([
+        {
+          setupRequest(request: { body?: string }) {
+            request.body = bookingBody(hosts[host]!, dealer.next(host), dealer.phase, serial++);
+            return request;
+          },
+          onResponse: (status: number, body: string) => onAnswer(status, body, host),
+        },
+      ]);
+    },
+  };
+}
+
 /** What the store holds for the bench hosts after the runs (read with SQL). */
 export interface BookingsCheck {
   warmupBookings: number;

@@ -17,8 +17,8 @@ import {
   BOOKINGS_CONNECTIONS,
   BOOKINGS_HOSTS,
   BOOKINGS_ZONE,
-  bookingBody,
   type BookingHost,
+  bookingRequests,
   type BookingsCheck,
   bookingsPlan,
   type BookingsPlan,
@@ -443,8 +443,6 @@ interface BookingsRun {
 async function runBookings(baseUrl: string, hosts: BookingHost[], dealer: SlotDealer, stop: { durationS: number } | { amount: number }, serverPid?: number): Promise<BookingsRun> {
   const statuses: Record<string, number> = {};
   const failures: string[] = [];
-  let clients = 0;
-  let serial = dealer.handedOut;
   let answered = 0;
   let lastAnswerAt = 0;
   /** When each answer came, ms after the start. */
@@ -456,31 +454,16 @@ async function runBookings(baseUrl: string, hosts: BookingHost[], dealer: SlotDe
   const before = cpuSnapshot(serverPid);
   const startedAt = performance.now();
   const result = await autocannon({
-    url: `${baseUrl}/v2/bookings`,
-    connections: BOOKINGS_CONNECTIONS,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'svc-api-version': BOOKINGS_API_VERSION },
+    ...bookingRequests(baseUrl, hosts, dealer, (status, body, host) => {
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      if (status !== 201 && failures.length < 3) failures.push(`${status} ${body.slice(0, 300)}`);
+      answered += 1;
+      lastAnswerAt = performance.now();
+      answerTimes.push(lastAnswerAt - startedAt);
+      firstAnswers[host] ??= lastAnswerAt - startedAt;
+      if (answered === amount) after = cpuSnapshot(serverPid);
+    }),
     ...(amount === undefined ? { duration: (stop as { durationS: number }).durationS } : { amount }),
-    setupClient(client) {
-      const host = clients++ % hosts.length;
-      client.setRequests([
-        {
-          setupRequest(request) {
-            request.body = bookingBody(hosts[host]!, dealer.next(host), dealer.phase, serial++);
-            return request;
-          },
-          onResponse(status, body) {
-            statuses[status] = (statuses[status] ?? 0) + 1;
-            if (status !== 201 && failures.length < 3) failures.push(`${status} ${body.slice(0, 300)}`);
-            answered += 1;
-            lastAnswerAt = performance.now();
-            answerTimes.push(lastAnswerAt - startedAt);
-            firstAnswers[host] ??= lastAnswerAt - startedAt;
-            if (answered === amount) after = cpuSnapshot(serverPid);
-          },
-        },
-      ]);
-    },
   });
   after ??= cpuSnapshot(serverPid);
   return {

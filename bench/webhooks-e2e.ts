@@ -14,12 +14,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { secretBox } from '../src/lib/secrets.js';
-import { BOOKINGS_API_VERSION, bookingBody, type BookingHost, bookingsPlan, SlotDealer } from './bookings-e2e.js';
+import { BOOKINGS_API_VERSION, BOOKINGS_CONNECTIONS, bookingBody, type BookingHost, bookingRequests, bookingsPlan, SlotDealer } from './bookings-e2e.js';
 
 export const WEBHOOKS_ENCRYPTION_KEY = '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0';
 const SECRET = 'bench-webhook-secret';
 export const SUBSCRIPTIONS_PER_HOST = 2;
-const CONNECTIONS = 20;
 const LIVE_BOOKINGS = { pglite: 600, postgres: 1200 } as const;
 /** The backlog is sized to this many seconds of the live phase's booking rate. */
 const BACKLOG_SECONDS = 8;
@@ -113,40 +112,20 @@ interface Booked {
   elapsedMs: number;
 }
 
-/** POST /v2/bookings `amount` times over CONNECTIONS connections at full speed, each connection on its own host's next slots. */
+/** POST /v2/bookings `amount` times over BOOKINGS_CONNECTIONS connections at full speed, each connection on its own host's next slots. */
 async function bookMany(baseUrl: string, hosts: BookingHost[], dealer: SlotDealer, amount: number): Promise<Booked> {
   const createdAt = new Map<string, number>();
   let non201 = 0;
-  let clients = 0;
   let lastAnswerAt = performance.now();
-  let serial = dealer.handedOut;
   const started = performance.now();
   const result = await autocannon({
-    url: `${baseUrl}/v2/bookings`,
-    connections: CONNECTIONS,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'svc-api-version': BOOKINGS_API_VERSION },
+    ...bookingRequests(baseUrl, hosts, dealer, (status, body) => {
+      const at = performance.now();
+      lastAnswerAt = at;
+      if (status !== 201) non201 += 1;
+      else createdAt.set(JSON.parse(body).data.uid, at);
+    }),
     amount,
-    setupClient(client) {
-      const host = clients++ % hosts.length;
-      client.setRequests([
-        {
-          setupRequest(request) {
-            request.body = bookingBody(hosts[host]!, dealer.next(host), dealer.phase, serial++);
-            return request;
-          },
-          onResponse(status, body) {
-            const at = performance.now();
-            lastAnswerAt = at;
-            if (status !== 201) {
-              non201 += 1;
-              return;
-            }
-            createdAt.set(JSON.parse(body).data.uid, at);
-          },
-        },
-      ]);
-    },
   });
   // To the last answer: autocannon itself only returns at its next one-second tick.
   return { createdAt, non201, errors: result.errors, elapsedMs: lastAnswerAt - started };
@@ -275,7 +254,7 @@ export async function webhooksBench(harness: WebhooksHarness, env: Record<string
     // 2. backlog: queue deliveries with no worker running, then let the server's worker drain them.
     await stop('after the live phase');
     server = await harness.startServer(serverEnv, `${label}-no-worker`, ['--no-worker']);
-    const backlogAmount = Math.min(MAX_BACKLOG_BOOKINGS, Math.max(500, Math.round((saturated.bookingsPerSecond * BACKLOG_SECONDS) / CONNECTIONS) * CONNECTIONS));
+    const backlogAmount = Math.min(MAX_BACKLOG_BOOKINGS, Math.max(500, Math.round((saturated.bookingsPerSecond * BACKLOG_SECONDS) / BOOKINGS_CONNECTIONS) * BOOKINGS_CONNECTIONS));
     log(`${label}: webhooks backlog: ${backlogAmount} bookings with no worker running`);
     const backlog = await bookMany(server.baseUrl, hosts, new SlotDealer(plan, 'measured', hosts.length), backlogAmount);
     await stop('after queueing the backlog');
@@ -317,8 +296,8 @@ export async function webhooksBench(harness: WebhooksHarness, env: Record<string
 }
 
 export const WEBHOOKS_NOTE =
-  `webhooks: a fresh store per backend; ${CONNECTIONS} hosts (as the bookings test) each with ${SUBSCRIPTIONS_PER_HOST} subscriptions to BOOKING_CREATED (the host's user webhook and its event type's, both with a secret, so every delivery is signed both ways) pointing at a node:http receiver in this bench process on 127.0.0.1, which answers 200 at once and checks X-Svc-Signature-256 (receiverErrors: failed checks). ` +
+  `webhooks: a fresh store per backend; ${BOOKINGS_CONNECTIONS} hosts (as the bookings test) each with ${SUBSCRIPTIONS_PER_HOST} subscriptions to BOOKING_CREATED (the host's user webhook and its event type's, both with a secret, so every delivery is signed both ways) pointing at a node:http receiver in this bench process on 127.0.0.1, which answers 200 at once and checks X-Svc-Signature-256 (receiverErrors: failed checks). ` +
   `Deliveries are made by the server's own worker (one process, default settings: 16 jobs at once). commitToDeliveryMs = arrival at the receiver minus the moment this process read the booking's 201 (the commit precedes the 201, so this slightly understates it; arrivals before the 201 count as 0, see arrivedBefore201). ` +
-  `saturated: POST /v2/bookings over ${CONNECTIONS} connections at full speed (${LIVE_BOOKINGS.pglite} bookings on PGlite, ${LIVE_BOOKINGS.postgres} on PostgreSQL) with the worker on: bookings and deliveries share one process and its store (PGlite: one session; PostgreSQL: a pool of 10), so deliveries queue behind bookings and their latency is mostly queueing. ` +
+  `saturated: POST /v2/bookings over ${BOOKINGS_CONNECTIONS} connections at full speed (${LIVE_BOOKINGS.pglite} bookings on PGlite, ${LIVE_BOOKINGS.postgres} on PostgreSQL) with the worker on: bookings and deliveries share one process and its store (PGlite: one session; PostgreSQL: a pool of 10), so deliveries queue behind bookings and their latency is mostly queueing. ` +
   `paced (the headline commitToDeliveryMs): bookings at half the saturated rate for ${PACED_SECONDS} s, evenly spaced (one request every 1/rate s, hosts in turn; autocannon's overallRate would fire all connections at once). ` +
   `backlog: about ${BACKLOG_SECONDS} s worth of saturated bookings made with \`svc serve --no-worker\` (deliveries queued, none sent), then the server restarted with its worker; deliveriesPerSecond = (arrivals - 1) / (last arrival - first arrival) while that one worker drains the queue with nothing else running. deliveries counts all three phases.`;
