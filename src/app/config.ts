@@ -33,6 +33,10 @@ export interface JobsConfig {
   leaseMs: number;
   /** Jobs one process runs at once (webhook deliveries mostly wait on the network). */
   concurrency: number;
+  /** Finished (done or failed) jobs are deleted this many days after they finished. */
+  retentionDays: number;
+  /** Delivered and failed webhook deliveries, with their attempt logs, are deleted this many days after they were made. */
+  webhookDeliveryRetentionDays: number;
 }
 
 export interface RateLimitConfig {
@@ -75,6 +79,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retryBaseMs: int(env, 'SVC_JOB_RETRY_BASE_MS', 10_000, 1),
     leaseMs: int(env, 'SVC_JOB_LEASE_MS', 60_000, 1000),
     concurrency: int(env, 'SVC_JOB_CONCURRENCY', 16, 1),
+    retentionDays: int(env, 'SVC_JOB_RETENTION_DAYS', 7, 1),
+    webhookDeliveryRetentionDays: int(env, 'SVC_WEBHOOK_DELIVERY_RETENTION_DAYS', 30, 1),
   };
   // A job still running when its lease ends would be run again by another worker: a delivery must end first.
   if (jobs.leaseMs < webhookTimeoutMs + 1000) throw new ConfigError('SVC_JOB_LEASE_MS must exceed SVC_WEBHOOK_TIMEOUT_MS by at least 1000');

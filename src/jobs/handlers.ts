@@ -3,6 +3,7 @@ import { lazySecretBox } from '../lib/secrets.js';
 import { cleanUpExpiredKeys, IDEMPOTENCY_CLEANUP_JOB } from '../modules/idempotency/idempotency.service.js';
 import { createWebhookDeliverer, WEBHOOK_DELIVERY_JOB } from '../modules/webhooks/webhook-delivery.js';
 import { MEETING_JOB, runMeetingJob } from '../modules/webhooks/webhook-meetings.js';
+import { HOUSEKEEPING, runHousekeeping } from './housekeeping.js';
 import { JobRegistry } from './runner.js';
 
 /**
@@ -16,10 +17,13 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
   const deliver = createWebhookDeliverer({ database, secrets, config });
   return new JobRegistry(
     [
+      [HOUSEKEEPING.kind, async () => void (await runHousekeeping(database.db, config.jobs, new Date()))],
+      // Queued by earlier versions (one per hour of idempotent requests); housekeeping does this now.
       [IDEMPOTENCY_CLEANUP_JOB, () => cleanUpExpiredKeys(database.db, new Date())],
       [WEBHOOK_DELIVERY_JOB, deliver],
       [MEETING_JOB, (payload) => runMeetingJob(database, payload)],
     ],
     { retryBaseMs: config.jobs.retryBaseMs, leaseMs: config.jobs.leaseMs, concurrency: config.jobs.concurrency },
+    [HOUSEKEEPING],
   );
 }

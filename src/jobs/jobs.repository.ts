@@ -83,6 +83,28 @@ export async function markJobFailed(db: Db, id: number, workerId: string, error:
     .where(and(eq(jobs.id, id), eq(jobs.lockedBy, workerId)));
 }
 
+/**
+ * Deletes up to `limit` jobs that finished (done or failed) before `finishedBefore`, oldest ids first
+ * (a walk of the primary key that stops at `limit`); returns how many.
+ */
+export async function deleteFinishedJobs(db: Db, finishedBefore: Date, limit: number): Promise<number> {
+  const deleted = await db
+    .delete(jobs)
+    .where(
+      inArray(
+        jobs.id,
+        db
+          .select({ id: jobs.id })
+          .from(jobs)
+          .where(and(sql`${jobs.status} <> 'pending'`, sql`${jobs.finishedAt} < ${finishedBefore.toISOString()}::timestamptz`))
+          .orderBy(jobs.id)
+          .limit(limit),
+      ),
+    )
+    .returning({ id: jobs.id });
+  return deleted.length;
+}
+
 export async function findJob(db: Db, id: number): Promise<JobRow | undefined> {
   const [row] = await db.select().from(jobs).where(eq(jobs.id, id));
   return row;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/client.js';
-import { claimDueJobs, JOBS_CHANNEL, type JobRow, markJobFailed, markJobsDone } from './jobs.repository.js';
+import { claimDueJobs, insertJob, JOBS_CHANNEL, type JobRow, markJobFailed, markJobsDone } from './jobs.repository.js';
 
 export type JobHandler = (payload: any, job: Pick<JobRow, 'id' | 'attempts' | 'maxAttempts'>) => Promise<void>;
 
@@ -12,6 +12,12 @@ export interface JobRunnerSettings {
   retryBaseMs?: number;
 }
 
+/** A job kind run every `everyMs` (payload `{}`), at the multiples of `everyMs` since the epoch. */
+export interface RecurringJob {
+  kind: string;
+  everyMs: number;
+}
+
 /**
  * The handlers of every job kind, carrying the runner settings the process was configured with, so
  * whoever starts a runner with them (`svc serve`, `svc worker`, a test) runs it as configured.
@@ -21,9 +27,19 @@ export class JobRegistry extends Map<string, JobHandler> {
   constructor(
     entries: Iterable<readonly [string, JobHandler]>,
     readonly settings: JobRunnerSettings = {},
+    readonly recurring: readonly RecurringJob[] = [],
   ) {
     super(entries);
   }
+}
+
+/**
+ * Makes sure the next run of a recurring job is queued. The run's dedupe key names its time slot, so
+ * any number of runners, starting or finishing a run at once, queue it once.
+ */
+export async function scheduleNextRun(database: Database, job: RecurringJob, now = Date.now()): Promise<void> {
+  const slot = Math.floor(now / job.everyMs) + 1;
+  await insertJob(database.db, { kind: job.kind, payload: {}, runAt: new Date(slot * job.everyMs), dedupeKey: `${job.kind}@${slot * job.everyMs}` });
 }
 
 /**
@@ -84,6 +100,9 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   const concurrency = options.concurrency ?? settings.concurrency ?? 4;
   const leaseMs = options.leaseMs ?? settings.leaseMs ?? 60_000;
   const retryBaseMs = options.retryBaseMs ?? settings.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
+  const recurring = new Map((handlers instanceof JobRegistry ? handlers.recurring : []).map((job) => [job.kind, job]));
+  const scheduleNext = (job: RecurringJob) =>
+    scheduleNextRun(database, job).catch((error: unknown) => log.error({ err: error, kind: job.kind }, 'could not schedule the next run of a recurring job'));
   const pollMs = options.pollMs ?? 1000;
   const workerId = randomUUID();
   const running = new Set<Promise<void>>();
@@ -110,6 +129,9 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
 
   const runJob = async (job: JobRow) => {
     const handler = handlers.get(job.kind);
+    // Queued before the run, so that a run failing or crashing does not end the series.
+    const series = recurring.get(job.kind);
+    if (series) await scheduleNext(series);
     try {
       if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
       await handler(job.payload, { id: job.id, attempts: job.attempts, maxAttempts: job.maxAttempts });
@@ -176,6 +198,7 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   });
   const timer = setInterval(wake, pollMs);
   timer.unref();
+  for (const job of recurring.values()) await scheduleNext(job);
   wake();
 
   return {

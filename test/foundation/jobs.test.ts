@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { claimDueJobs, findJob, insertJob } from '../../src/jobs/jobs.repository.js';
-import { type JobHandler, startJobRunner } from '../../src/jobs/runner.js';
+import { type JobHandler, JobRegistry, startJobRunner } from '../../src/jobs/runner.js';
 import { backend, openTestDatabase } from '../support/test-app.js';
 
 const silent = { warn() {}, error() {} };
@@ -115,5 +115,31 @@ describe('durable job queue', () => {
     } finally {
       await other.close();
     }
+  });
+
+  test('a recurring job is queued once per slot by every runner that starts, and its next run is queued when it runs', async () => {
+    const everyMs = 400;
+    const kind = `test.recurring.${backend}`;
+    const runs: number[] = [];
+    const handlers = new JobRegistry([[kind, async () => void runs.push(Date.now())]], {}, [{ kind, everyMs }]);
+    const pending = async () => {
+      const result = await database.db.execute(sql`select run_at from jobs where kind = ${kind} and status = 'pending'`);
+      return (result as unknown as { rows: { run_at: string | Date }[] }).rows.map((row) => new Date(row.run_at).getTime());
+    };
+    // Two runners starting together queue one run, at the next multiple of everyMs.
+    const started = Date.now();
+    const [a, b] = await Promise.all([0, 1].map(() => startJobRunner({ database, handlers, log: silent, pollMs: 20 })));
+    const [first] = await pending();
+    assert.equal((await pending()).length, 1);
+    assert.equal(first! % everyMs, 0);
+    assert.ok(first! > started && first! <= Date.now() + everyMs, 'the next slot');
+    const deadline = Date.now() + 10_000;
+    while (runs.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await Promise.all([a!.stop(), b!.stop()]);
+    assert.equal(runs.length >= 2, true, `ran ${runs.length} times`);
+    assert.ok(runs[0]! >= first!, 'not before its slot');
+    const next = await pending();
+    assert.equal(next.length, 1, 'exactly one next run is queued');
+    assert.ok(next[0]! > runs.at(-1)! - everyMs && next[0]! % everyMs === 0);
   });
 });

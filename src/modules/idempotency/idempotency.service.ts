@@ -1,15 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/client.js';
-import { insertJob } from '../../jobs/jobs.repository.js';
 import { unprocessable } from '../../lib/errors.js';
 import * as repo from './idempotency.repository.js';
 import type { KeyClaim } from './idempotency.repository.js';
 
 /** How long a key answers retries. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
-const HOUR = 3_600_000;
 
-/** Job that removes expired keys; at most one is scheduled per hour, whoever claims keys. */
+/** The job earlier versions queued to remove expired keys; the hourly housekeeping job does it now. */
 export const IDEMPOTENCY_CLEANUP_JOB = 'idempotency.cleanup';
 
 export async function cleanUpExpiredKeys(db: Db, now: Date): Promise<void> {
@@ -55,7 +53,5 @@ export async function runIdempotent(tx: Db, claim: KeyClaim, now: Date, work: ()
   }
   const response = await work();
   await repo.storeResponse(tx, claim, response.status, response.body);
-  const nextHour = Math.floor(now.getTime() / HOUR) + 1;
-  await insertJob(tx, { kind: IDEMPOTENCY_CLEANUP_JOB, payload: {}, runAt: new Date(nextHour * HOUR + IDEMPOTENCY_TTL_MS), dedupeKey: `${IDEMPOTENCY_CLEANUP_JOB}:${nextHour}` });
   return { ...response, replayed: false };
 }

@@ -195,6 +195,28 @@ export async function recordAttempts(db: Db, attempts: AttemptRecord[]): Promise
     where ${webhookDeliveries.id} = attempt.delivery_id`);
 }
 
+/**
+ * Deletes up to `limit` deliveries that ended (delivered or failed) and were made before
+ * `createdBefore`, with their attempt logs (cascade), oldest ids first; returns how many.
+ */
+export async function deleteEndedDeliveries(db: Db, createdBefore: Date, limit: number): Promise<number> {
+  const deleted = await db
+    .delete(webhookDeliveries)
+    .where(
+      inArray(
+        webhookDeliveries.id,
+        db
+          .select({ id: webhookDeliveries.id })
+          .from(webhookDeliveries)
+          .where(and(sql`${webhookDeliveries.status} <> 'pending'`, sql`${webhookDeliveries.createdAt} < ${createdBefore.toISOString()}::timestamptz`))
+          .orderBy(webhookDeliveries.id)
+          .limit(limit),
+      ),
+    )
+    .returning({ id: webhookDeliveries.id });
+  return deleted.length;
+}
+
 /** A delivery that will not be sent (its subscription was deactivated): failed, with the reason. */
 export async function failDelivery(db: Db, id: number, error: string): Promise<void> {
   await db.update(webhookDeliveries).set({ status: 'failed', lastError: error }).where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending')));

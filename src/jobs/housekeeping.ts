@@ -1,0 +1,42 @@
+import type { JobsConfig } from '../app/config.js';
+import type { Db } from '../db/client.js';
+import { cleanUpExpiredKeys } from '../modules/idempotency/idempotency.service.js';
+import { deleteEndedDeliveries } from '../modules/webhooks/webhook-deliveries.repository.js';
+import { deleteFinishedJobs } from './jobs.repository.js';
+import type { RecurringJob } from './runner.js';
+
+/** The hourly job that deletes what has outlived its retention. */
+export const HOUSEKEEPING: RecurringJob = { kind: 'housekeeping', everyMs: 3_600_000 };
+
+const DAY_MS = 86_400_000;
+/** Rows per delete statement: each batch is its own short statement, not one long lock over a backlog. */
+const DELETE_BATCH = 5000;
+
+async function deleteInBatches(deleteBatch: (limit: number) => Promise<number>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await deleteBatch(DELETE_BATCH);
+    total += deleted;
+    if (deleted < DELETE_BATCH) return total;
+  }
+}
+
+export interface HousekeepingResult {
+  webhookDeliveries: number;
+  jobs: number;
+}
+
+/**
+ * Deletes expired Idempotency-Keys, webhook deliveries that ended more than
+ * `webhookDeliveryRetentionDays` ago (with their attempt logs) and jobs that finished more than
+ * `retentionDays` ago. Pending work is never touched.
+ */
+export async function runHousekeeping(db: Db, retention: Pick<JobsConfig, 'retentionDays' | 'webhookDeliveryRetentionDays'>, now: Date): Promise<HousekeepingResult> {
+  await cleanUpExpiredKeys(db, now);
+  const deliveriesBefore = new Date(now.getTime() - retention.webhookDeliveryRetentionDays * DAY_MS);
+  const jobsBefore = new Date(now.getTime() - retention.retentionDays * DAY_MS);
+  return {
+    webhookDeliveries: await deleteInBatches((limit) => deleteEndedDeliveries(db, deliveriesBefore, limit)),
+    jobs: await deleteInBatches((limit) => deleteFinishedJobs(db, jobsBefore, limit)),
+  };
+}

@@ -1,0 +1,73 @@
+// The hourly housekeeping job: what outlived its retention goes, pending work and recent history stay.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { HOUSEKEEPING, runHousekeeping } from '../../src/jobs/housekeeping.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { insertWebhook } from '../webhooks/helpers.js';
+
+const DAY = 86_400_000;
+
+describe('housekeeping', () => {
+  let api: TestApp;
+  before(async () => {
+    api = await createTestApp({ SVC_JOB_RETENTION_DAYS: '7', SVC_WEBHOOK_DELIVERY_RETENTION_DAYS: '30' });
+  });
+  after(() => api.close());
+  const db = () => api.runtime.ctx.database.db;
+  const rows = async <T>(query: ReturnType<typeof sql>) => ((await db().execute(query)) as unknown as { rows: T[] }).rows;
+  const ago = (now: number, days: number) => new Date(now - days * DAY).toISOString();
+
+  test('a started server has its next housekeeping run queued', async () => {
+    const queued = await rows<{ run_at: string | Date }>(sql`select run_at from jobs where kind = ${HOUSEKEEPING.kind} and status = 'pending'`);
+    assert.equal(queued.length, 1);
+    assert.equal(new Date(queued[0]!.run_at).getTime() % HOUSEKEEPING.everyMs, 0);
+  });
+
+  test('deletes ended deliveries (with their attempts), finished jobs and expired keys past retention, in batches; keeps the rest', async () => {
+    const now = Date.now();
+    const { user } = await api.createUser();
+    const webhookId = await insertWebhook(db(), api.runtime.ctx.secrets, { userId: user.id, subscriberUrl: 'https://hooks.example.com/h', triggers: ['BOOKING_CREATED'] });
+    const delivery = async (uid: string, status: string, createdDaysAgo: number) => {
+      const [row] = await rows<{ id: number }>(sql`insert into webhook_deliveries (uid, webhook_id, trigger, body, content_type, status, created_at)
+        values (${uid}, ${webhookId}, 'BOOKING_CREATED', '{}', 'application/json', ${status}, ${ago(now, createdDaysAgo)}::timestamptz) returning id`);
+      await db().execute(sql`insert into webhook_delivery_attempts (delivery_id, attempted_at, status_code, duration_ms) values (${row!.id}, now(), 200, 5)`);
+      return Number(row!.id);
+    };
+    const oldDelivered = await delivery('hk-old-delivered', 'delivered', 31);
+    const oldFailed = await delivery('hk-old-failed', 'failed', 31);
+    const oldPending = await delivery('hk-old-pending', 'pending', 31);
+    const recent = await delivery('hk-recent', 'delivered', 29);
+
+    const job = async (status: string, finishedDaysAgo: number | null, kind = 'test.housekeeping') => {
+      const [row] = await rows<{ id: number }>(sql`insert into jobs (kind, payload, status, finished_at, created_at)
+        values (${kind}, '{}', ${status}, ${finishedDaysAgo === null ? null : ago(now, finishedDaysAgo)}::timestamptz, ${ago(now, 40)}::timestamptz) returning id`);
+      return Number(row!.id);
+    };
+    const oldDone = await job('done', 8);
+    const oldFailedJob = await job('failed', 8);
+    const recentDone = await job('done', 6);
+    const oldPendingJob = await job('pending', null);
+    // More than one delete batch (5000) of old finished jobs.
+    await db().execute(sql`insert into jobs (kind, payload, status, finished_at) select 'test.housekeeping.bulk', '{}', 'done', ${ago(now, 9)}::timestamptz from generate_series(1, 5003)`);
+
+    await db().execute(sql`insert into idempotency_keys (scope, key, fingerprint, response_status, response_body, expires_at) values
+      ('hk', 'expired', 'f', 201, '{}', ${ago(now, 1)}::timestamptz), ('hk', 'live', 'f', 201, '{}', ${ago(now, -1)}::timestamptz)`);
+
+    const result = await runHousekeeping(db(), api.config.jobs, new Date(now));
+    assert.equal(result.webhookDeliveries, 2);
+    assert.ok(result.jobs >= 5005, `deleted ${result.jobs} jobs`);
+
+    const deliveryIds = (await rows<{ id: number }>(sql`select id from webhook_deliveries where webhook_id = ${webhookId} order by id`)).map((row) => Number(row.id));
+    assert.deepEqual(deliveryIds, [oldPending, recent]);
+    const attemptsLeft = (await rows<{ delivery_id: number }>(sql`select delivery_id from webhook_delivery_attempts where delivery_id in (${oldDelivered}, ${oldFailed}, ${oldPending}, ${recent}) order by delivery_id`)).map((row) => Number(row.delivery_id));
+    assert.deepEqual(attemptsLeft, [oldPending, recent]);
+
+    const jobIds = (await rows<{ id: number }>(sql`select id from jobs where kind = 'test.housekeeping' order by id`)).map((row) => Number(row.id));
+    assert.deepEqual(jobIds, [recentDone, oldPendingJob]);
+    assert.ok(![oldDone, oldFailedJob].some((id) => jobIds.includes(id)));
+    assert.deepEqual(await rows(sql`select count(*)::int as n from jobs where kind = 'test.housekeeping.bulk'`), [{ n: 0 }]);
+    assert.deepEqual(await rows(sql`select key from idempotency_keys where scope = 'hk'`), [{ key: 'live' }]);
+    assert.equal((await rows(sql`select 1 from jobs where kind = ${HOUSEKEEPING.kind} and status = 'pending'`)).length, 1, 'its own next run is untouched');
+  });
+});
