@@ -78,7 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const jobs: JobsConfig = {
     retryBaseMs: int(env, 'SVC_JOB_RETRY_BASE_MS', 10_000, 1),
     leaseMs: int(env, 'SVC_JOB_LEASE_MS', 60_000, 1000),
-    concurrency: int(env, 'SVC_JOB_CONCURRENCY', 16, 1),
+    concurrency: int(env, 'SVC_JOB_CONCURRENCY', 64, 1),
     retentionDays: int(env, 'SVC_JOB_RETENTION_DAYS', 7, 1),
     webhookDeliveryRetentionDays: int(env, 'SVC_WEBHOOK_DELIVERY_RETENTION_DAYS', 30, 1),
   };

@@ -66,12 +66,12 @@ function retryAfter(value: string | undefined): number | undefined {
  * (the `lookup` checks names when each connection is made; address literals are checked here, since
  * Node does not look them up). Connections are kept alive between deliveries to the same receiver.
  */
-export function createSender(options: { timeoutMs: number; allowPrivate: boolean }): Sender {
+export function createSender(options: { timeoutMs: number; allowPrivate: boolean; maxSockets: number }): Sender {
   const lookup = publicOnlyLookup(options.allowPrivate);
-  const agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 }),
-  };
+  // As many idle connections per receiver may be kept as are used at once: fewer, and every burst of
+  // deliveries to one receiver would close and reopen the rest (it halved the delivery rate).
+  const sockets = { keepAlive: true, maxSockets: options.maxSockets, maxFreeSockets: options.maxSockets };
+  const agents = { 'http:': new http.Agent(sockets), 'https:': new https.Agent(sockets) };
   return {
     send(target, body, headers) {
       const started = performance.now();
@@ -147,7 +147,7 @@ export interface DelivererDeps {
  */
 export function createWebhookDeliverer(deps: DelivererDeps): JobHandler {
   const { database, secrets, config } = deps;
-  const sender = createSender({ timeoutMs: config.webhookTimeoutMs, allowPrivate: config.allowPrivateWebhooks });
+  const sender = createSender({ timeoutMs: config.webhookTimeoutMs, allowPrivate: config.allowPrivateWebhooks, maxSockets: config.jobs.concurrency });
   // Opened secrets by sealed text (a changed secret is a new sealed text): one AES open per subscription, not per attempt.
   const opened = new Map<string, string>();
   const openSecret = (sealed: string) => {
