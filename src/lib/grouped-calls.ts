@@ -3,9 +3,8 @@
  * Calls made in the same turn of the event loop, or while the previous group is still running, are run
  * together as the next group: when idle a call waits only for the I/O callbacks already due (say,
  * other receivers' answers), and under load the groups grow by themselves (as a database's group
- * commit does). Groups run one at a time, at most `maxGroupSize`
- * inputs each. `run` returns one output per input, in order; if it throws, every call of that group
- * rejects with its error.
+ * commit does). Groups run one at a time, at most `maxGroupSize` inputs each. `run` returns one
+ * output per input, in order; if it throws, every call of that group rejects with its error.
  */
 export function groupedCalls<Input, Output>(run: (inputs: Input[]) => Promise<Output[]>, maxGroupSize = 100): (input: Input) => Promise<Output> {
   interface Waiting {
