@@ -1,0 +1,64 @@
+// Who calls svc: users and the credentials they authenticate with.
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.js';
+
+export type Weekday = 'Monday' | 'Tuesday' | 'Wednesday' | 'Thursday' | 'Friday' | 'Saturday' | 'Sunday';
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    username: text('username'),
+    name: text('name'),
+    timeZone: text('time_zone').notNull().default('Europe/London'),
+    weekStart: text('week_start').$type<Weekday>().notNull().default('Sunday'),
+    timeFormat: integer('time_format').$type<12 | 24>().notNull().default(12),
+    locale: text('locale'),
+    bio: text('bio'),
+    avatarUrl: text('avatar_url'),
+    metadata: jsonb('metadata').$type<Record<string, string | number | boolean>>().notNull().default({}),
+    defaultScheduleId: integer('default_schedule_id'),
+    role: text('role').$type<'USER' | 'ADMIN'>().notNull().default('USER'),
+    passwordHash: text('password_hash'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
+    uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
+  ],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    hashedKey: text('hashed_key').notNull(),
+    name: text('name'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('api_keys_hashed_key_key').on(t.hashedKey), index('api_keys_user_id_idx').on(t.userId)],
+);
+
+/** Bearer tokens that are not API keys: managed-user and OAuth access tokens (issued by the OAuth module). */
+export const accessTokens = pgTable(
+  'access_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    hashedToken: text('hashed_token').notNull(),
+    clientId: text('client_id'),
+    scopes: text('scopes').array().notNull().default(sql`'{}'::text[]`),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('access_tokens_hashed_token_key').on(t.hashedToken), index('access_tokens_user_id_idx').on(t.userId)],
+);
