@@ -4,3 +4,4 @@ export * from './schema/jobs.js';
 export * from './schema/scheduling.js';
 export * from './schema/bookings.js';
 export * from './schema/webhooks.js';
+export * from './schema/settings.js';

@@ -10,6 +10,12 @@ export const users = pgTable(
   {
     id: serial('id').primaryKey(),
     email: text('email').notNull(),
+    /**
+     * The address the user is known to receive mail at: the one an admin (or OAuth client) created the
+     * user with, or one verified later. Attendee rights over bookings follow this address, never an
+     * unverified `email` (PATCH /v2/me may set any address).
+     */
+    verifiedEmail: text('verified_email'),
     username: text('username'),
     name: text('name'),
     timeZone: text('time_zone').notNull().default('Europe/London'),
@@ -27,6 +33,7 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
+    uniqueIndex('users_verified_email_lower_key').on(sql`lower(${t.verifiedEmail})`),
     uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
   ],
 );

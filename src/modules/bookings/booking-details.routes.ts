@@ -73,7 +73,7 @@ async function routeExistsForVersion(request: FastifyRequest): Promise<void> {
 
 const callerOf = (request: FastifyRequest): Caller => {
   const { user } = principalOf(request);
-  return { id: user.id, email: user.email };
+  return { id: user.id, attendeeEmail: user.verifiedEmail };
 };
 
 export function registerBookingDetailRoutes(app: App, ctx: AppContext): void {

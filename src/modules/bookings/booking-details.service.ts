@@ -12,7 +12,8 @@ import { type CalendarLink, calendarLinks } from './calendar-links.js';
 /** The signed-in user acting on a booking. */
 export interface Caller {
   id: number;
-  email: string;
+  /** The address attendee rights follow: the user's verified email, never an unverified one. */
+  attendeeEmail: string | null;
 }
 
 const MAX_GUESTS_PER_REQUEST = 10;
@@ -111,7 +112,7 @@ export async function addGuests(tx: Db, caller: Caller, uid: string, guests: New
   if (guests.length > MAX_GUESTS_PER_REQUEST) throw fieldRejected('guests', 'too_many_guests', 'Cannot add more than 10 guests at a time', guests.length);
   const record = await recordOf(tx, uid, true);
   const { booking, attendees } = record;
-  if (!isOrganizer(booking, caller.id) && !isAttendee(record, caller.email)) {
+  if (!isOrganizer(booking, caller.id) && !isAttendee(record, caller.attendeeEmail)) {
     throw forbidden('not_booking_participant', "You don't have necessary permissions to access this resource");
   }
   await assertGuestsAllowed(tx, record);
@@ -212,14 +213,15 @@ export async function updateLocation(tx: Db, caller: Caller, uid: string, update
 /** A seated booking's attendees are its seats: other seat holders are only listed where the booking shows them. */
 function visibleAttendees(record: BookingRecord, caller: Caller) {
   if (!record.seating || record.seating.showAttendees || isOrganizer(record.booking, caller.id)) return record.attendees;
-  return record.attendees.filter((attendee) => attendee.email.toLowerCase() === caller.email.toLowerCase());
+  const own = caller.attendeeEmail?.toLowerCase();
+  return record.attendees.filter((attendee) => attendee.email.toLowerCase() === own);
 }
 
 /** "Add to calendar" links for the booking's organizer and attendees. */
 export async function bookingCalendarLinks(db: Db, caller: Caller, uid: string): Promise<CalendarLink[]> {
   const record = await recordOf(db, uid, false);
   const { booking, host } = record;
-  if (!isOrganizer(booking, caller.id) && !isAttendee(record, caller.email)) throw forbidden('not_booking_participant', 'You are not allowed to access this booking');
+  if (!isOrganizer(booking, caller.id) && !isAttendee(record, caller.attendeeEmail)) throw forbidden('not_booking_participant', 'You are not allowed to access this booking');
   return calendarLinks({
     icsUid: booking.icsUid,
     revisedAt: booking.updatedAt,

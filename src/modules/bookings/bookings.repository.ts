@@ -114,9 +114,9 @@ export async function activeBookingsOfBooker(db: Db, eventTypeId: number, email:
 export type ListStatus = 'upcoming' | 'recurring' | 'past' | 'cancelled' | 'unconfirmed';
 
 export interface BookingListFilter {
-  /** Bookings the user organizes, or attends with this email. */
+  /** Bookings the user organizes, or attends with this (verified) email; null: organized ones only. */
   userId: number;
-  email: string;
+  email: string | null;
   now: number;
   statuses?: ListStatus[] | undefined;
   attendeeEmail?: string | undefined;
@@ -160,7 +160,10 @@ function statusCondition(status: ListStatus, now: Date): SQL {
 
 function listConditions(filter: BookingListFilter): SQL[] {
   const at = (epochMs: number) => new Date(epochMs);
-  const conditions: SQL[] = [or(eq(bookings.userId, filter.userId), attendeeMatches(sql`lower(${bookingAttendees.email}) = lower(${filter.email})`))!];
+  const organizes = eq(bookings.userId, filter.userId);
+  const conditions: SQL[] = [
+    filter.email === null ? organizes : or(organizes, attendeeMatches(sql`lower(${bookingAttendees.email}) = lower(${filter.email})`))!,
+  ];
   if (filter.statuses?.length) conditions.push(or(...filter.statuses.map((status) => statusCondition(status, at(filter.now))))!);
   if (filter.attendeeEmail !== undefined) conditions.push(attendeeMatches(sql`lower(${bookingAttendees.email}) = lower(${filter.attendeeEmail})`));
   if (filter.attendeeName !== undefined) conditions.push(attendeeMatches(eq(bookingAttendees.name, filter.attendeeName)));

@@ -27,9 +27,9 @@ function orderOf(input: ListBookingsInput): BookingListFilter['order'] {
   return { column: 'start', direction: only === 'past' || only === 'cancelled' ? 'desc' : 'asc' };
 }
 
-/** The caller's bookings: those they organize and those they attend (by email). */
-export async function listBookings(db: Db, caller: { id: number; email: string }, input: ListBookingsInput, now: number) {
+/** The caller's bookings: those they organize and those they attend (by their verified email). */
+export async function listBookings(db: Db, caller: { id: number; verifiedEmail: string | null }, input: ListBookingsInput, now: number) {
   const { sort: _sort, ...filters } = input;
-  const { rows, total } = await repo.listBookings(db, { ...filters, userId: caller.id, email: caller.email, now, order: orderOf(input) });
+  const { rows, total } = await repo.listBookings(db, { ...filters, userId: caller.id, email: caller.verifiedEmail, now, order: orderOf(input) });
   return { records: await repo.loadRecords(db, rows), total };
 }

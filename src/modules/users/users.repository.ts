@@ -6,7 +6,7 @@ type UserRow = typeof users.$inferSelect;
 /** A user as the rest of svc sees it: never the password hash. */
 export type UserRecord = Omit<UserRow, 'passwordHash'>;
 export type NewUser = Omit<typeof users.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
-export type UserChanges = Partial<Omit<NewUser, 'role' | 'passwordHash'>>;
+export type UserChanges = Partial<Omit<NewUser, 'role' | 'passwordHash' | 'verifiedEmail'>>;
 
 const { passwordHash: _omitted, ...userColumns } = getTableColumns(users);
 
@@ -15,8 +15,19 @@ export async function insertUser(db: Db, user: NewUser): Promise<UserRecord> {
   return row!;
 }
 
+/** The user holding this address, as their email or as their verified email (they may differ after a change). */
 export async function findUserIdByEmail(db: Db, email: string): Promise<number | undefined> {
-  const [row] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = lower(${email})`);
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email}) or lower(${users.verifiedEmail}) = lower(${email})`)
+    .limit(1);
+  return row?.id;
+}
+
+/** The first system admin (the one bootstrap created, unless it was replaced). */
+export async function findSystemAdminId(db: Db): Promise<number | undefined> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.role, 'ADMIN')).orderBy(asc(users.id)).limit(1);
   return row?.id;
 }
 

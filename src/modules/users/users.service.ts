@@ -47,6 +47,8 @@ export async function createUser(db: Db, input: CreateUserInput): Promise<UserRe
   const username = await chooseUsername(db, input.username, input.email);
   return repo.insertUser(db, {
     email: input.email,
+    // Users are created by the system admin, who vouches for the address.
+    verifiedEmail: input.email,
     name: input.name,
     username,
     timeZone: input.timeZone ?? 'Europe/London',
@@ -70,5 +72,6 @@ export async function updateUser(db: Db, userId: number, changes: UserChanges): 
 }
 
 export const deleteUser = repo.deleteUser;
+export const findSystemAdminId = repo.findSystemAdminId;
 export const listUsers = repo.listUsers;
 export const countUsers = repo.countUsers;
