@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from './app/config.js';
 import { serve } from './app/server.js';
 import { openDatabase } from './db/client.js';
 import { migrateDatabase } from './db/migrate.js';
-import { bootstrapSystemAdmin } from './modules/admin/bootstrap.js';
+import { bootstrapSystemAdmin, issueSystemAdminKey } from './modules/admin/bootstrap.js';
 
 const USAGE = `usage: svc <command>
 
@@ -10,7 +11,24 @@ commands:
   serve     run the HTTP API (PORT, default 5555) and background jobs;
             --no-worker leaves the jobs to separate \`svc worker\` processes
   worker    run background jobs only
-  migrate   apply database migrations and exit`;
+  migrate   apply database migrations and exit
+  admin-key issue a new never-expiring API key for the system admin and print it (the way back
+            from a lost key; with SVC_ADMIN_API_KEY set, that key is issued). On the embedded
+            store, stop \`svc serve\` first: one process at a time opens a data dir
+  encryption-key
+            print a new random key for SVC_ENCRYPTION_KEY`;
+
+async function adminKeyCommand(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrateDatabase(database, async (tx) => {
+      console.log(await issueSystemAdminKey(tx, config.adminApiKey));
+    });
+  } finally {
+    await database.close();
+  }
+}
 
 async function migrateCommand(): Promise<void> {
   const config = loadConfig();
@@ -33,6 +51,11 @@ async function main(argv: string[]): Promise<void> {
       return serve(loadConfig(), { worker: !argv.includes('--no-worker') });
     case 'migrate':
       return migrateCommand();
+    case 'admin-key':
+      return adminKeyCommand();
+    case 'encryption-key':
+      console.log(randomBytes(32).toString('hex'));
+      return;
     case 'worker': {
       const { runWorker } = await import('./jobs/worker.js');
       return runWorker(loadConfig());

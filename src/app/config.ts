@@ -16,7 +16,7 @@ export interface Config {
   authCacheTtlMs: number;
   shutdownTimeoutMs: number;
   appUrl: string;
-  /** Key sealing stored secrets; undefined: generated into the data dir on first use. */
+  /** Key sealing stored secrets; required with DATABASE_URL; undefined: generated into the data dir on first use. */
   encryptionKey: Buffer | undefined;
   /** Webhook subscribers on loopback, private or link-local addresses are refused unless this is set. */
   allowPrivateWebhooks: boolean;
@@ -51,6 +51,8 @@ export interface RateLimitConfig {
 
 export class ConfigError extends Error {}
 
+const MAKE_A_KEY = 'make one with `npx svc encryption-key` (or: openssl rand -hex 32)';
+
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -72,7 +74,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   let encryptionKey: Buffer | undefined;
   if (env.SVC_ENCRYPTION_KEY) {
     encryptionKey = parseEncryptionKey(env.SVC_ENCRYPTION_KEY) ?? undefined;
-    if (!encryptionKey) throw new ConfigError('SVC_ENCRYPTION_KEY must be 32 bytes: 64 hex characters or base64');
+    if (!encryptionKey) throw new ConfigError(`SVC_ENCRYPTION_KEY must be 32 bytes: 64 hex characters or base64; ${MAKE_A_KEY}`);
+  } else if (databaseUrl !== undefined) {
+    // A key generated into one process's data dir would differ from every other process's.
+    throw new ConfigError(
+      `SVC_ENCRYPTION_KEY is required with DATABASE_URL: every process sharing the database must seal secrets with the same key; ${MAKE_A_KEY}. ` +
+        'A deployment that ran without it used the key svc generated into <SVC_DATA_DIR>/encryption.key: set that one.',
+    );
   }
   const webhookTimeoutMs = int(env, 'SVC_WEBHOOK_TIMEOUT_MS', 10_000, 1);
   const jobs: JobsConfig = {

@@ -12,6 +12,7 @@ import { jobHandlers } from '../jobs/handlers.js';
 import { type JobRunner, startJobRunner } from '../jobs/runner.js';
 import { type App, buildApp, type BuildOptions } from './build-app.js';
 import type { Config } from './config.js';
+import { assertStoreKey } from './store-key.js';
 import type { AppContext } from './context.js';
 
 export interface Runtime {
@@ -35,11 +36,13 @@ export interface RuntimeOptions extends BuildOptions {
 
 export async function startRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   let bootstrap: BootstrapResult = { created: false };
+  const secrets = lazySecretBox(config.encryptionKey, config.dataDir);
   const opening = (async () => {
     const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
     try {
       await migrateDatabase(database, async (tx) => {
         bootstrap = await bootstrapSystemAdmin(tx, config);
+        await assertStoreKey(tx, secrets);
       });
     } catch (error) {
       await database.close();
@@ -64,7 +67,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     rateLimitStore,
     metrics: createHttpMetrics({ processMetrics: options.processMetrics ?? false }),
     clock: options.clock ?? Date.now,
-    secrets: lazySecretBox(config.encryptionKey, config.dataDir),
+    secrets,
     lifecycle: { draining: false },
   };
   let app: App;

@@ -1,5 +1,7 @@
 import pino from 'pino';
 import type { Config } from '../app/config.js';
+import { assertStoreKey } from '../app/store-key.js';
+import { lazySecretBox } from '../lib/secrets.js';
 import { openDatabase } from '../db/client.js';
 import { migrateDatabase } from '../db/migrate.js';
 import { jobHandlers } from './handlers.js';
@@ -9,8 +11,9 @@ import { startJobRunner } from './runner.js';
 export async function runWorker(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrateDatabase(database);
-  const runner = await startJobRunner({ database, handlers: jobHandlers({ config, database }), log });
+  const secrets = lazySecretBox(config.encryptionKey, config.dataDir);
+  await migrateDatabase(database, (tx) => assertStoreKey(tx, secrets));
+  const runner = await startJobRunner({ database, handlers: jobHandlers({ config, database, secrets }), log });
   log.info({ store: database.kind }, 'svc worker is running');
 
   let stopping = false;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { type ChildServer, killAllChildren, startServer } from '../support/child-server.js';
+import { CHILD_ENCRYPTION_KEY, type ChildServer, killAllChildren, startServer } from '../support/child-server.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { ADMIN_API_KEY, backend, createTestApp, request, type TestApp } from '../support/test-app.js';
 import { createEventType, createHost } from '../slots/helpers.js';
@@ -92,7 +92,7 @@ describe('bookings raced through two svc server processes on one PostgreSQL', { 
   before(async () => {
     const database = await createTestDatabase();
     drop = database.drop;
-    const env = { DATABASE_URL: database.url, SVC_ADMIN_API_KEY: ADMIN_API_KEY, RATE_LIMIT_ENABLED: '0' };
+    const env = { DATABASE_URL: database.url, SVC_ENCRYPTION_KEY: CHILD_ENCRYPTION_KEY, SVC_ADMIN_API_KEY: ADMIN_API_KEY, RATE_LIMIT_ENABLED: '0' };
     servers = await Promise.all([startServer(env), startServer(env)]);
   });
   after(async () => {

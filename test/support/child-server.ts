@@ -42,6 +42,9 @@ function baseEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/** The sealing key child servers on PostgreSQL are given (svc requires one with DATABASE_URL). */
+export const CHILD_ENCRYPTION_KEY = 'c0ffee'.repeat(10) + 'c0ff';
+
 /** A fresh, empty store of the run's backend: a new tmp data dir, or a new EMPTY PostgreSQL database. */
 export interface Store {
   env: Record<string, string>;
@@ -53,7 +56,7 @@ export interface Store {
 export async function freshStore(): Promise<Store> {
   if (childBackend === 'postgres') {
     const created = await createTestDatabase({ empty: true });
-    return { env: { DATABASE_URL: created.url }, databaseUrl: created.url, remove: created.drop };
+    return { env: { DATABASE_URL: created.url, SVC_ENCRYPTION_KEY: CHILD_ENCRYPTION_KEY }, databaseUrl: created.url, remove: created.drop };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-proc-'));
   return { env: { SVC_DATA_DIR: dir }, remove: async () => fs.rmSync(dir, { recursive: true, force: true }) };

@@ -7,6 +7,11 @@ export async function insertApiKey(db: Db, key: { userId: number; hashedKey: str
   return row!;
 }
 
+export async function findApiKeyIdByHash(db: Db, hashedKey: string): Promise<number | undefined> {
+  const [row] = await db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.hashedKey, hashedKey));
+  return row?.id;
+}
+
 export async function deleteApiKeyByHash(db: Db, hashedKey: string): Promise<{ id: number; name: string | null } | undefined> {
   const [row] = await db.delete(apiKeys).where(eq(apiKeys.hashedKey, hashedKey)).returning({ id: apiKeys.id, name: apiKeys.name });
   return row;

@@ -28,6 +28,10 @@ export async function issueApiKey(
   return apiKey;
 }
 
+export async function apiKeyExists(db: Db, hashedKey: string): Promise<boolean> {
+  return (await repo.findApiKeyIdByHash(db, hashedKey)) !== undefined;
+}
+
 /** Replaces the calling key with a new one; the old key stops working on every process. */
 export async function refreshApiKey(
   deps: { database: Database; changes: ChangeFeed },
