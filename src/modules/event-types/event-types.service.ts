@@ -1,6 +1,6 @@
 import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
-import { conflict, DomainError, forbidden, invalidField, notFound } from '../../lib/errors.js';
+import { conflict, DomainError, invalidField, notFound } from '../../lib/errors.js';
 import { assertOwnsSchedule } from '../schedules/schedules.service.js';
 import { defaultBookingFields, withGuestsHidden } from './booking-fields.js';
 import { assertEventTypeRules, NO_SEATS, type SeatOptions } from './event-type-limits.js';
@@ -213,12 +213,14 @@ export async function updateEventType(deps: Deps, caller: EventTypeOwner, id: nu
   });
 }
 
-/** The reference's delete finds the event type first, then refuses anyone but its owner with 403. */
+/**
+ * The reference answers 403 for another user's event type here, which tells that it exists; svc
+ * answers 404 as for a missing one, as GET and PATCH do (README: where svc differs).
+ */
 export async function deleteEventType(deps: Deps, callerId: number, id: number): Promise<EventTypeRow> {
   return deps.changes.transaction(deps.database, async (tx, announce) => {
     const row = await repo.lockEventType(tx, id);
-    if (!row) throw notFound('event_type_not_found', `Event type with ID=${id} does not exist.`);
-    if (row.userId !== callerId) throw forbidden('event_type_not_owned', `User with ID=${callerId} does not own event type with ID=${id}`);
+    if (!row || row.userId !== callerId) throw notFound('event_type_not_found', `Event type with ID=${id} does not exist.`);
     await repo.deleteEventType(tx, id);
     await announce({ kind: 'availability', userId: callerId });
     return row;
