@@ -54,6 +54,14 @@ describe('authentication', () => {
     assert.equal(badToken.body.error.message, 'Invalid Access Token.');
   });
 
+  test('an API key without its svc_ prefix is not an access token, even while the key is cached', async () => {
+    const { apiKey } = await api.createUser();
+    assert.equal((await api.request('GET', '/v2/me', { key: apiKey })).status, 200, 'the key is now cached');
+    const bare = await api.request('GET', '/v2/me', { key: apiKey.slice('svc_'.length) });
+    assert.equal(bare.status, 401, bare.text);
+    assert.equal(bare.body.error.message, 'Invalid Access Token.');
+  });
+
   test('API key expiry is compared by calendar date, like the reference', async () => {
     const { apiKey } = await api.createUser();
     const hashed = hashApiKey(apiKey);

@@ -26,7 +26,7 @@ export async function authenticateBearer(
 ): Promise<Principal> {
   const isApiKey = token.startsWith(API_KEY_PREFIX);
   const hash = isApiKey ? hashApiKey(token) : hashToken(token);
-  const cached = cache.get(hash, now.getTime());
+  const cached = cache.get(isApiKey ? 'apiKey' : 'accessToken', hash, now.getTime());
   if (cached) {
     assertNotExpired(isApiKey, cached.credentialExpiresAt, now);
     return cached.principal;
@@ -36,7 +36,7 @@ export async function authenticateBearer(
     if (!found) throw unauthorized('invalid_api_key', 'Your api key is not valid');
     assertNotExpired(true, found.expiresAt, now);
     const principal: Principal = { kind: 'apiKey', user: found.user, scopes: null, credentialHash: hash, clientId: null };
-    cache.set(hash, principal, found.expiresAt, now.getTime());
+    cache.set(principal, found.expiresAt, now.getTime());
     return principal;
   }
   const found = await findAccessTokenWithUser(database.db, hash);
@@ -49,7 +49,7 @@ export async function authenticateBearer(
     credentialHash: hash,
     clientId: found.clientId,
   };
-  cache.set(hash, principal, found.expiresAt, now.getTime());
+  cache.set(principal, found.expiresAt, now.getTime());
   return principal;
 }
 

@@ -1,4 +1,5 @@
 import type { ChangeEvent, ChangeSubscriber } from '../../db/change-feed.js';
+import type { CredentialKind } from '../../http/access.js';
 import type { Principal } from './principal.js';
 
 interface Entry {
@@ -9,6 +10,13 @@ interface Entry {
 }
 
 const MAX_ENTRIES = 50_000;
+const KINDS: readonly CredentialKind[] = ['apiKey', 'accessToken', 'oauthClient'];
+
+/**
+ * Entries are keyed by kind as well as hash: an API key's hash is the SHA-256 of its text after `svc_`,
+ * which is also the hash of that bare text sent as an access token.
+ */
+const entryKey = (kind: CredentialKind, hash: string) => `${kind}:${hash}`;
 
 /**
  * Short-lived cache of resolved credentials. Every change to a user or a credential is announced
@@ -17,7 +25,8 @@ const MAX_ENTRIES = 50_000;
  */
 export class CredentialCache implements ChangeSubscriber {
   private readonly entries = new Map<string, Entry>();
-  private readonly hashesByUser = new Map<number, Set<string>>();
+  /** Entry keys by user, to drop a user's credentials when the user changes. */
+  private readonly keysByUser = new Map<number, Set<string>>();
   private enabled = false;
 
   constructor(private readonly ttlMs: number) {}
@@ -37,43 +46,48 @@ export class CredentialCache implements ChangeSubscriber {
     this.clear();
   }
 
-  get(hash: string, now: number): Entry | undefined {
+  get(kind: CredentialKind, hash: string, now: number): Entry | undefined {
     if (!this.active) return undefined;
-    const entry = this.entries.get(hash);
+    const key = entryKey(kind, hash);
+    const entry = this.entries.get(key);
     if (entry && entry.cachedUntil <= now) {
-      this.remove(hash, entry);
+      this.remove(key, entry);
       return undefined;
     }
     return entry;
   }
 
-  set(hash: string, principal: Principal, credentialExpiresAt: Date | null, now: number): void {
+  set(principal: Principal, credentialExpiresAt: Date | null, now: number): void {
     if (!this.active) return;
     if (this.entries.size >= MAX_ENTRIES) this.clear();
-    this.entries.set(hash, { principal, credentialExpiresAt, cachedUntil: now + this.ttlMs });
-    let hashes = this.hashesByUser.get(principal.user.id);
-    if (!hashes) this.hashesByUser.set(principal.user.id, (hashes = new Set()));
-    hashes.add(hash);
+    const key = entryKey(principal.kind, principal.credentialHash);
+    this.entries.set(key, { principal, credentialExpiresAt, cachedUntil: now + this.ttlMs });
+    let keys = this.keysByUser.get(principal.user.id);
+    if (!keys) this.keysByUser.set(principal.user.id, (keys = new Set()));
+    keys.add(key);
   }
 
   invalidate(event: ChangeEvent): void {
     if (event.kind === 'credential') {
-      const entry = this.entries.get(event.hash);
-      if (entry) this.remove(event.hash, entry);
+      for (const kind of KINDS) {
+        const key = entryKey(kind, event.hash);
+        const entry = this.entries.get(key);
+        if (entry) this.remove(key, entry);
+      }
       return;
     }
     if (event.kind !== 'user') return;
-    for (const hash of this.hashesByUser.get(event.userId) ?? []) this.entries.delete(hash);
-    this.hashesByUser.delete(event.userId);
+    for (const key of this.keysByUser.get(event.userId) ?? []) this.entries.delete(key);
+    this.keysByUser.delete(event.userId);
   }
 
-  private remove(hash: string, entry: Entry): void {
-    this.entries.delete(hash);
-    this.hashesByUser.get(entry.principal.user.id)?.delete(hash);
+  private remove(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.keysByUser.get(entry.principal.user.id)?.delete(key);
   }
 
   private clear(): void {
     this.entries.clear();
-    this.hashesByUser.clear();
+    this.keysByUser.clear();
   }
 }
