@@ -15,19 +15,18 @@ export type MutationWork = (tx: Db, announce: (event: ChangeEvent) => Promise<vo
  * and the response stored in that same transaction: a retry with the same request gets the first
  * response back (header `Idempotent-Replayed: true`) and changes nothing.
  */
-export async function runMutation(ctx: Pick<AppContext, 'database' | 'changes' | 'clock'>, request: FastifyRequest, reply: FastifyReply, work: MutationWork) {
+export async function runMutation(ctx: Pick<AppContext, 'database' | 'changes' | 'clock' | 'secrets'>, request: FastifyRequest, reply: FastifyReply, work: MutationWork) {
   const sent = request.headers[IDEMPOTENCY_HEADER];
   const key = Array.isArray(sent) ? sent[0] : sent;
   if (key !== undefined && !KEY_PATTERN.test(key)) throw invalidField('Idempotency-Key', 'must be 1 to 255 visible ASCII characters', key);
   const result = await ctx.changes.transaction(ctx.database, async (tx, announce) => {
     if (key === undefined) return { ...(await work(tx, announce)), replayed: false };
     const principal = request.principal;
-    const claim = {
-      scope: principal ? `${principal.kind}:${principal.user.id}` : 'anonymous',
-      key,
-      fingerprint: requestFingerprint(request.method, request.url, request.body),
-    };
-    return runIdempotent(tx, claim, new Date(ctx.clock()), () => work(tx, announce));
+    const fingerprint = requestFingerprint(request.method, request.url, request.body);
+    // Anonymous callers have no identity to scope keys by: a key is theirs together with the exact
+    // request, so another caller cannot read an answer without sending the same request.
+    const claim = { scope: principal ? `${principal.kind}:${principal.user.id}` : `anonymous:${fingerprint}`, key, fingerprint };
+    return runIdempotent(tx, claim, new Date(ctx.clock()), ctx.secrets, () => work(tx, announce));
   });
   if (result.replayed) reply.header('Idempotent-Replayed', 'true');
   return reply.status(result.status).send(result.body);

@@ -150,25 +150,49 @@ describe('POST /v2/bookings (svc-api-version 2024-08-13)', () => {
   });
 
   test('Idempotency-Key: a retry replays the first answer and books nothing more; another body is a 422', async () => {
+    const booker = await api.createUser();
     const body = { eventTypeId: eventType.id, start: at('19', '15:00') };
     const headers = { 'Idempotency-Key': `key-${Math.random()}` };
-    const first = await book(api, body, { headers });
-    const retry = await book(api, body, { headers });
+    const first = await book(api, body, { headers, key: booker.apiKey });
+    const retry = await book(api, body, { headers, key: booker.apiKey });
     assert.equal(first.status, 201);
     assert.deepEqual([retry.status, retry.body], [201, first.body]);
     assert.equal(retry.headers.get('idempotent-replayed'), 'true');
-    assertError(await book(api, { ...body, start: at('19', '16:00') }, { headers }), 422, 'UnprocessableEntityException');
+    assertError(await book(api, { ...body, start: at('19', '16:00') }, { headers, key: booker.apiKey }), 422, 'UnprocessableEntityException');
     const rows = await api.runtime.ctx.database.db.execute(sql`select count(*)::int as n from bookings where event_type_id = ${eventType.id} and start_at >= ${at('19', '00:00')}::timestamptz and start_at < ${at('20', '00:00')}::timestamptz`);
     assert.equal((rows as unknown as { rows: { n: number }[] }).rows[0]!.n, 1);
     // After 24 hours the key is forgotten: it may name a new request.
     const savedNow = now;
     now += 24 * 3_600_000 + 1;
-    assert.equal((await book(api, { ...body, start: at('19', '16:00') }, { headers })).status, 201);
+    assert.equal((await book(api, { ...body, start: at('19', '16:00') }, { headers, key: booker.apiKey })).status, 201);
     now = savedNow;
     // A failed request keeps no key: once the slot is free, the same key books.
     const failing = { 'Idempotency-Key': `fail-${Math.random()}` };
     assert.equal((await book(api, { eventTypeId: eventType.id, start: at('19', '23:00') }, { headers: failing })).status, 400);
     assert.equal((await book(api, { eventTypeId: eventType.id, start: at('19', '23:00') }, { headers: failing })).status, 400);
+  });
+
+  test('Idempotency-Key of anonymous callers: bound to the exact request, so a key alone reads no one\'s answer', async () => {
+    const headers = { 'Idempotency-Key': `anonymous-${Math.random()}` };
+    const first = await book(api, { eventTypeId: eventType.id, start: at('20', '15:00') }, { headers });
+    assert.equal(first.status, 201, first.text);
+    const replay = await book(api, { eventTypeId: eventType.id, start: at('20', '15:00') }, { headers });
+    assert.deepEqual([replay.status, replay.headers.get('idempotent-replayed'), replay.body], [201, 'true', first.body]);
+    // Someone else with the same key and another request gets their own answer, not the first booking's uid.
+    const other = await book(api, { eventTypeId: eventType.id, start: at('20', '16:00'), attendee: { name: 'Eve', email: 'eve@example.com', timeZone: 'UTC' } }, { headers });
+    assert.equal(other.status, 201, other.text);
+    assert.equal(other.headers.get('idempotent-replayed'), null);
+    assert.notEqual(other.body.data.uid, first.body.data.uid);
+  });
+
+  test('stored Idempotency-Key answers are sealed: nothing of the response lies in the table in clear', async () => {
+    const headers = { 'Idempotency-Key': `sealed-${Math.random()}` };
+    const first = await book(api, { eventTypeId: eventType.id, start: at('20', '17:00') }, { headers });
+    assert.equal(first.status, 201, first.text);
+    const rows = await api.runtime.ctx.database.db.execute(sql`select response_body::text as body from idempotency_keys where key = ${headers['Idempotency-Key']}`);
+    const stored = (rows as unknown as { rows: { body: string }[] }).rows[0]!.body;
+    assert.ok(!stored.includes(first.body.data.uid), stored);
+    assert.match(stored, /^\{"sealed": "v1:/);
   });
 });
 

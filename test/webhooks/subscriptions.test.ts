@@ -429,7 +429,13 @@ describe('webhook subscriptions', () => {
         assert.equal(retry.status, 201, retry.text);
         assert.equal(retry.headers.get('idempotent-replayed'), 'true');
         assert.deepEqual(retry.body, first.body);
+        assert.equal(retry.body.data.secret, 'idem');
         assert.equal((expectStatus(await api.request('GET', collection, { key: user.apiKey }), 200) as unknown[]).length, 1);
+        // The kept answer holds the secret: it is stored sealed, never in clear.
+        const kept = await api.runtime.ctx.database.db.execute(sql`select response_body::text as body from idempotency_keys where key = ${headers['idempotency-key']}`);
+        const stored = (kept as unknown as { rows: { body: string }[] }).rows.map((row) => row.body);
+        assert.equal(stored.length, 1);
+        assert.ok(!stored[0]!.includes('idem') && !stored[0]!.includes('subscriberUrl'), stored[0]);
 
         const reused = await api.request('POST', collection, { key: user.apiKey, body: { ...body, active: false }, headers });
         assert.equal(reused.status, 422, reused.text);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import { unprocessable } from '../../lib/errors.js';
+import type { SecretBox } from '../../lib/secrets.js';
 import * as repo from './idempotency.repository.js';
 import type { KeyClaim } from './idempotency.repository.js';
 
@@ -33,11 +34,27 @@ export function requestFingerprint(method: string, path: string, body: unknown):
 }
 
 /**
+ * Stored responses are sealed: they may hold secrets shown once (a webhook's secret, an API key, a
+ * client secret), which must not lie in the table in clear.
+ */
+interface SealedBody {
+  sealed: string;
+}
+
+const isSealed = (body: unknown): body is SealedBody => typeof body === 'object' && body !== null && typeof (body as SealedBody).sealed === 'string';
+
+/**
  * Runs `work` once per key: inside the caller's transaction the key is claimed, the work done and its
  * response stored, so the response exists exactly when the effects do. A retry with the same request
  * gets the stored response (`replayed`); the same key with a different request is a 422.
  */
-export async function runIdempotent(tx: Db, claim: KeyClaim, now: Date, work: () => Promise<MutationResponse>): Promise<MutationResponse & { replayed: boolean }> {
+export async function runIdempotent(
+  tx: Db,
+  claim: KeyClaim,
+  now: Date,
+  box: SecretBox,
+  work: () => Promise<MutationResponse>,
+): Promise<MutationResponse & { replayed: boolean }> {
   let existing = await repo.claimKey(tx, claim, new Date(now.getTime() + IDEMPOTENCY_TTL_MS));
   if (existing && existing.expiresAt <= now) {
     await repo.deleteKey(tx, claim);
@@ -49,9 +66,12 @@ export async function runIdempotent(tx: Db, claim: KeyClaim, now: Date, work: ()
         property: 'Idempotency-Key',
       });
     }
-    return { status: existing.responseStatus, body: existing.responseBody, replayed: true };
+    // Rows written before responses were sealed hold the body itself (they expire within 24 hours).
+    const body = isSealed(existing.responseBody) ? (JSON.parse(box.open(existing.responseBody.sealed)) as unknown) : existing.responseBody;
+    return { status: existing.responseStatus, body, replayed: true };
   }
   const response = await work();
-  await repo.storeResponse(tx, claim, response.status, response.body);
+  const sealed: SealedBody = { sealed: box.seal(JSON.stringify(response.body ?? null)) };
+  await repo.storeResponse(tx, claim, response.status, sealed);
   return { ...response, replayed: false };
 }
