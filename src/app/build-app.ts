@@ -8,8 +8,9 @@ import '../http/fastify-types.js';
 import { access } from '../http/access.js';
 import { API_VERSION_HEADER, resolveApiVersion } from '../http/api-version.js';
 import { openApiSecurity } from '../http/openapi.js';
+import { redactUrl } from '../http/redact.js';
 import { createRequestGuard } from '../http/request-guard.js';
-import { CUSTOM_FORMATS, findNulCharacter, validatorCompiler } from '../http/validation.js';
+import { CUSTOM_FORMATS, findUnacceptableInput, MAX_INPUT_DEPTH, validatorCompiler } from '../http/validation.js';
 import { invalidField } from '../lib/errors.js';
 import { registerAdminRoutes } from '../modules/admin/admin.routes.js';
 import { registerApiKeyRoutes } from '../modules/api-keys/api-keys.routes.js';
@@ -77,8 +78,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     // The reference accepts a bodiless POST/PATCH where every body field is optional.
     if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
     for (const input of [request.body, request.query, request.params]) {
-      const nulAt = findNulCharacter(input);
-      if (nulAt) throw invalidField(nulAt.join('.') || 'body', 'must not contain the NUL character (U+0000)');
+      const found = findUnacceptableInput(input);
+      if (!found) continue;
+      const field = found.path.join('.') || 'body';
+      if (found.problem === 'nul_character') throw invalidField(field, 'must not contain the NUL character (U+0000)');
+      throw invalidField(field, `must not nest objects or arrays more than ${MAX_INPUT_DEPTH} levels deep`);
     }
   });
   // While draining, answered keep-alive connections are closed, or they would hold the shutdown open.
@@ -88,7 +92,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.addHook('onResponse', async (request, reply) => {
     ctx.metrics.observe(request, reply);
     request.log.info(
-      { method: request.method, url: request.url, route: request.routeOptions.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
+      { method: request.method, url: redactUrl(request.url), route: request.routeOptions.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
       'request completed',
     );
   });

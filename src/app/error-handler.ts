@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorKind } from '../lib/errors.js';
+import { isCredentialParam, redactUrl } from '../http/redact.js';
 import { fieldErrorsMessage, toFieldErrors } from '../http/validation.js';
 
 /** The reference's HTTP status and exception name for each kind of domain error. */
@@ -41,7 +42,7 @@ export function errorBody(request: FastifyRequest, code: string, message: string
   return {
     status: 'error',
     timestamp: new Date().toISOString(),
-    path: request.url,
+    path: redactUrl(request.url),
     error: details === undefined ? { code, message } : { code, message, details },
   };
 }
@@ -69,7 +70,9 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
   if (fastifyError.validation) {
     const part = fastifyError.validationContext;
     const input = part === 'body' ? request.body : part === 'querystring' ? request.query : part === 'params' ? request.params : request.headers;
-    const errors = toFieldErrors(fastifyError.validation as never, input, part);
+    const errors = toFieldErrors(fastifyError.validation as never, input, part).map((error) =>
+      part === 'querystring' && isCredentialParam(error.property) ? { ...error, value: '[REDACTED]' } : error,
+    );
     return sendError(reply, 400, 'BadRequestException', fieldErrorsMessage(errors), { errors, reason: 'validation_failed' });
   }
   const status = fastifyError.statusCode;

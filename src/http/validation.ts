@@ -93,6 +93,15 @@ interface Visit {
   value: unknown;
   key: string | null;
   parent: Visit | null;
+  depth: number;
+}
+
+/** No request body svc accepts nests deeper than this (event-type booking fields reach 4). */
+export const MAX_INPUT_DEPTH = 16;
+
+export interface InputProblem {
+  path: string[];
+  problem: 'nul_character' | 'too_deep';
 }
 
 function pathOf(visit: Visit, lastKey?: string): string[] {
@@ -102,20 +111,23 @@ function pathOf(visit: Visit, lastKey?: string): string[] {
 }
 
 /**
- * Path of the first string (or key) holding U+0000, which PostgreSQL text and jsonb cannot store.
+ * The first part of the input svc refuses before validating it: a string (or key) holding U+0000,
+ * which PostgreSQL text and jsonb cannot store, or objects and arrays nested past MAX_INPUT_DEPTH,
+ * which no schema accepts and which would overflow the stack of whatever recursed into them.
  * Iterative and linear: a hostile body may nest far deeper than the call stack.
  */
-export function findNulCharacter(input: unknown): string[] | null {
-  const pending: Visit[] = [{ value: input, key: null, parent: null }];
+export function findUnacceptableInput(input: unknown): InputProblem | null {
+  const pending: Visit[] = [{ value: input, key: null, parent: null, depth: 0 }];
   while (pending.length > 0) {
     const visit = pending.pop()!;
     const { value } = visit;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return pathOf(visit);
+      if (value.includes('\u0000')) return { path: pathOf(visit), problem: 'nul_character' };
     } else if (value !== null && typeof value === 'object') {
+      if (visit.depth >= MAX_INPUT_DEPTH) return { path: pathOf(visit), problem: 'too_deep' };
       for (const [key, child] of Object.entries(value)) {
-        if (key.includes('\u0000')) return pathOf(visit, key);
-        if (typeof child === 'string' || (child !== null && typeof child === 'object')) pending.push({ value: child, key, parent: visit });
+        if (key.includes('\u0000')) return { path: pathOf(visit, key), problem: 'nul_character' };
+        if (typeof child === 'string' || (child !== null && typeof child === 'object')) pending.push({ value: child, key, parent: visit, depth: visit.depth + 1 });
       }
     }
   }

@@ -305,6 +305,27 @@ describe('hostile input never causes a 500', () => {
     assert.equal((await api.request('GET', '/v2/admin/users', { key: apiKey })).status, 403);
   });
 
+  test('a body nested past 16 levels is a 400 in the envelope naming where, never a stack overflow', async () => {
+    const nest = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+    for (const [path, body] of [
+      ['/v2/me', `{"metadata":${nest(10_000)}}`],
+      ['/v2/me', `{"metadata":${nest(16)}}`],
+      ['/v2/webhooks', `{"active":true,"x":[${'['.repeat(5_000)}${']'.repeat(5_000)}]}`],
+    ] as const) {
+      const response = await api.request(path === '/v2/me' ? 'PATCH' : 'POST', path, { key: apiKey, body });
+      assert.equal(response.status, 400, response.text.slice(0, 300));
+      assert.equal(response.body.status, 'error');
+      assert.equal(response.body.error.code, 'BadRequestException');
+      assert.match(response.body.error.message, /must not nest objects or arrays more than 16 levels deep/);
+      assert.match(response.body.error.details.errors[0].property, path === '/v2/me' ? /^metadata(\.a)+$/ : /^x(\.0)+$/);
+      assert.ok(response.text.length < 2_000, 'the nested value is not echoed back');
+    }
+    // Fifteen levels under the body pass the depth check (and then meet the schema as usual).
+    const shallow = await api.request('PATCH', '/v2/me', { key: apiKey, body: `{"metadata":${nest(15)}}` });
+    assert.equal(shallow.status, 400);
+    assert.doesNotMatch(shallow.body.error.message, /levels deep/);
+  });
+
   test('a NUL character in a stored text field is a 400, not a 500', async () => {
     // PostgreSQL (and PGlite) cannot store U+0000 in text (22021) or jsonb (22P05).
     const cases: { method: string; path: string; key: string; body: string }[] = [
