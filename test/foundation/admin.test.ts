@@ -9,6 +9,17 @@ describe('system admin: /v2/admin/users', () => {
   });
   after(() => api.close());
 
+  test('role ADMIN makes a system admin, and the API document says so', async () => {
+    const created = await api.request('POST', '/v2/admin/users', { key: ADMIN_API_KEY, body: { email: `second-admin-${Date.now()}@example.com`, name: 'Second Admin', role: 'ADMIN' } });
+    assert.equal(created.status, 201, created.text);
+    assert.equal((await api.request('GET', '/v2/admin/users', { key: created.body.data.apiKey })).status, 200);
+    const document = (await api.request('GET', '/docs/openapi.json')).body;
+    const operation = document.paths['/v2/admin/users'].post;
+    const role = operation.requestBody.content['application/json'].schema.properties.role;
+    assert.match(role.description, /ADMIN makes another system admin/);
+    assert.match(operation.description, /role: "ADMIN"/);
+  });
+
   test('creates a user with every field and a working API key', async () => {
     const email = `new-${Date.now()}@example.com`;
     const response = await api.request('POST', '/v2/admin/users', {

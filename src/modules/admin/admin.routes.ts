@@ -20,7 +20,8 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
     schema: {
       tags,
       summary: 'Create a user and an API key for it',
-      description: 'svc extension. Returns the new API key once; only its hash is stored.',
+      description:
+        'svc extension. Returns the new API key once (valid 30 days); only its hash is stored. With `role: "ADMIN"` the user is a system admin, with the same rights as the one svc created on first start.',
       body: CreateUserBody,
       response: { 201: Envelope(Type.Object({ user: AdminUserOutput, apiKey: Type.String() })) },
     },

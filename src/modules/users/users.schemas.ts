@@ -94,7 +94,11 @@ export const CreateUserBody = Type.Object({
   timeFormat: Type.Optional(TimeFormat),
   locale: Type.Optional(Locale),
   password: Type.Optional(Type.String({ minLength: 8, maxLength: 256 })),
-  role: Type.Optional(StringEnum(['USER', 'ADMIN'] as const)),
+  role: Type.Optional(
+    StringEnum(['USER', 'ADMIN'] as const, {
+      description: 'Default USER. ADMIN makes another system admin: full access to every /v2/admin route (creating and deleting users) with its API key.',
+    }),
+  ),
   bio: Type.Optional(Type.String({ maxLength: 5000 })),
   avatarUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
   metadata: Type.Optional(Metadata),
