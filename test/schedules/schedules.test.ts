@@ -79,7 +79,7 @@ describe('schedules (svc-api-version 2024-06-11)', () => {
     assert.deepEqual(list.body.data, []);
   });
 
-  test('isDefault moves the default; the default cannot be unset, only replaced', async () => {
+  test('isDefault moves the default; isDefault false on the default is ignored with a 200, as the reference does', async () => {
     const { apiKey } = await api.createUser();
     const first = (await create(apiKey, { name: 'A' })).body.data;
     const second = (await create(apiKey, { name: 'B', isDefault: true })).body.data;
@@ -87,8 +87,11 @@ describe('schedules (svc-api-version 2024-06-11)', () => {
     const list = (await api.request('GET', '/v2/schedules', { key: apiKey, version: V })).body.data;
     assert.deepEqual(list.map((s: { name: string; isDefault: boolean }) => [s.name, s.isDefault]), [['A', false], ['B', true]]);
     assert.equal((await api.request('GET', '/v2/schedules/default', { key: apiKey, version: V })).body.data.id, second.id);
-    const unset = await api.request('PATCH', `/v2/schedules/${second.id}`, { key: apiKey, version: V, body: { isDefault: false } });
-    assert.equal(unset.status, 400);
+    // The reference's update (schedules_2024_06_11 service) only acts on isDefault: true; false changes nothing.
+    const unset = await api.request('PATCH', `/v2/schedules/${second.id}`, { key: apiKey, version: V, body: { isDefault: false, name: 'B2' } });
+    assert.equal(unset.status, 200, unset.text);
+    assert.deepEqual([unset.body.data.name, unset.body.data.isDefault], ['B2', true]);
+    assert.equal((await api.request('GET', '/v2/me', { key: apiKey })).body.data.defaultScheduleId, second.id);
     const moved = await api.request('PATCH', `/v2/schedules/${first.id}`, { key: apiKey, version: V, body: { isDefault: true, name: 'A2' } });
     assert.equal(moved.status, 200);
     assert.deepEqual([moved.body.data.name, moved.body.data.isDefault], ['A2', true]);

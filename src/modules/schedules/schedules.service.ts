@@ -96,9 +96,8 @@ export async function updateSchedule(deps: Deps, userId: number, scheduleId: num
   return deps.changes.transaction(deps.database, async (tx, announce) => {
     const currentDefault = await repo.lockUserDefaultSchedule(tx, userId);
     await ownedSchedule(tx, userId, scheduleId);
-    if (input.isDefault === false && currentDefault === scheduleId) {
-      throw badRequest('default_schedule_required', 'A user always has a default schedule: make another schedule the default instead of unsetting this one');
-    }
+    // `isDefault: false` on the default schedule is ignored, as the reference does: a user with
+    // schedules always has a default, which moves only when another schedule is made the default.
     const { isDefault, ...changes } = input;
     const schedule = await repo.updateSchedule(tx, scheduleId, changes);
     await announce({ kind: 'availability', userId });
