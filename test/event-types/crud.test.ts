@@ -16,18 +16,21 @@ const DEFAULT_BOOKING_FIELDS = [
 describe('event types: create, read, update, delete (svc-api-version 2024-06-14)', () => {
   let api: TestApp;
   before(async () => {
-    api = await createTestApp();
+    api = await createTestApp({ APP_URL: 'https://book.example.com/' });
   });
   after(() => api.close());
 
   test('a create with only the required fields returns the reference defaults, and GET reads the same', async () => {
-    const { user, apiKey } = await api.createUser({ username: `def-${Date.now()}` });
+    const username = `def-${Date.now()}`;
+    const { user, apiKey } = await api.createUser({ username });
     const response = await create(api, apiKey, { title: 'Coffee', slug: 'coffee', lengthInMinutes: 25 });
     assert.equal(response.status, 201, response.text);
     const data = response.body.data;
     assert.deepEqual(data, {
       id: data.id,
       ownerId: user.id,
+      // The reference's public booking page address: APP_URL, the owner's username, the slug.
+      bookingUrl: `https://book.example.com/${username}/coffee`,
       lengthInMinutes: 25,
       lengthInMinutesOptions: [],
       title: 'Coffee',

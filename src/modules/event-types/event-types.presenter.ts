@@ -52,8 +52,19 @@ function presentUser(user: EventTypeOwner) {
   };
 }
 
+/** Where links to svc's public pages start (`APP_URL`). */
+export interface PageLinks {
+  appUrl: string;
+}
+
+/** The public booking page: `<APP_URL>/<username>/<slug>`; a dynamic group event joins the usernames with `+`. */
+function bookingUrlOf(users: readonly EventTypeOwner[], slug: string, links: PageLinks): string {
+  const owners = users.map((user) => encodeURIComponent(user.username ?? String(user.id))).join('+');
+  return `${links.appUrl.replace(/\/+$/, '')}/${owners}/${encodeURIComponent(slug)}`;
+}
+
 /** `EventTypeOutput_2024_06_14`; `calendarInvites` is write-only and never printed. */
-export function presentEventType({ eventType: row, ownerId, users }: EventTypeView): EventTypeOutput {
+export function presentEventType({ eventType: row, ownerId, users }: EventTypeView, links: PageLinks): EventTypeOutput {
   const { settings } = row;
   return {
     id: row.id,
@@ -113,12 +124,13 @@ export function presentEventType({ eventType: row, ownerId, users }: EventTypeVi
     privateNoteMode: settings.privateNoteMode,
     privateNoteTemplate: settings.privateNoteTemplate,
     users: users.map(presentUser),
+    bookingUrl: bookingUrlOf(users, row.slug, links),
   };
 }
 
 /** The list drops booking fields hidden from the booker, as the reference's list endpoint does. */
-export function presentEventTypeInList(view: EventTypeView): EventTypeOutput {
-  const output = presentEventType(view);
+export function presentEventTypeInList(view: EventTypeView, links: PageLinks): EventTypeOutput {
+  const output = presentEventType(view, links);
   return { ...output, bookingFields: output.bookingFields.filter((field) => field.hidden !== true) };
 }
 

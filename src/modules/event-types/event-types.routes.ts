@@ -35,7 +35,7 @@ export function registerEventTypeRoutes(app: App, ctx: AppContext): void {
     handler: async (request, reply) => {
       const variant = eventTypeVariant(request.apiVersion);
       const view = await eventTypes.createEventType(ctx, principalOf(request).user, variant.toCreateInput(request.body));
-      return reply.status(201).send(ok(variant.present(view)));
+      return reply.status(201).send(ok(variant.present(view, ctx.config)));
     },
   });
 
@@ -53,7 +53,8 @@ export function registerEventTypeRoutes(app: App, ctx: AppContext): void {
       const { usernames, ...query } = request.query;
       const list = usernames?.split(',').map((name) => name.trim()).filter(Boolean);
       const views = await eventTypes.listEventTypes(ctx.database.db, request.principal?.user ?? null, { ...query, usernames: list });
-      return ok(views.map(eventTypeVariant(request.apiVersion).presentInList));
+      const { presentInList } = eventTypeVariant(request.apiVersion);
+      return ok(views.map((view) => presentInList(view, ctx.config)));
     },
   });
 
@@ -62,7 +63,7 @@ export function registerEventTypeRoutes(app: App, ctx: AppContext): void {
     schema: { tags, summary: 'Get an event type', headers: versionHeader, params: EventTypeIdParams, response: { 200: Envelope(EventTypeOutput_2024_06_14) } },
     handler: async (request) => {
       const view = await eventTypes.getEventType(ctx.database.db, principalOf(request).user, request.params.eventTypeId);
-      return ok(eventTypeVariant(request.apiVersion).present(view));
+      return ok(eventTypeVariant(request.apiVersion).present(view, ctx.config));
     },
   });
 
@@ -73,7 +74,7 @@ export function registerEventTypeRoutes(app: App, ctx: AppContext): void {
     handler: async (request) => {
       const variant = eventTypeVariant(request.apiVersion);
       const view = await eventTypes.updateEventType(ctx, principalOf(request).user, request.params.eventTypeId, variant.toUpdateInput(request.body));
-      return ok(variant.present(view));
+      return ok(variant.present(view, ctx.config));
     },
   });
 

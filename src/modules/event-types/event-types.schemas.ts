@@ -88,6 +88,7 @@ export const EventTypeOutput_2024_06_14 = Type.Object(
     locations: Type.Array(LocationOutput),
     bookingFields: Type.Array(BookingFieldOutput),
     disableGuests: Type.Boolean(),
+    bookingUrl: Type.String({ description: 'The public booking page: <APP_URL>/<username>/<slug>' }),
     slotInterval: Nullable(Type.Integer()),
     minimumBookingNotice: Type.Integer(),
     beforeEventBuffer: Type.Integer(),
