@@ -23,7 +23,7 @@ import { registerSystemRoutes } from '../modules/system/system.routes.js';
 import { registerWebhookDeliveryRoutes } from '../modules/webhooks/webhook-deliveries.routes.js';
 import { registerWebhookRoutes } from '../modules/webhooks/webhooks.routes.js';
 import type { AppContext } from './context.js';
-import { handleError, sendError } from './error-handler.js';
+import { handleClientError, handleError, sendError } from './error-handler.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -46,6 +46,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     },
     routerOptions: { ignoreTrailingSlash: true },
     serializerOpts: { ajv: { formats: CUSTOM_FORMATS } },
+    clientErrorHandler: handleClientError,
+    // Errors Fastify meets before a route is chosen (a URL that cannot be decoded...): the same envelope.
+    frameworkErrors: (error, request, reply) => handleError(error, request, reply),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorKind } from '../lib/errors.js';
 import { isCredentialParam, redactUrl } from '../http/redact.js';
@@ -23,11 +25,13 @@ const STATUS_TO_CODE: Record<number, string> = {
   405: 'MethodNotAllowedException',
   406: 'NotAcceptableException',
   408: 'RequestTimeoutException',
+  414: 'UriTooLongException',
   409: 'ConflictException',
   413: 'PayloadTooLargeException',
   415: 'UnsupportedMediaTypeException',
   422: 'UnprocessableEntityException',
   429: 'ThrottlerException',
+  431: 'RequestHeaderFieldsTooLargeException',
   503: 'ServiceUnavailableException',
 };
 
@@ -100,4 +104,31 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
   }
   request.log.error({ err: error }, 'unhandled error');
   return sendError(reply, 500, 'InternalServerErrorException', 'Internal server error', { reason: 'internal_error' });
+}
+
+/**
+ * Errors Node's HTTP parser meets before there is a request to route (headers over the size limit, a
+ * malformed request line, a timeout): answered in the same envelope as every other error, then the
+ * connection is closed, as Node does.
+ */
+export function handleClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'The request was not received in time']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request header fields too large']
+        : [400, 'Malformed HTTP request'];
+  const body = JSON.stringify({
+    status: 'error',
+    timestamp: new Date().toISOString(),
+    path: '',
+    error: { code: STATUS_TO_CODE[status] ?? 'HttpException', message, details: { reason: error.code ?? 'client_error' } },
+  });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
