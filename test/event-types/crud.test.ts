@@ -108,17 +108,20 @@ describe('event types: create, read, update, delete (svc-api-version 2024-06-14)
     assert.equal((await patch(api, apiKey, eventType.id, { title: 'x' })).status, 404);
   });
 
-  test('slugs are normalized and unique per owner (409 on create and on PATCH), case-insensitively', async () => {
+  // The reference (event-types_2024_06_14 service, checkHasUniqueSlug) answers 400 BadRequestException
+  // "User already has an event type with this slug." on create and update.
+  test('slugs are normalized and unique per owner (400 on create and on PATCH, as the reference), case-insensitively', async () => {
     const owner = await api.createUser();
     const other = await api.createUser();
     const first = await created(api, owner.apiKey, { slug: '  Team Sync! ' });
     assert.equal(first.slug, 'team-sync');
     const duplicate = await create(api, owner.apiKey, { slug: 'TEAM-SYNC' });
-    assert.deepEqual([duplicate.status, duplicate.body.error.code], [409, 'ConflictException']);
+    assert.deepEqual([duplicate.status, duplicate.body.error.code, duplicate.body.error.message], [400, 'BadRequestException', 'User already has an event type with this slug.']);
+    assert.equal(duplicate.body.error.details.errors[0].property, 'slug');
     assert.equal((await create(api, other.apiKey, { slug: 'team-sync' })).status, 201, 'another owner may use the slug');
     const second = await created(api, owner.apiKey, { slug: 'standup' });
     const clash = await patch(api, owner.apiKey, second.id, { slug: 'Team-Sync' });
-    assert.deepEqual([clash.status, clash.body.error.code], [409, 'ConflictException']);
+    assert.deepEqual([clash.status, clash.body.error.code, clash.body.error.message], [400, 'BadRequestException', 'User already has an event type with this slug.']);
     assert.equal((await patch(api, owner.apiKey, first.id, { slug: 'team-sync', title: 'Same slug again' })).status, 200, 'keeping its own slug is no conflict');
     assert.equal((await read(api, owner.apiKey, second.id)).slug, 'standup');
   });

@@ -1,6 +1,6 @@
 import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
-import { conflict, DomainError, invalidField, notFound } from '../../lib/errors.js';
+import { DomainError, fieldRejected, invalidField, notFound } from '../../lib/errors.js';
 import { assertOwnsSchedule } from '../schedules/schedules.service.js';
 import { defaultBookingFields, withGuestsHidden } from './booking-fields.js';
 import { assertEventTypeRules, NO_SEATS, type SeatOptions } from './event-type-limits.js';
@@ -168,7 +168,8 @@ async function checkWrite(db: Db, userId: number, changes: EventTypeChanges, eve
   }
   if (changes.scheduleId !== undefined) await assertScheduleUsable(db, userId, changes.scheduleId);
   if (changes.slug !== undefined && (await repo.isSlugTaken(db, userId, changes.slug, eventTypeId))) {
-    throw conflict('event_type_slug_taken', `User already has an event type with slug ${changes.slug}.`, { property: 'slug' });
+    // The reference's message and status (a 400, not a 409), naming the field.
+    throw fieldRejected('slug', 'event_type_slug_taken', 'User already has an event type with this slug.', changes.slug);
   }
 }
 
