@@ -1,12 +1,15 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { parseIsoInstant } from '../lib/iso-instant.js';
 import { isIanaTimeZone } from '../lib/time-zones.js';
 
 /** svc's own string formats; the response serializer must know them too (it validates union branches). */
 export const CUSTOM_FORMATS = {
   'time-zone': { type: 'string', validate: isIanaTimeZone },
   'hh-mm': /^([01]\d|2[0-3]):[0-5]\d$/,
+  /** A date or a date-time (offset optional, read as UTC): what the reference's strict IsDateString takes. */
+  'iso-8601': { type: 'string', validate: (text: string) => parseIsoInstant(text) !== null },
 } as const;
 
 function buildAjv(options: Options): Ajv {

@@ -60,6 +60,17 @@ describe('GET /v2/bookings (svc-api-version 2024-08-13)', () => {
     assert.deepEqual(uidsOf(await list(`?bookingUid=${uids.later}`)), [uids.later]);
   });
 
+  // The reference validates these filters with @IsDateString({ strict: true }): any strict ISO 8601
+  // value, a bare date included (get-bookings.input.ts, 2024-08-13).
+  test('date filters take a bare date or a date-time without an offset (read as UTC); anything else names the field', async () => {
+    assert.deepEqual(uidsOf(await list('?afterStart=2027-01-07&beforeEnd=2027-01-09')), [uids.upcoming, uids.later]);
+    assert.deepEqual(uidsOf(await list('?afterStart=2027-01-07T15:30&beforeEnd=2027-01-09')), [uids.later]);
+    assert.deepEqual(uidsOf(await list('?afterCreatedAt=2020-01-01&beforeCreatedAt=2099-12-31&afterUpdatedAt=2020-01-01&beforeUpdatedAt=2099-12-31')).length, 5);
+    for (const field of ['afterStart', 'beforeEnd', 'afterCreatedAt', 'beforeCreatedAt', 'afterUpdatedAt', 'beforeUpdatedAt']) {
+      assertNamesField(await api.request('GET', `/v2/bookings?${field}=2027-02-30`, { key: host.apiKey, version: BOOKINGS_VERSION }), field);
+    }
+  });
+
   test('sorting and paging', async () => {
     assert.deepEqual(uidsOf(await list('?sortStart=desc&take=2')), [uids.unconfirmed, uids.later]);
     const page = await list('?sortStart=desc&take=2&skip=2');

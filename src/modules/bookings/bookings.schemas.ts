@@ -138,7 +138,8 @@ export const Pagination = Type.Object({
 export const BookingsListOutput_2024_08_13 = Type.Object({ status: Type.Literal('success'), data: Type.Array(AnyBooking), pagination: Pagination });
 
 const Sort = StringEnum(['asc', 'desc'] as const);
-const Instant = (description: string) => Type.Optional(Type.String({ format: 'date-time', description }));
+const Instant = (description: string) =>
+  Type.Optional(Type.String({ format: 'iso-8601', description: `${description}: an ISO 8601 date or date-time (without an offset: UTC)` }));
 
 export const BookingsQuery_2024_08_13 = Type.Object({
   status: Type.Optional(Type.String({ maxLength: 100, description: 'Comma-separated: upcoming, recurring, past, cancelled, unconfirmed' })),

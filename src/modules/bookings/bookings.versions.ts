@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import { pickVariant, type ApiVersion, type VersionTable } from '../../http/api-version.js';
 import { invalidField } from '../../lib/errors.js';
+import { parseIsoInstant } from '../../lib/iso-instant.js';
 import type { BookingTarget, CreateBookingInput, CreatedBookings } from './booking-create.service.js';
 import { presentBooking, presentSeatedBooking } from './bookings.presenter.js';
 import type { BookingRecord, ListStatus } from './bookings.repository.js';
@@ -38,7 +39,7 @@ function toCreateInput(body: CreateBody): CreateBookingInput {
 }
 
 const csv = (text: string | undefined) => text?.split(',').map((item) => item.trim()).filter(Boolean);
-const instant = (text: string | undefined) => (text === undefined ? undefined : Date.parse(text));
+const instant = (text: string | undefined) => (text === undefined ? undefined : (parseIsoInstant(text) ?? undefined));
 
 function toListInput(query: ListQuery): ListBookingsInput {
   const statuses = csv(query.status);
