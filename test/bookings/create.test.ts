@@ -34,6 +34,8 @@ describe('POST /v2/bookings (svc-api-version 2024-08-13)', () => {
     assert.deepEqual(data.attendees.map((attendee: any) => attendee.email), ['bob@example.com', 'carol@example.com']);
     assert.deepEqual(data.guests, ['carol@example.com']);
     assert.equal(data.location, 'integrations:svc-video');
+    // The reference always sends the deprecated meetingUrl, a copy of the location (2024-08-13 output.service.ts).
+    assert.equal(data.meetingUrl, data.location);
     assert.deepEqual(data.metadata, { source: 'test' });
     assert.equal(data.title, `Call between ${data.hosts[0].name} and Bob Booker`);
     assert.deepEqual(data.bookingFieldsResponses, { name: 'Bob Booker', email: 'bob@example.com', guests: ['carol@example.com'], location: { value: 'integration', optionValue: 'integrations:svc-video' } });
@@ -102,7 +104,8 @@ describe('POST /v2/bookings (svc-api-version 2024-08-13)', () => {
 
   test('location: one of the event type\'s, with the booker\'s value where the kind asks for one', async () => {
     const places = await createEventType(api, host, { locations: [{ type: 'address', address: '1 Main St', public: true }, { type: 'attendeePhone' }] });
-    assert.equal((await booked(api, { eventTypeId: places.id, start: at('12', '15:00') })).location, '1 Main St');
+    const addressed = await booked(api, { eventTypeId: places.id, start: at('12', '15:00') });
+    assert.deepEqual([addressed.location, addressed.meetingUrl], ['1 Main St', '1 Main St']);
     const phoned = await booked(api, { eventTypeId: places.id, start: at('12', '16:00'), location: { type: 'attendeePhone', phone: '+37120993151' } });
     assert.equal(phoned.location, '+37120993151');
     assertError(

@@ -43,6 +43,8 @@ function presentCommon({ booking, host, eventType }: BookingRecord) {
     eventTypeId: booking.eventTypeId,
     eventType,
     location: booking.location ?? '',
+    // Deprecated, but always sent by the reference, as a copy of the location.
+    meetingUrl: booking.location ?? '',
     absentHost: booking.absentHost,
     createdAt: iso(booking.createdAt),
     updatedAt: iso(booking.updatedAt),

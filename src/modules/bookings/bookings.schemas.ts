@@ -86,6 +86,7 @@ const CommonOutput = {
   eventTypeId: Nullable(Type.Integer()),
   eventType: Nullable(Type.Object({ id: Type.Integer(), slug: Type.String() })),
   location: Type.String(),
+  meetingUrl: Type.String({ description: 'Deprecated: the same as location' }),
   absentHost: Type.Boolean(),
   createdAt: Type.String(),
   updatedAt: Type.String(),
