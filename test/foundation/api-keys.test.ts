@@ -49,6 +49,17 @@ describe('POST /v2/api-keys/refresh', () => {
     assert.equal((await api.request('GET', '/v2/me', { key: apiKey })).status, 200);
   });
 
+  // The reference's ApiKeysService.createApiKey (used by refresh) refuses the pair before touching the key.
+  test('apiKeyDaysValid together with apiKeyNeverExpires: true is a 400, and the key is kept', async () => {
+    const { apiKey } = await api.createUser();
+    const response = await api.request('POST', '/v2/api-keys/refresh', { key: apiKey, body: { apiKeyDaysValid: 10, apiKeyNeverExpires: true } });
+    assert.equal(response.status, 400, response.text);
+    assert.equal(response.body.error.code, 'BadRequestException');
+    assert.equal(response.body.error.message, 'Cannot set both apiKeyDaysValid and apiKeyNeverExpires. It has to be either or none of them.');
+    assert.equal((await api.request('GET', '/v2/me', { key: apiKey })).status, 200);
+    assert.equal((await api.request('POST', '/v2/api-keys/refresh', { key: apiKey, body: { apiKeyDaysValid: 10, apiKeyNeverExpires: false } })).status, 200);
+  });
+
   test('a refreshed key cannot be refreshed twice', async () => {
     const { apiKey } = await api.createUser();
     assert.equal((await api.request('POST', '/v2/api-keys/refresh', { key: apiKey })).status, 200);

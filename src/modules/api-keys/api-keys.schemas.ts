@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import { Envelope } from '../../http/envelope.js';
 
 export const RefreshApiKeyBody = Type.Object({
-  apiKeyDaysValid: Type.Optional(Type.Integer({ minimum: 1, default: 30, description: 'Days until the new key expires' })),
+  // No schema default: a default filled in here could not be told from a value sent with apiKeyNeverExpires.
+  apiKeyDaysValid: Type.Optional(Type.Integer({ minimum: 1, description: 'Days until the new key expires (default 30)' })),
   apiKeyNeverExpires: Type.Optional(Type.Boolean({ description: 'When true the new key never expires' })),
 });
 

@@ -1,7 +1,7 @@
 import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import { generateApiKey, hashApiKey } from '../../lib/crypto.js';
-import { unauthorized } from '../../lib/errors.js';
+import { fieldRejected, unauthorized } from '../../lib/errors.js';
 import * as repo from './api-keys.repository.js';
 
 const DAY_MS = 86_400_000;
@@ -38,6 +38,9 @@ export async function refreshApiKey(
   caller: { userId: number; hashedKey: string },
   validity: ApiKeyValidity,
 ): Promise<string> {
+  if (validity.daysValid && validity.neverExpires) {
+    throw fieldRejected('apiKeyNeverExpires', 'api_key_validity_conflict', 'Cannot set both apiKeyDaysValid and apiKeyNeverExpires. It has to be either or none of them.', true);
+  }
   return deps.changes.transaction(deps.database, async (tx, announce) => {
     const old = await repo.deleteApiKeyByHash(tx, caller.hashedKey);
     if (!old) throw unauthorized('invalid_api_key', 'Your api key is not valid');
