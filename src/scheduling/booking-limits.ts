@@ -5,11 +5,6 @@ const MINUTE = 60_000;
 const PERIODS = ['day', 'week', 'month', 'year'] as const;
 type Period = (typeof PERIODS)[number];
 
-interface Tally {
-  count: number;
-  minutes: number;
-}
-
 /**
  * Key of the period of kind `period` holding local day `dayNo`. Keys of consecutive periods differ by
  * `periodStep(period)`, so the periods an interval touches are the keys between its first and last day's.
@@ -39,6 +34,72 @@ export interface LimitRules {
 }
 
 /**
+ * How many bookings, and how many booked minutes, each period of one kind holds, as runs of
+ * consecutive period keys with the same tally: a booking adds to the run of keys from its first
+ * period to its last. Its size depends on the number of bookings, never on their lengths.
+ */
+interface Tallies {
+  /** Run i holds keys [keys[i], ends[i]), ascending; keys without bookings are in no run. */
+  keys: number[];
+  ends: number[];
+  counts: number[];
+  /** Booked time in milliseconds: integers, so adding and removing lengths stays exact. */
+  millis: number[];
+}
+
+function tallyRuns(spans: readonly { first: number; last: number; millis: number }[], step: number): Tallies {
+  const edges = new Map<number, { count: number; millis: number }>();
+  const add = (key: number, count: number, millis: number) => {
+    const edge = edges.get(key);
+    if (edge) {
+      edge.count += count;
+      edge.millis += millis;
+    } else edges.set(key, { count, millis });
+  };
+  for (const span of spans) {
+    add(span.first, 1, span.millis);
+    add(span.last + step, -1, -span.millis);
+  }
+  const runs: Tallies = { keys: [], ends: [], counts: [], millis: [] };
+  const sorted = [...edges.entries()].sort((a, b) => a[0] - b[0]);
+  let count = 0;
+  let millis = 0;
+  for (let i = 0; i < sorted.length - 1; i++) {
+    const [key, edge] = sorted[i]!;
+    count += edge.count;
+    millis += edge.millis;
+    if (count > 0) {
+      runs.keys.push(key);
+      runs.ends.push(sorted[i + 1]![0]);
+      runs.counts.push(count);
+      runs.millis.push(millis);
+    }
+  }
+  return runs;
+}
+
+/** The largest count and booked time of any key in [first, last]. */
+function busiest(runs: Tallies, first: number, last: number): { count: number; millis: number } {
+  let low = 0;
+  let high = runs.keys.length - 1;
+  let index = runs.keys.length;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (runs.ends[mid]! > first) {
+      index = mid;
+      high = mid - 1;
+    } else low = mid + 1;
+  }
+  let count = 0;
+  let millis = 0;
+  for (let i = index; i < runs.keys.length && runs.keys[i]! <= last; i++) {
+    count = Math.max(count, runs.counts[i]!);
+    millis = Math.max(millis, runs.millis[i]!);
+  }
+  return { count, millis };
+}
+
+/**
  * Booking-count and booked-minutes limits per day, week, month and year in the organizer's zone. A
  * booking counts in every period it overlaps, and so does a candidate: a slot is allowed only if each
  * period it touches still has room.
@@ -47,45 +108,37 @@ export function bookingLimitChecker(rules: LimitRules, bookings: readonly LimitB
   const active = PERIODS.filter((period) => rules.count?.[period] !== undefined || rules.duration?.[period] !== undefined);
   if (active.length === 0) return null;
   const { timeZone, weekStart } = rules;
-  const tallies = new Map<Period, Map<number, Tally>>(active.map((period) => [period, new Map()]));
-
-  const forEachPeriod = (start: number, end: number, visit: (period: Period, key: number) => boolean): boolean => {
+  const keyRange = (period: Period, start: number, end: number) => {
     const firstDay = localDayNumber(timeZone, start);
     const lastDay = localDayNumber(timeZone, Math.max(start, end - 1));
-    for (const period of active) {
-      const last = periodKey(period, lastDay, weekStart);
-      for (let key = periodKey(period, firstDay, weekStart); key <= last; key += periodStep(period)) {
-        if (!visit(period, key)) return false;
-      }
-    }
-    return true;
+    return { first: periodKey(period, firstDay, weekStart), last: periodKey(period, lastDay, weekStart) };
   };
-
-  for (const booking of bookings) {
-    if (ignoreUid && booking.uid === ignoreUid) continue;
-    const minutes = (booking.end - booking.start) / MINUTE;
-    forEachPeriod(booking.start, booking.end, (period, key) => {
-      const byKey = tallies.get(period)!;
-      const tally = byKey.get(key);
-      if (tally) {
-        tally.count += 1;
-        tally.minutes += minutes;
-      } else byKey.set(key, { count: 1, minutes });
-      return true;
-    });
-  }
+  const counted = bookings.filter((booking) => !(ignoreUid && booking.uid === ignoreUid));
+  const tallies = new Map<Period, Tallies>(
+    active.map((period) => [
+      period,
+      tallyRuns(
+        counted.map((booking) => ({ ...keyRange(period, booking.start, booking.end), millis: booking.end - booking.start })),
+        periodStep(period),
+      ),
+    ]),
+  );
 
   /** Whether one more booking over [start, end) stays within every limit. */
   return (start: number, end: number): boolean => {
-    const minutes = (end - start) / MINUTE;
-    return forEachPeriod(start, end, (period, key) => {
-      const tally = tallies.get(period)!.get(key);
+    const millis = end - start;
+    for (const period of active) {
       const countLimit = rules.count?.[period];
-      const durationLimit = rules.duration?.[period];
-      if (countLimit !== undefined && (tally?.count ?? 0) >= countLimit) return false;
-      if (durationLimit !== undefined && (tally?.minutes ?? 0) + minutes > durationLimit) return false;
-      return true;
-    });
+      const durationLimit = rules.duration?.[period] === undefined ? undefined : rules.duration[period]! * MINUTE;
+      // Every period the candidate touches would hold at least the candidate itself.
+      if (countLimit !== undefined && countLimit < 1) return false;
+      if (durationLimit !== undefined && millis > durationLimit) return false;
+      const { first, last } = keyRange(period, start, end);
+      const most = busiest(tallies.get(period)!, first, last);
+      if (countLimit !== undefined && most.count >= countLimit) return false;
+      if (durationLimit !== undefined && most.millis + millis > durationLimit) return false;
+    }
+    return true;
   };
 }
 

@@ -1,6 +1,6 @@
 import { type Interval, intersectIntervals, normalizeIntervals, subtractIntervals } from './intervals.js';
 import type { BusyBlock, HostAvailability, SlotQuery } from './slot-query.js';
-import { workingPieces } from './working-hours.js';
+import { workingPieces, workingRunAfter } from './working-hours.js';
 
 const MINUTE = 60_000;
 
@@ -53,7 +53,7 @@ export function planHost(host: HostAvailability, query: SlotQuery, spanStart: nu
   // A candidate may run past its piece into the next one, and showOptimizedSlots counts fits over the
   // whole of a piece: working time is read to the last piece's end plus one slot.
   const lastEnd = pieces.length > 0 ? Math.max(spanEnd, pieces[pieces.length - 1]![1]) : spanEnd;
-  const working = normalizeIntervals([...pieces, ...workingPieces(host.schedule, lastEnd, lastEnd + query.duration * MINUTE)]);
+  const working = normalizeIntervals([...pieces, ...workingRunAfter(host.schedule, lastEnd, lastEnd + query.duration * MINUTE)]);
   const blocking: Interval[] = [];
   const occupancies: Occupancy[] = [];
   for (const block of host.busy) {

@@ -1,4 +1,7 @@
-import { dateOfDayNumber, dayNumber, localDateOf, offsetMinutes, zonedToEpoch } from './zones.js';
+import { dateOfDayNumber, dayNumber, LAST_DAY_NUMBER, localDateOf, offsetMinutes, zonedToEpoch } from './zones.js';
+
+/** The last year whose every date `LAST_DAY_NUMBER` admits. */
+const LAST_YEAR = 275_000;
 
 const MINUTE = 60_000;
 
@@ -14,7 +17,8 @@ function daysInMonth(year: number, month: number): number {
 /**
  * The starts of `count` occurrences from `first`, at the same wall-clock time in `zone` (so a weekly
  * 09:00 stays 09:00 across DST changes). Like RFC 5545, a monthly or yearly date that does not exist
- * in a period (the 31st, February 29th) is skipped rather than moved.
+ * in a period (the 31st, February 29th) is skipped rather than moved. Fewer than `count` come back
+ * when the series would run past the last instant JavaScript dates hold.
  */
 export function occurrenceStarts(first: number, rule: RecurrenceRule, count: number, zone: string): number[] {
   const local = localDateOf(zone, first);
@@ -23,11 +27,14 @@ export function occurrenceStarts(first: number, rule: RecurrenceRule, count: num
   for (let k = 1; starts.length < count && k < count * 12 + 12; k++) {
     let date: { year: number; month: number; day: number } | null;
     if (rule.frequency === 'weekly') {
-      date = dateOfDayNumber(dayNumber(local) + 7 * rule.interval * k);
+      const dayNo = dayNumber(local) + 7 * rule.interval * k;
+      if (dayNo > LAST_DAY_NUMBER) break;
+      date = dateOfDayNumber(dayNo);
     } else {
       const months = rule.frequency === 'monthly' ? rule.interval * k : 12 * rule.interval * k;
       const index = local.month - 1 + months;
       const year = local.year + Math.floor(index / 12);
+      if (year > LAST_YEAR) break;
       const month = (index % 12) + 1;
       date = local.day <= daysInMonth(year, month) ? { year, month, day: local.day } : null;
     }

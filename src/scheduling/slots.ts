@@ -12,7 +12,13 @@ const MINUTE = 60_000;
  * showOptimizedSlots, the better of two grids per free stretch), keeping the starts whose candidate
  * is free for every host of the set.
  */
-function startsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart: number, spanEnd: number, emit: (start: number) => void): void {
+/** Receives each start in order; returning an instant skips every later start before it. */
+type Emit = (start: number) => number | void;
+
+/** The first start of the grid `first + k * step` at or after `at`. */
+const gridAt = (first: number, step: number, at: number) => (first >= at ? first : first + Math.ceil((at - first) / step) * step);
+
+function startsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart: number, spanEnd: number, emit: Emit): void {
   const duration = query.duration * MINUTE;
   const step = (query.slotInterval ?? query.duration) * MINUTE;
   const offset = query.offsetStart * MINUTE;
@@ -25,9 +31,15 @@ function startsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart
   const pieces = sharedPieces(plans);
 
   if (!query.showOptimizedSlots) {
+    let resume = spanStart;
     for (const [pieceStart, pieceEnd] of pieces) {
-      for (let start = pieceStart + offset; start < pieceEnd; start += step) {
-        if (inSpan(start) && fitsAll(start)) emit(start);
+      for (let start = gridAt(pieceStart + offset, step, resume); start < pieceEnd && start < spanEnd; start += step) {
+        if (!fitsAll(start)) continue;
+        const skipTo = emit(start);
+        if (skipTo !== undefined && skipTo > start + step) {
+          resume = skipTo;
+          start = gridAt(pieceStart + offset, step, skipTo) - step;
+        }
       }
     }
     return;
@@ -56,22 +68,25 @@ function startsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart
       for (let start = stretchStart + offset; start < stretchEnd; start += step) if (inSpan(start) && fitsAll(start)) starts.push(start);
     }
     starts.sort((a, b) => a - b);
-    for (const start of starts) emit(start);
+    let resume = -Infinity;
+    for (const start of starts) {
+      if (start < resume) continue;
+      resume = emit(start) ?? resume;
+    }
   }
 }
 
 /** Every start the hosts offer in [spanStart, spanEnd), with the hosts free for it (ascending ids). */
-function offeredStarts(prepared: Prepared, query: SlotQuery, spanStart: number, spanEnd: number): { start: number; hostIds: number[] }[] {
+function offeredStarts(prepared: Prepared, query: SlotQuery, spanStart: number, spanEnd: number, take: (start: number, hostIds: number[]) => number | void): void {
   const { plans, roundRobinGroups } = prepared;
   const fixed = plans.filter((plan) => plan.fixed);
   const roundRobin = plans.filter((plan) => !plan.fixed);
   const fixedIds = fixed.map((plan) => plan.userId);
   if (roundRobinGroups.size === 0) {
-    if (fixed.length === 0) return [];
-    const offered: { start: number; hostIds: number[] }[] = [];
+    if (fixed.length === 0) return;
     const hostIds = [...fixedIds].sort((a, b) => a - b);
-    startsOfHostSet(fixed, query, spanStart, spanEnd, (start) => offered.push({ start, hostIds }));
-    return offered;
+    startsOfHostSet(fixed, query, spanStart, spanEnd, (start) => take(start, hostIds));
+    return;
   }
   // Every group must be served, including one whose hosts have no schedule at all.
   const groups = new Map<string, Map<number, number[]>>([...roundRobinGroups].map((group) => [group, new Map()]));
@@ -98,7 +113,12 @@ function offeredStarts(prepared: Prepared, query: SlotQuery, spanStart: number, 
     }
     if (everyGroup) offered.push({ start, hostIds: [...new Set(all)].sort((a, b) => a - b) });
   }
-  return offered.sort((a, b) => a.start - b.start);
+  offered.sort((a, b) => a.start - b.start);
+  let resume = -Infinity;
+  for (const { start, hostIds } of offered) {
+    if (start < resume) continue;
+    resume = take(start, hostIds) ?? resume;
+  }
 }
 
 interface Prepared {
@@ -126,23 +146,31 @@ function prepare(query: SlotQuery, spanStart: number, spanEnd: number): Prepared
   return { plans, roundRobinGroups, withinLimits };
 }
 
-/** Slots in [spanStart, spanEnd) passing minimum notice, booking limits and seats (section 4, filters 1-3). */
-function candidateSlots(query: SlotQuery, spanStart: number, spanEnd: number): Slot[] {
-  const prepared = prepare(query, spanStart, spanEnd);
+/**
+ * Slots in [spanStart, spanEnd) passing minimum notice, booking limits and seats (section 4, filters
+ * 1-3). Starts before the notice ends are never generated, so a long notice costs nothing. With
+ * `firstPerDate`, only the first slot of each local date (organizer's zone) is wanted: the rest of
+ * the date is skipped.
+ */
+function candidateSlots(query: SlotQuery, spanStart: number, spanEnd: number, firstPerDate = false): Slot[] {
+  const earliest = query.now + query.minimumBookingNotice * MINUTE;
+  const from = Math.max(spanStart, earliest);
+  if (from >= spanEnd) return [];
+  const prepared = prepare(query, from, spanEnd);
   if (!prepared) return [];
   const { plans, withinLimits } = prepared;
   const duration = query.duration * MINUTE;
-  const earliest = query.now + query.minimumBookingNotice * MINUTE;
+  const zone = query.organizerTimeZone;
   const byUser = new Map(plans.map((plan) => [plan.userId, plan]));
   const slots: Slot[] = [];
-  for (const { start, hostIds } of offeredStarts(prepared, query, spanStart, spanEnd)) {
+  offeredStarts(prepared, query, from, spanEnd, (start, hostIds) => {
     const end = start + duration;
-    if (start < earliest) continue;
     const seats = query.seatsPerTimeSlot === null ? undefined : seatsOf(query, plans, byUser, hostIds, start, end);
     // Joining a seated booking adds an attendee, not a booking: limits count bookings (reference #17221).
-    if (withinLimits && !seats?.bookingUid && !withinLimits(start, end)) continue;
+    if (withinLimits && !seats?.bookingUid && !withinLimits(start, end)) return;
     slots.push(seats ? { start, end, hostIds, seats } : { start, end, hostIds });
-  }
+    return firstPerDate ? startOfDayNumber(zone, localDayNumber(zone, start) + 1) : undefined;
+  });
   return slots;
 }
 
@@ -175,7 +203,7 @@ function rollingWindowEnd(query: SlotQuery, days: number, businessDaysOnly: bool
   // Most windows are found in a short search; the whole year is read only when needed.
   for (const searchDays of [days * 2 + 7, ROLLING_WINDOW_SEARCH_DAYS]) {
     const span = Math.min(searchDays, ROLLING_WINDOW_SEARCH_DAYS);
-    const dates = counted(candidateSlots(query, startOfDayNumber(zone, today), startOfDayNumber(zone, today + span)));
+    const dates = counted(candidateSlots(query, startOfDayNumber(zone, today), startOfDayNumber(zone, today + span), true));
     if (dates.length >= days) return startOfDayNumber(zone, dates[days - 1]! + 1);
     if (span === ROLLING_WINDOW_SEARCH_DAYS) break;
   }
@@ -200,11 +228,11 @@ export function computeSlots(query: SlotQuery): Slot[] {
   if (query.bookerLimit && query.bookerLimit.activeBookings >= query.bookerLimit.maximumActiveBookings) return [];
   const zone = query.organizerTimeZone;
   const firstDay = localDayNumber(zone, query.from);
-  const spanStart = startOfDayNumber(zone, firstDay);
-  const spanEnd = startOfDayNumber(zone, localDayNumber(zone, query.to - 1) + 1);
-  let slots = candidateSlots(query, spanStart, spanEnd);
   const bounds = windowBounds(query);
-  if (bounds) slots = slots.filter((slot) => slot.start >= bounds.start && slot.start < bounds.end);
+  // Window bounds are local midnights, so clipping the span to them keeps it whole local dates.
+  const spanStart = Math.max(startOfDayNumber(zone, firstDay), bounds?.start ?? -Infinity);
+  const spanEnd = Math.min(startOfDayNumber(zone, localDayNumber(zone, query.to - 1) + 1), bounds?.end ?? Infinity);
+  let slots = candidateSlots(query, spanStart, spanEnd);
   if (query.onlyShowFirstAvailableSlot) {
     let lastDay = Number.NaN;
     slots = slots.filter((slot) => {

@@ -1,6 +1,6 @@
 import { type DateOverride, isDayOff, type WeeklyRule } from './availability-rules.js';
 import { type Interval, clipIntervals, normalizeIntervals } from './intervals.js';
-import { dateOfDayNumber, dayNumber, formatDate, localDateOf, weekdayOfDayNumber, zonedToEpoch } from './zones.js';
+import { dateOfDayNumber, dayNumber, formatDate, localDateOf, parseDate, weekdayOfDayNumber, zonedToEpoch } from './zones.js';
 
 export interface HostSchedule {
   timeZone: string;
@@ -68,4 +68,58 @@ export function workingPieces(schedule: HostSchedule, from: number, to: number):
 /** The instants a schedule is open within [from, to), as merged UTC intervals. */
 export function workingIntervals(schedule: HostSchedule, from: number, to: number): Interval[] {
   return clipIntervals(normalizeIntervals(workingPieces(schedule, from, to)), from, to);
+}
+
+/** Whether the weekly rules alone keep every weekday open from midnight to midnight. */
+function openAllWeek(schedule: HostSchedule): boolean {
+  for (let weekday = 0; weekday < 7; weekday++) {
+    const ranges = schedule.weeklyRules.filter((rule) => rule.days.includes(weekday)).map((rule) => [rule.startMinute, rule.endMinute] as const);
+    const merged = normalizeIntervals(ranges);
+    if (merged.length !== 1 || merged[0]![0] !== 0 || merged[0]![1] !== 1440) return false;
+  }
+  return true;
+}
+
+/**
+ * Working time from `from` on, as far as it runs without a gap, up to `until`: what a candidate
+ * starting before `from` may run into. It is read a date at a time and stops at the first gap; where
+ * the weekly rules are open all week, the dates up to the next override are one stretch. So the cost
+ * depends on the schedule, not on how far `until` is.
+ */
+export function workingRunAfter(schedule: HostSchedule, from: number, until: number): Interval[] {
+  const { timeZone } = schedule;
+  const allWeek = openAllWeek(schedule);
+  const overrideDays = allWeek ? schedule.overrides.map((override) => dayNumber(parseDate(override.date))).sort((a, b) => a - b) : [];
+  const run: Interval[] = [];
+  let cursor = from;
+  while (cursor < until) {
+    if (allWeek) {
+      const dayNo = dayNumber(localDateOf(timeZone, cursor));
+      const dayStart = zonedToEpoch(timeZone, ...ymd(dayNo), 0);
+      const nextOverride = overrideDays.find((day) => day > dayNo);
+      if (dayStart === cursor && !overrideDays.includes(dayNo)) {
+        const stretchEnd = nextOverride === undefined ? until : Math.min(until, zonedToEpoch(timeZone, ...ymd(nextOverride), 0));
+        run.push([cursor, stretchEnd]);
+        cursor = stretchEnd;
+        continue;
+      }
+    }
+    const chunkEnd = Math.min(until, cursor + DAY);
+    let reach = cursor;
+    for (const piece of workingPieces(schedule, cursor, chunkEnd)) {
+      if (piece[0] > reach) break;
+      run.push(piece);
+      reach = Math.max(reach, piece[1]);
+    }
+    if (reach < chunkEnd) break;
+    cursor = reach;
+  }
+  return run;
+}
+
+const DAY = 86_400_000;
+
+function ymd(dayNo: number): [number, number, number] {
+  const { year, month, day } = dateOfDayNumber(dayNo);
+  return [year, month, day];
 }

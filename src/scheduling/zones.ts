@@ -90,6 +90,12 @@ export function localDateOf(zone: string, epochMs: number): LocalDate {
   return { year: local.getUTCFullYear(), month: local.getUTCMonth() + 1, day: local.getUTCDate() };
 }
 
+/**
+ * The last day number whose dates, with a day to spare either side, JavaScript can still hold (they
+ * end about 273,790 years after 1970). Nothing later can be converted to an instant.
+ */
+export const LAST_DAY_NUMBER = 100_000_000 - 2;
+
 /** Days since 1970-01-01 of a calendar date: a zone-free day number for stepping through dates. */
 export function dayNumber(date: LocalDate): number {
   return Math.floor(Date.UTC(date.year, date.month - 1, date.day) / DAY);

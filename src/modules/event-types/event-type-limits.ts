@@ -154,13 +154,24 @@ export function parseSeats(input: Static<typeof SeatsInput>): SeatOptions {
   };
 }
 
+/** Longest span of a recurring series, first to last occurrence, per frequency: 100 years. */
+const MAX_RECURRENCE_SPAN = { weekly: 5214, monthly: 1200, yearly: 100 } as const;
+
 export function parseRecurrence(input: Static<typeof RecurrenceInput>): Recurrence | null {
   if (input.disabled === true) return null;
-  return {
+  const recurrence = {
     interval: need(input.interval, 'recurrence.interval'),
     occurrences: need(input.occurrences, 'recurrence.occurrences'),
     frequency: need(input.frequency, 'recurrence.frequency'),
   };
+  // A series must end where bookings can still be stored: within 100 years of its first occurrence.
+  const { interval, occurrences, frequency } = recurrence;
+  const span = MAX_RECURRENCE_SPAN[frequency];
+  if ((occurrences - 1) * interval > span) {
+    const unit = { weekly: 'weeks', monthly: 'months', yearly: 'years' }[frequency];
+    throw invalidField('recurrence.occurrences', `must end the series within 100 years: (occurrences - 1) x interval is at most ${span} ${unit}`, occurrences);
+  }
+  return recurrence;
 }
 
 /** The rules that tie fields together, checked on the event type as it will be stored. */

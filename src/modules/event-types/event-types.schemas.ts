@@ -15,10 +15,18 @@ import { CalendarInvitesInput, ColorInput, DestinationCalendarInput, SettingsFie
 import { LocationInput, LocationOutput } from './locations.js';
 
 const INT4_MAX = 2147483647;
-const Minutes = (description: string, minimum = 0) => Type.Integer({ minimum, maximum: INT4_MAX, description });
+/**
+ * Upper bounds of the durations the slot engine works with. The reference's DTOs set none (only
+ * minimums), so these are svc's: the reference's own longest event (MAX_EVENT_DURATION_MINUTES, 24
+ * hours), and a year of notice. Nothing real goes beyond them, and every instant derived from them
+ * stays far inside what dates can hold.
+ */
+export const MAX_EVENT_MINUTES = 1440;
+export const MAX_NOTICE_MINUTES = 525_600;
+const Minutes = (description: string, minimum = 0, maximum = MAX_EVENT_MINUTES) => Type.Integer({ minimum, maximum, description });
 const Flag = (description?: string) => Type.Optional(Type.Boolean(description ? { description } : {}));
 
-const LengthInMinutes = Minutes('Event length', 1);
+const LengthInMinutes = Minutes('Event length, at most 24 hours', 1);
 const Title = Type.String({ minLength: 1, maxLength: 255 });
 const Slug = Type.String({ minLength: 1, maxLength: 255, description: 'Unique among your event types; lower-cased, other characters than a-z and 0-9 become "-"' });
 
@@ -29,17 +37,17 @@ const OptionalFields = {
   locations: Type.Optional(Type.Array(LocationInput, { minItems: 1, maxItems: 50, description: 'Default: [{type: "integration", integration: "svc-video"}]' })),
   bookingFields: Type.Optional(Type.Array(BookingFieldInput, { minItems: 1, maxItems: 100, description: 'The complete form: replaces every custom field; the default fields are always kept' })),
   disableGuests: Flag('true: the booker cannot add guests (hides the guests field)'),
-  slotInterval: Type.Optional(Minutes('Spacing of offered slots; default: the event length', 1)),
-  minimumBookingNotice: Type.Optional(Minutes('Minimum minutes of notice (default 120)')),
-  beforeEventBuffer: Type.Optional(Minutes('Minutes blocked before the meeting')),
-  afterEventBuffer: Type.Optional(Minutes('Minutes blocked after the meeting')),
+  slotInterval: Type.Optional(Minutes('Spacing of offered slots, at most 24 hours; default: the event length', 1)),
+  minimumBookingNotice: Type.Optional(Minutes('Minimum minutes of notice, at most a year (525600); default 120', 0, MAX_NOTICE_MINUTES)),
+  beforeEventBuffer: Type.Optional(Minutes('Minutes blocked before the meeting, at most 24 hours')),
+  afterEventBuffer: Type.Optional(Minutes('Minutes blocked after the meeting, at most 24 hours')),
   scheduleId: Type.Optional(Type.Integer({ minimum: 1, maximum: INT4_MAX, description: 'One of your schedules; default: your default schedule' })),
   bookingLimitsCount: Type.Optional(BookingLimitsCountInput),
   bookerActiveBookingsLimit: Type.Optional(BookerActiveBookingsLimitInput),
   onlyShowFirstAvailableSlot: Flag('One slot per day, the earliest'),
   bookingLimitsDuration: Type.Optional(BookingLimitsDurationInput),
   bookingWindow: Type.Optional(BookingWindowInput),
-  offsetStart: Type.Optional(Minutes('Shifts the offered slots by this many minutes')),
+  offsetStart: Type.Optional(Minutes('Shifts the offered slots by this many minutes, at most 24 hours')),
   confirmationPolicy: Type.Optional(ConfirmationPolicyInput),
   recurrence: Type.Optional(RecurrenceInput),
   seats: Type.Optional(SeatsInput),
@@ -80,6 +88,7 @@ export const EventTypeOutput_2024_06_14 = Type.Object(
   {
     id: Type.Integer(),
     ownerId: Type.Integer(),
+    bookingUrl: Type.String({ description: 'The public booking page: <APP_URL>/<username>/<slug>' }),
     lengthInMinutes: Type.Integer(),
     lengthInMinutesOptions: Type.Array(Type.Integer()),
     title: Type.String(),
@@ -88,7 +97,6 @@ export const EventTypeOutput_2024_06_14 = Type.Object(
     locations: Type.Array(LocationOutput),
     bookingFields: Type.Array(BookingFieldOutput),
     disableGuests: Type.Boolean(),
-    bookingUrl: Type.String({ description: 'The public booking page: <APP_URL>/<username>/<slug>' }),
     slotInterval: Nullable(Type.Integer()),
     minimumBookingNotice: Type.Integer(),
     beforeEventBuffer: Type.Integer(),
