@@ -47,6 +47,8 @@ export interface RateLimitConfig {
   accessToken: number;
   oauthClient: number;
   anonymous: number;
+  /** Tighter per-window limits of an anonymous caller on the expensive routes (see `http/access.ts`). */
+  anonymousRoutes: { Slots: number; Reservations: number; Bookings: number };
 }
 
 export class ConfigError extends Error {}
@@ -71,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL');
   }
   const port = int(env, 'PORT', 5555);
+  const anonymous = int(env, 'RATE_LIMIT_ANONYMOUS', 120, 1);
   let encryptionKey: Buffer | undefined;
   if (env.SVC_ENCRYPTION_KEY) {
     encryptionKey = parseEncryptionKey(env.SVC_ENCRYPTION_KEY) ?? undefined;
@@ -109,7 +112,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiKey: int(env, 'RATE_LIMIT_API_KEY', 120, 1),
       accessToken: int(env, 'RATE_LIMIT_ACCESS_TOKEN', 500, 1),
       oauthClient: int(env, 'RATE_LIMIT_OAUTH_CLIENT', 500, 1),
-      anonymous: int(env, 'RATE_LIMIT_ANONYMOUS', 120, 1),
+      anonymous,
+      // By default a quarter (slots) and a twelfth (reservations, bookings) of the anonymous limit.
+      anonymousRoutes: {
+        Slots: int(env, 'RATE_LIMIT_ANONYMOUS_SLOTS', Math.max(1, Math.floor(anonymous / 4)), 1),
+        Reservations: int(env, 'RATE_LIMIT_ANONYMOUS_RESERVATIONS', Math.max(1, Math.floor(anonymous / 12)), 1),
+        Bookings: int(env, 'RATE_LIMIT_ANONYMOUS_BOOKINGS', Math.max(1, Math.floor(anonymous / 12)), 1),
+      },
     },
     authCacheTtlMs: int(env, 'SVC_AUTH_CACHE_TTL_MS', 30_000, 0),
     shutdownTimeoutMs: int(env, 'SVC_SHUTDOWN_TIMEOUT_MS', 10_000, 0),

@@ -35,3 +35,18 @@ export const access = {
   /** svc's system administrator, with an API key. */
   systemAdmin: (): RouteAccess => ({ auth: 'required', credentials: ['apiKey'], scope: null, systemAdmin: true }),
 };
+
+/**
+ * Named throttles of the expensive routes (the reference's per-endpoint `@Throttle`): an anonymous
+ * caller counts against the named limit as well as the default one, and the answer carries
+ * `X-RateLimit-*-<Name>` headers. Keyed by method and route path.
+ */
+export type ThrottleName = 'Slots' | 'Reservations' | 'Bookings';
+
+export const ROUTE_THROTTLES: Readonly<Record<string, ThrottleName>> = {
+  'GET /v2/slots': 'Slots',
+  'POST /v2/slots/reservations': 'Reservations',
+  'PATCH /v2/slots/reservations/:uid': 'Reservations',
+  'POST /v2/bookings': 'Bookings',
+  'POST /v2/bookings/:bookingUid/reschedule': 'Bookings',
+};

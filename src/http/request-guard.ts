@@ -4,7 +4,7 @@ import { sha256Hex } from '../lib/crypto.js';
 import { DomainError, forbidden, unauthorized } from '../lib/errors.js';
 import { authenticateBearer } from '../modules/auth/auth.service.js';
 import type { Principal } from '../modules/auth/principal.js';
-import type { CredentialKind, RouteAccess } from './access.js';
+import { type CredentialKind, ROUTE_THROTTLES, type RouteAccess } from './access.js';
 import { scopesCover } from './scopes.js';
 
 type GuardDeps = Pick<AppContext, 'database' | 'credentials' | 'rateLimitStore' | 'config'>;
@@ -71,24 +71,34 @@ function trackerOf(request: FastifyRequest, principal: Principal | null): { trac
   return { tracker: `ip_${sha256Hex(request.ip)}`, kind: 'anonymous' };
 }
 
-async function applyRateLimit(request: FastifyRequest, reply: FastifyReply, principal: Principal | null, deps: GuardDeps) {
-  const { tracker, kind } = trackerOf(request, principal);
+const throttled = () => new DomainError('too_many_requests', 'rate_limited', 'ThrottlerException: Too many requests. Please try again later.');
+
+/** Counts one hit of `tracker` under `name`; sets its headers, and Retry-After (seconds until the block ends) when refused. */
+async function hit(request: FastifyRequest, reply: FastifyReply, deps: GuardDeps, name: string, tracker: string, limit: number): Promise<boolean> {
   const config = deps.config.rateLimit;
-  const limit = { apiKey: config.apiKey, accessToken: config.accessToken, oauthClient: config.oauthClient, anonymous: config.anonymous }[kind];
   let decision;
   try {
     decision = await deps.rateLimitStore.hit(tracker, { limit, windowMs: config.windowMs, blockMs: config.blockMs }, Date.now());
   } catch (error) {
     // The limiter's store being down must not take the API down with it.
     request.log.warn({ err: error }, 'rate limit store unavailable; request let through');
-    return;
+    return true;
   }
-  reply.header('X-RateLimit-Limit-Default', limit);
-  reply.header('X-RateLimit-Remaining-Default', decision.blocked ? 0 : Math.max(0, limit - decision.count));
-  reply.header('X-RateLimit-Reset-Default', Math.ceil(decision.resetMs / 1000));
-  if (decision.blocked) {
-    throw new DomainError('too_many_requests', 'rate_limited', 'ThrottlerException: Too many requests. Please try again later.');
-  }
+  const resetSeconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
+  reply.header(`X-RateLimit-Limit-${name}`, limit);
+  reply.header(`X-RateLimit-Remaining-${name}`, decision.blocked ? 0 : Math.max(0, limit - decision.count));
+  reply.header(`X-RateLimit-Reset-${name}`, resetSeconds);
+  if (decision.blocked) reply.header('Retry-After', resetSeconds);
+  return !decision.blocked;
+}
+
+async function applyRateLimit(request: FastifyRequest, reply: FastifyReply, principal: Principal | null, deps: GuardDeps) {
+  const { tracker, kind } = trackerOf(request, principal);
+  const config = deps.config.rateLimit;
+  const limit = { apiKey: config.apiKey, accessToken: config.accessToken, oauthClient: config.oauthClient, anonymous: config.anonymous }[kind];
+  if (!(await hit(request, reply, deps, 'Default', tracker, limit))) throw throttled();
+  const name = kind === 'anonymous' ? ROUTE_THROTTLES[`${request.method} ${request.routeOptions.url}`] : undefined;
+  if (name && !(await hit(request, reply, deps, name, `${name.toLowerCase()}_${tracker}`, config.anonymousRoutes[name]))) throw throttled();
 }
 
 /** onRequest: who is calling, may they call this route, and are they within their rate limit. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { loadConfig } from '../../src/app/config.js';
 import { createUserWithApiKey } from '../../src/modules/admin/admin.service.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -36,6 +37,14 @@ function assertThrottled(response: { status: number; body: any; headers: Headers
   assert.equal(headers.limit, limit);
   assert.equal(headers.remaining, '0');
   assert.ok(Number(headers.reset) > 0, `X-RateLimit-Reset-Default is positive: ${headers.reset}`);
+  assertRetryAfter(response);
+}
+
+/** A 429 says in Retry-After how many seconds remain until the block ends (RATE_LIMIT_BLOCK_MS: 60 s). */
+function assertRetryAfter(response: { headers: Headers }) {
+  const retryAfter = response.headers.get('retry-after');
+  assert.match(retryAfter ?? '', /^\d+$/, `Retry-After is whole seconds: ${retryAfter}`);
+  assert.ok(Number(retryAfter) >= 1 && Number(retryAfter) <= 60, `Retry-After ${retryAfter}`);
 }
 
 /** Does a Redis server answer PING at host:port? */
@@ -157,5 +166,66 @@ describe('rate limiting shared through Redis', () => {
       await b?.close();
       await a.close();
     }
+  });
+});
+
+describe('named throttles of the expensive routes, for anonymous callers (memory store)', () => {
+  let api: TestApp;
+  before(async () => {
+    api = await createTestApp({ ...LIMITS, RATE_LIMIT_ANONYMOUS: '100', RATE_LIMIT_ANONYMOUS_SLOTS: '2', RATE_LIMIT_ANONYMOUS_BOOKINGS: '1', RATE_LIMIT_ANONYMOUS_RESERVATIONS: '1' });
+  });
+  after(() => api.close());
+
+  const named = (response: { headers: Headers }, name: string) => ({
+    limit: response.headers.get(`x-ratelimit-limit-${name}`),
+    remaining: response.headers.get(`x-ratelimit-remaining-${name}`),
+    reset: response.headers.get(`x-ratelimit-reset-${name}`),
+  });
+
+  test('GET /v2/slots counts against its own, tighter limit, with Retry-After on the 429; cheap routes are not held back', async () => {
+    const slots = () => api.request('GET', '/v2/slots?eventTypeId=999999&start=2030-01-01&end=2030-01-02', { version: '2024-09-04' });
+    for (const remaining of ['1', '0']) {
+      const response = await slots();
+      assert.equal(response.status, 404, response.text);
+      assert.deepEqual(named(response, 'slots'), { limit: '2', remaining, reset: named(response, 'slots').reset });
+      assert.equal(response.headers.get('x-ratelimit-limit-default'), '100');
+    }
+    const throttled = await slots();
+    assert.equal(throttled.status, 429, throttled.text);
+    assert.equal(throttled.body.error.code, 'ThrottlerException');
+    assert.equal(named(throttled, 'slots').remaining, '0');
+    assertRetryAfter(throttled);
+    // The same address still reads a reservation (a cheap public route): only the default limit applies.
+    const cheap = await api.request('GET', '/v2/slots/reservations/unknown', { version: '2024-09-04' });
+    assert.equal(cheap.status, 200, cheap.text);
+    assert.equal(named(cheap, 'slots').limit, null);
+  });
+
+  test('POST /v2/bookings and slot reservations have their own limits; a caller with an API key is not held to them', async () => {
+    const book = (key?: string) => api.request('POST', '/v2/bookings', { version: '2024-08-13', body: {}, ...(key ? { key } : {}) });
+    const first = await book();
+    assert.equal(first.status, 400, first.text);
+    assert.equal(named(first, 'bookings').limit, '1');
+    const second = await book();
+    assert.equal(second.status, 429, second.text);
+    assertRetryAfter(second);
+
+    const reserve = () => api.request('POST', '/v2/slots/reservations', { version: '2024-09-04', body: {} });
+    assert.equal((await reserve()).status, 400);
+    const refused = await reserve();
+    assert.equal(refused.status, 429, refused.text);
+    assert.equal(named(refused, 'reservations').limit, '1');
+
+    const key = await newUser(api);
+    for (let i = 0; i < 3; i++) {
+      const response = await book(key);
+      assert.equal(response.status, 400, response.text);
+      assert.equal(named(response, 'bookings').limit, null);
+    }
+  });
+
+  test('by default the named limits are a quarter (slots) and a twelfth (reservations, bookings) of RATE_LIMIT_ANONYMOUS', () => {
+    assert.deepEqual(loadConfig({}).rateLimit.anonymousRoutes, { Slots: 30, Reservations: 10, Bookings: 10 });
+    assert.deepEqual(loadConfig({ RATE_LIMIT_ANONYMOUS: '600', RATE_LIMIT_ANONYMOUS_BOOKINGS: '7' }).rateLimit.anonymousRoutes, { Slots: 150, Reservations: 50, Bookings: 7 });
   });
 });

@@ -242,10 +242,28 @@ export async function buildSlotQuery(db: Db, eventType: SlotEventType, options: 
   };
 }
 
+/**
+ * Most grid starts one listing may consider (window / slot spacing, times the hosts): a year at
+ * 15-minute spacing, or a month at 1-minute spacing, for one host. It bounds the work and the answer
+ * of any request, whatever the event type.
+ */
+export const MAX_SLOT_STARTS_PER_REQUEST = 50_000;
+
+function assertListingSize(eventType: SlotEventType, duration: number, from: number, to: number): void {
+  const step = eventType.rules.slotInterval ?? duration;
+  const hosts = Math.max(1, eventType.hosts.length);
+  const starts = Math.ceil((to - from) / (step * MINUTE)) * hosts;
+  if (starts <= MAX_SLOT_STARTS_PER_REQUEST) return;
+  const days = Math.max(1, Math.floor((MAX_SLOT_STARTS_PER_REQUEST / hosts) * step / 1440));
+  const spacing = `${hosts > 1 ? `${hosts} hosts with ` : ''}slots every ${step} minute${step === 1 ? '' : 's'}`;
+  throw invalidField('end', `is too far from start: with ${spacing}, one request may cover at most ${days} day${days === 1 ? '' : 's'}; move end closer to start and ask for the rest separately`, undefined);
+}
+
 /** The listing reads through the availability cache (writes re-read the store under lock). */
 export async function listSlots(db: Db, cache: AvailabilityCache, input: ListSlotsInput, now: number): Promise<SlotList> {
   const eventType = await resolveSlotTarget(db, input.target, cache);
   const duration = chooseDuration(eventType, input.duration);
+  assertListingSize(eventType, duration, input.from, input.to);
   const query = await buildSlotQuery(db, eventType, { from: input.from, to: input.to, duration, now, ignoreBookingUid: input.bookingUidToReschedule }, cache);
   return { slots: computeSlots(query), duration, seatsPerTimeSlot: eventType.rules.seatsPerTimeSlot };
 }
