@@ -1,5 +1,5 @@
 import type { IntervalLimits, LimitBooking } from './slot-query.js';
-import { dateOfDayNumber, localDayNumber, startOfDayNumber, weekdayOfDayNumber } from './zones.js';
+import { dateOfDayNumber, localDayNumber, startOfDayNumber, utcTime, weekdayOfDayNumber } from './zones.js';
 
 const MINUTE = 60_000;
 const PERIODS = ['day', 'week', 'month', 'year'] as const;
@@ -149,9 +149,9 @@ function periodStartDay(period: Period, key: number): number {
     case 'week':
       return key;
     case 'month':
-      return Math.floor(Date.UTC(Math.floor(key / 12), key % 12, 1) / 86_400_000);
+      return Math.floor(utcTime(Math.floor(key / 12), key % 12, 1) / 86_400_000);
     case 'year':
-      return Math.floor(Date.UTC(key, 0, 1) / 86_400_000);
+      return Math.floor(utcTime(key, 0, 1) / 86_400_000);
   }
 }
 

@@ -1,4 +1,4 @@
-import { dateOfDayNumber, dayNumber, LAST_DAY_NUMBER, localDateOf, offsetMinutes, zonedToEpoch } from './zones.js';
+import { dateOfDayNumber, dayNumber, LAST_DAY_NUMBER, localDateOf, offsetMinutes, utcTime, zonedToEpoch } from './zones.js';
 
 /** The last year whose every date `LAST_DAY_NUMBER` admits. */
 const LAST_YEAR = 275_000;
@@ -11,7 +11,7 @@ export interface RecurrenceRule {
 }
 
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return new Date(utcTime(year, month, 0)).getUTCDate();
 }
 
 /**
@@ -22,7 +22,7 @@ function daysInMonth(year: number, month: number): number {
  */
 export function occurrenceStarts(first: number, rule: RecurrenceRule, count: number, zone: string): number[] {
   const local = localDateOf(zone, first);
-  const minuteOfDay = Math.round((first + offsetMinutes(zone, first) * MINUTE - Date.UTC(local.year, local.month - 1, local.day)) / MINUTE);
+  const minuteOfDay = Math.round((first + offsetMinutes(zone, first) * MINUTE - utcTime(local.year, local.month - 1, local.day)) / MINUTE);
   const starts = [first];
   for (let k = 1; starts.length < count && k < count * 12 + 12; k++) {
     let date: { year: number; month: number; day: number } | null;

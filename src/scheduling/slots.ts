@@ -3,7 +3,7 @@ import { fixedWindowBounds, isBusinessDay, ROLLING_WINDOW_SEARCH_DAYS } from './
 import { fits, type HostPlan, planHost, seatUseAt, sharedPieces, sharedStretches } from './host-availability.js';
 import { type Interval, intersectIntervals } from './intervals.js';
 import type { Slot, SlotQuery } from './slot-query.js';
-import { localDayNumber, startOfDayNumber } from './zones.js';
+import { END_OF_TIME, localDayNumber, startOfDayNumber } from './zones.js';
 
 const MINUTE = 60_000;
 
@@ -155,11 +155,13 @@ function prepare(query: SlotQuery, spanStart: number, spanEnd: number): Prepared
 function candidateSlots(query: SlotQuery, spanStart: number, spanEnd: number, firstPerDate = false): Slot[] {
   const earliest = query.now + query.minimumBookingNotice * MINUTE;
   const from = Math.max(spanStart, earliest);
+  const duration = query.duration * MINUTE;
+  // A slot must end before END_OF_TIME, where instants stop being printable and storable.
+  spanEnd = Math.min(spanEnd, END_OF_TIME - duration);
   if (from >= spanEnd) return [];
   const prepared = prepare(query, from, spanEnd);
   if (!prepared) return [];
   const { plans, withinLimits } = prepared;
-  const duration = query.duration * MINUTE;
   const zone = query.organizerTimeZone;
   const byUser = new Map(plans.map((plan) => [plan.userId, plan]));
   const slots: Slot[] = [];

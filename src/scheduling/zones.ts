@@ -13,6 +13,25 @@ const QUARTER_HOUR = 15 * MINUTE;
 const DAY = 86_400_000;
 const MAX_CACHED_OFFSETS = 250_000;
 
+/**
+ * Date.UTC for any year: Date.UTC reads years 0-99 as 1900-1999. Month and day may overflow, as with
+ * Date.UTC.
+ */
+export function utcTime(year: number, monthIndex: number, day: number, hours = 0, minutes = 0, seconds = 0): number {
+  if (year < 0 || year > 99) return Date.UTC(year, monthIndex, day, hours, minutes, seconds);
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, day);
+  date.setUTCHours(hours, minutes, seconds, 0);
+  return date.getTime();
+}
+
+/**
+ * Nothing the API offers or stores may end at or after this instant: a day before the end of year
+ * 9999, so that every instant before it is still in year 9999 in every zone (offsets stay within
+ * 15 hours), and prints and stores as an ISO 8601 four-digit year.
+ */
+export const END_OF_TIME = Date.UTC(9999, 11, 31);
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const offsetCache = new Map<string, number>();
 
@@ -39,7 +58,7 @@ function computeOffsetMinutes(zone: string, epochMs: number): number {
   const parts: Record<string, string> = {};
   for (const { type, value } of formatterFor(zone).formatToParts(epochMs)) parts[type] = value;
   const year = parts.era === 'BC' ? 1 - Number(parts.year) : Number(parts.year);
-  const asUtc = Date.UTC(year, Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const asUtc = utcTime(year, Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
   return Math.round((asUtc - Math.floor(epochMs / 1000) * 1000) / MINUTE);
 }
 
@@ -63,7 +82,7 @@ export function offsetMinutes(zone: string, epochMs: number): number {
 
 /** The instant of a wall-clock time in `zone`; `minuteOfDay` may be 1440 (the next day's midnight). */
 export function zonedToEpoch(zone: string, year: number, month: number, day: number, minuteOfDay: number): number {
-  const wall = Date.UTC(year, month - 1, day) + minuteOfDay * MINUTE;
+  const wall = utcTime(year, month - 1, day) + minuteOfDay * MINUTE;
   const before = offsetMinutes(zone, wall - DAY);
   const after = offsetMinutes(zone, wall + DAY);
   if (before === after) return wall - before * MINUTE;
@@ -98,7 +117,7 @@ export const LAST_DAY_NUMBER = 100_000_000 - 2;
 
 /** Days since 1970-01-01 of a calendar date: a zone-free day number for stepping through dates. */
 export function dayNumber(date: LocalDate): number {
-  return Math.floor(Date.UTC(date.year, date.month - 1, date.day) / DAY);
+  return Math.floor(utcTime(date.year, date.month - 1, date.day) / DAY);
 }
 
 export function dateOfDayNumber(dayNo: number): LocalDate {

@@ -60,6 +60,19 @@ describe('POST /v2/api-keys/refresh', () => {
     assert.equal((await api.request('POST', '/v2/api-keys/refresh', { key: apiKey, body: { apiKeyDaysValid: 10, apiKeyNeverExpires: false } })).status, 200);
   });
 
+  test('apiKeyDaysValid is at most 36500 (100 years): more is a 400 naming the field, never a 500, and the key is kept', async () => {
+    const { apiKey } = await api.createUser();
+    for (const days of [36_501, 3_000_000, 2_147_483_647]) {
+      const response = await api.request('POST', '/v2/api-keys/refresh', { key: apiKey, body: { apiKeyDaysValid: days } });
+      assert.equal(response.status, 400, `${days}: ${response.text}`);
+      assert.equal(response.body.error.details.errors[0].property, 'apiKeyDaysValid');
+    }
+    assert.equal((await api.request('GET', '/v2/me', { key: apiKey })).status, 200);
+    const longest = (await api.request('POST', '/v2/api-keys/refresh', { key: apiKey, body: { apiKeyDaysValid: 36_500 } })).body.data.apiKey;
+    const expiresAt = await expiryOf(longest);
+    assert.ok(expiresAt && Math.abs(expiresAt.getTime() - (Date.now() + 36_500 * DAY_MS)) < 60_000);
+  });
+
   test('a refreshed key cannot be refreshed twice', async () => {
     const { apiKey } = await api.createUser();
     assert.equal((await api.request('POST', '/v2/api-keys/refresh', { key: apiKey })).status, 200);

@@ -11,7 +11,7 @@ import type { BookingOrganizer, EventTypeRow } from '../event-types/event-types.
 import { ownerExists } from '../event-types/event-types.service.js';
 import type { AvailabilityCache } from '../slots/availability-cache.js';
 import { consumeReservation } from '../slots/slot-reservations.service.js';
-import { buildSlotQuery, findBookingProfile, type SlotEventType } from '../slots/slots.service.js';
+import { assertEndsInTime, buildSlotQuery, findBookingProfile, type SlotEventType } from '../slots/slots.service.js';
 import { bookingUnavailable } from './booking-errors.js';
 import { recordBookingEvent } from './booking-events.js';
 import { bookingResponses, type LocationChoice, resolveLocation } from './booking-responses.js';
@@ -157,9 +157,11 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   const responses = bookingResponses(eventType.bookingFields, input, location, eventType.id);
   const status = needsConfirmation(eventType.confirmationPolicy, input.start, now) ? 'pending' : 'accepted';
 
+  const starts = count > 1 ? occurrenceStarts(input.start, eventType.recurrence!, count, slotEventType.organizerTimeZone) : [input.start];
+  assertEndsInTime('start', starts.length === count ? starts : [Number.NaN], length, input.start);
+
   await lockHostTime(tx, slotEventType.hosts.map((host) => host.userId));
   const standing = await bookerStanding(tx, eventType, input.attendee.email, now);
-  const starts = count > 1 ? occurrenceStarts(input.start, eventType.recurrence!, count, slotEventType.organizerTimeZone) : [input.start];
   const recurringBookingUid = count > 1 || input.recurrenceCount !== undefined ? randomUUID() : null;
 
   // New bookings are presented from what was just written; a joined seated booking is re-read for its other seats.

@@ -7,7 +7,7 @@ import type { Slot } from '../../scheduling/slot-query.js';
 import { type EventTypeSettings } from '../event-types/event-type-model.js';
 import type { EventTypeRow } from '../event-types/event-types.repository.js';
 import { findBookableEventType } from '../event-types/event-types.service.js';
-import { buildSlotQuery, resolveSlotTarget, type SlotEventType } from '../slots/slots.service.js';
+import { assertEndsInTime, buildSlotQuery, resolveSlotTarget, type SlotEventType } from '../slots/slots.service.js';
 import * as changes from './booking-changes.repository.js';
 import { announceHosts, bookingNotFound, callerIsOrganizer, type ChangeContext, hostIds, isClosed, MINUTE, settingsOf } from './booking-changes.service.js';
 import { type CreatedBookings, needsConfirmation } from './booking-create.service.js';
@@ -94,7 +94,9 @@ export async function rescheduleBooking(ctx: ChangeContext, input: RescheduleInp
   const attendees = oldRecord!.attendees;
   // The old booking stops holding its time only when everyone in it moves.
   const movesAll = seat === null || attendees.length === 1;
-  const slot = await slotAt(tx, slotEventType, input.start, lengthOf(old, eventType), now, movesAll ? old.uid : undefined);
+  const length = lengthOf(old, eventType);
+  assertEndsInTime('start', [input.start], length, input.start);
+  const slot = await slotAt(tx, slotEventType, input.start, length, now, movesAll ? old.uid : undefined);
   const joining = seated && slot.seats?.bookingUid ? await repo.findBookingByUid(tx, slot.seats.bookingUid) : undefined;
   const moving = seat ? 1 : attendees.length;
   if (joining && slot.seats && slot.seats.booked + moving > slot.seats.total) {

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
+import { END_OF_TIME, utcTime } from '../../scheduling/zones.js';
 import * as repo from './bookings.repository.js';
 import type { BookingListFilter, BookingRecord, ListStatus } from './bookings.repository.js';
 
@@ -16,6 +17,22 @@ export interface ListBookingsInput extends Omit<BookingListFilter, 'userId' | 'e
   sort: { start?: 'asc' | 'desc' | undefined; end?: 'asc' | 'desc' | undefined; created?: 'asc' | 'desc' | undefined; updated?: 'asc' | 'desc' | undefined };
 }
 
+const INSTANT_FILTERS = ['afterStart', 'beforeEnd', 'afterCreatedAt', 'beforeCreatedAt', 'afterUpdatedAt', 'beforeUpdatedAt'] as const;
+const FIRST_STORABLE = utcTime(1, 0, 1);
+
+/**
+ * Date filters moved into the range bookings can hold (0001-01-01 to END_OF_TIME): the same bookings
+ * match, and the database is never handed a year it cannot read (year 0, or 10000 and later).
+ */
+function storableBounds(filters: Pick<BookingListFilter, (typeof INSTANT_FILTERS)[number]>): Partial<BookingListFilter> {
+  const bounded: Partial<BookingListFilter> = {};
+  for (const name of INSTANT_FILTERS) {
+    const value = filters[name];
+    if (value !== undefined) bounded[name] = Math.min(Math.max(value, FIRST_STORABLE), END_OF_TIME);
+  }
+  return bounded;
+}
+
 /** With one status and no sort, past and cancelled bookings come newest first, as in the reference. */
 function orderOf(input: ListBookingsInput): BookingListFilter['order'] {
   const { sort } = input;
@@ -30,6 +47,6 @@ function orderOf(input: ListBookingsInput): BookingListFilter['order'] {
 /** The caller's bookings: those they organize and those they attend (by their verified email). */
 export async function listBookings(db: Db, caller: { id: number; verifiedEmail: string | null }, input: ListBookingsInput, now: number) {
   const { sort: _sort, ...filters } = input;
-  const { rows, total } = await repo.listBookings(db, { ...filters, userId: caller.id, email: caller.verifiedEmail, now, order: orderOf(input) });
+  const { rows, total } = await repo.listBookings(db, { ...filters, ...storableBounds(filters), userId: caller.id, email: caller.verifiedEmail, now, order: orderOf(input) });
   return { records: await repo.loadRecords(db, rows), total };
 }

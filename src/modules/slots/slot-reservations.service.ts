@@ -5,7 +5,7 @@ import { lockHostTime } from '../../db/locks.js';
 import { type DomainError, fieldRejected, forbidden, notFound, unauthorized, unprocessable } from '../../lib/errors.js';
 import { explainUnavailable, findSlot, type UnavailableReason } from '../../scheduling/slot-check.js';
 import * as repo from './slots.repository.js';
-import { buildSlotQuery, resolveSlotTarget, type SlotEventType } from './slots.service.js';
+import { assertEndsInTime, buildSlotQuery, resolveSlotTarget, type SlotEventType } from './slots.service.js';
 
 const MINUTE = 60_000;
 const DEFAULT_RESERVATION_MINUTES = 5;
@@ -138,6 +138,7 @@ export async function reserveSlot(deps: Deps, callerId: number | null, input: Re
   return deps.changes.transaction(deps.database, async (tx, announce) => {
     const eventType = await reservableEventType(tx, input.eventTypeId, callerId);
     const length = slotLength(eventType, input.slotDuration);
+    assertEndsInTime('slotStart', [input.slotStart], length, input.slotStart);
     const { slotEnd, hostId } = await holdSlot(tx, eventType, input.slotStart, length, now);
     await announce(heldTimeOf(hostId));
     await repo.deleteExpiredReservations(tx, now);
@@ -169,6 +170,7 @@ export async function updateReservation(deps: Deps, callerId: number | null, uid
     if (!existing) throw notFound('reservation_not_found', `Slot with uid=${uid} not found`);
     const eventType = await reservableEventType(tx, input.eventTypeId, callerId);
     const length = slotLength(eventType, input.slotDuration);
+    assertEndsInTime('slotStart', [input.slotStart], length, input.slotStart);
     const { slotEnd, hostId } = await holdSlot(tx, eventType, input.slotStart, length, now, uid);
     await announce(heldTimeOf(existing.userId));
     if (hostId !== existing.userId) await announce(heldTimeOf(hostId));

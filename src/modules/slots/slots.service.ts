@@ -5,7 +5,7 @@ import { ROLLING_WINDOW_SEARCH_DAYS } from '../../scheduling/booking-window.js';
 import { type BookingWindow, type EventRules, type HostAvailability, type IntervalLimits, PLAIN_EVENT_RULES, type Slot, type SlotQuery } from '../../scheduling/slot-query.js';
 import { computeSlots } from '../../scheduling/slots.js';
 import type { HostSchedule } from '../../scheduling/working-hours.js';
-import { localDayNumber, startOfDayNumber } from '../../scheduling/zones.js';
+import { END_OF_TIME, localDayNumber, startOfDayNumber } from '../../scheduling/zones.js';
 import { WEEKDAY_NAMES } from '../schedules/schedule-rules.js';
 import type { AvailabilityCache } from './availability-cache.js';
 import * as repo from './slots.repository.js';
@@ -201,8 +201,11 @@ export interface QueryOptions {
 export async function buildSlotQuery(db: Db, eventType: SlotEventType, options: QueryOptions, cache: AvailabilityCache | null = null): Promise<SlotQuery> {
   const zone = eventType.organizerTimeZone;
   const { rules } = eventType;
-  let spanStart = startOfDayNumber(zone, localDayNumber(zone, options.from) - 1);
-  let spanEnd = startOfDayNumber(zone, localDayNumber(zone, options.to - 1) + 2);
+  // Nothing starts before the notice ends, and nothing is stored from END_OF_TIME on: the ranges
+  // read stay between the two, however far in the past or future the query lies.
+  const earliestDay = localDayNumber(zone, options.now + rules.minimumBookingNotice * MINUTE) - 1;
+  let spanStart = startOfDayNumber(zone, Math.max(localDayNumber(zone, options.from) - 1, earliestDay));
+  let spanEnd = Math.max(spanStart, Math.min(END_OF_TIME, startOfDayNumber(zone, Math.min(localDayNumber(zone, options.to - 1), localDayNumber(zone, END_OF_TIME)) + 2)));
   const window = rules.bookingWindow;
   if (window && window.type !== 'range' && window.rolling) {
     const today = localDayNumber(zone, options.now);
@@ -210,10 +213,11 @@ export async function buildSlotQuery(db: Db, eventType: SlotEventType, options: 
     spanEnd = Math.max(spanEnd, startOfDayNumber(zone, today + ROLLING_WINDOW_SEARCH_DAYS + 1));
   }
   const busyFrom = spanStart - rules.beforeEventBuffer * MINUTE;
-  const busyTo = spanEnd + (options.duration + rules.afterEventBuffer) * MINUTE;
+  const busyTo = Math.min(END_OF_TIME, spanEnd + (options.duration + rules.afterEventBuffer) * MINUTE);
   const userIds = hostIdsOf(eventType);
   const limits = { count: rules.bookingLimitsCount, duration: rules.bookingLimitsDuration, timeZone: zone, weekStart: eventType.weekStart };
-  const limitRange = eventType.id === null ? null : limitHorizon(limits, spanStart, busyTo);
+  const horizon = eventType.id === null ? null : limitHorizon(limits, spanStart, busyTo);
+  const limitRange = horizon && { start: horizon.start, end: Math.min(END_OF_TIME, horizon.end) };
   const loadBusy = (ids: number[], range: { from: number; to: number }) =>
     repo.listBusyBlocks(db, { userIds: ids, ...range, now: options.now, exceptReservationUid: options.exceptReservationUid });
   const loadLimits = (range: { from: number; to: number }) => repo.listLimitBookings(db, eventType.id!, range.from, range.to);
@@ -257,6 +261,16 @@ function assertListingSize(eventType: SlotEventType, duration: number, from: num
   const days = Math.max(1, Math.floor((MAX_SLOT_STARTS_PER_REQUEST / hosts) * step / 1440));
   const spacing = `${hosts > 1 ? `${hosts} hosts with ` : ''}slots every ${step} minute${step === 1 ? '' : 's'}`;
   throw invalidField('end', `is too far from start: with ${spacing}, one request may cover at most ${days} day${days === 1 ? '' : 's'}; move end closer to start and ask for the rest separately`, undefined);
+}
+
+/**
+ * A booking or reservation must end before END_OF_TIME (9999-12-31T00:00:00Z): later instants cannot
+ * be printed in every zone or stored. `starts` are the occurrences, each `minutes` long.
+ */
+export function assertEndsInTime(field: string, starts: readonly number[], minutes: number, sent: number): void {
+  if (starts.every((start) => Number.isFinite(start) && start + minutes * MINUTE < END_OF_TIME)) return;
+  const what = starts.length > 1 ? 'every occurrence of the series' : `a ${minutes}-minute booking`;
+  throw invalidField(field, `must leave ${what} ending before ${new Date(END_OF_TIME).toISOString()}`, new Date(sent).toISOString());
 }
 
 /** The listing reads through the availability cache (writes re-read the store under lock). */

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import { pickVariant, type ApiVersion, type VersionTable } from '../../http/api-version.js';
 import { badRequest, invalidField } from '../../lib/errors.js';
-import { dateOfDayNumber, dayNumber, zonedToEpoch } from '../../scheduling/zones.js';
+import { dateOfDayNumber, dayNumber, utcTime, zonedToEpoch } from '../../scheduling/zones.js';
 import type { ReservationView, ReserveSlotInput } from './slot-reservations.service.js';
 import { formatInstant, presentSlots, type SlotPresentation } from './slots.presenter.js';
 import { MAX_WINDOW_DAYS, type ReserveSlotBody_2024_09_04, type SlotsQuery_2024_09_04 } from './slots.schemas.js';
@@ -44,7 +44,7 @@ export function parseWindowBound(text: string, zone: string, field: 'start' | 'e
   if (!isRealDate(year, month, day) || hour > 23 || minute > 59 || second > 59) throw invalidField(field, 'must be a valid date-time', text);
   const millis = Number((time[7] ?? '').padEnd(3, '0').slice(0, 3)) + second * 1000;
   const instant = time[8]
-    ? Date.UTC(year, month - 1, day, hour, minute) - offsetMinutesOf(time[8]) * 60_000 + millis
+    ? utcTime(year, month - 1, day, hour, minute) - offsetMinutesOf(time[8]) * 60_000 + millis
     : zonedToEpoch(zone, year, month, day, hour * 60 + minute) + millis;
   return field === 'end' ? instant + 1 : instant;
 }
