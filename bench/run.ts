@@ -27,6 +27,7 @@ import {
   SlotDealer,
 } from './bookings-e2e.js';
 import { type GeneratedBooking, runEngineBench } from './engine.js';
+import { idleRss, MEMORY_NOTE, type RssSample } from './memory.js';
 import { WEBHOOKS_NOTE, webhooksBench, type WebhooksHarness } from './webhooks-e2e.js';
 import {
   checkSlotsResponse,
@@ -590,6 +591,10 @@ async function throughput(storeEnv: Record<string, string>, label: string, booki
   let server = await startServer(env, label);
   const startupMs = Math.round(server.readyMs);
   let serverStopped = false;
+  const memory: { idleAfterFirstStart: RssSample | null; idleAfterRestart?: RssSample | null; idleAfterLoad?: RssSample | null } = {
+    idleAfterFirstStart: await idleRss(server.child.pid),
+  };
+  log(`${label}: idle after first start: ${JSON.stringify(memory.idleAfterFirstStart)}`);
   try {
     log(`${label}: up in ${Math.round(server.readyMs)} ms; creating a user`);
     const admin = { authorization: `Bearer ${ADMIN_API_KEY}` };
@@ -633,6 +638,8 @@ async function throughput(storeEnv: Record<string, string>, label: string, booki
       await bookings.insert(insertSql);
       server = await startServer(env, label);
       restartMs = Math.round(server.readyMs);
+      memory.idleAfterRestart = await idleRss(server.child.pid);
+      log(`${label}: idle after restart: ${JSON.stringify(memory.idleAfterRestart)}`);
     }
     log(`${label}: ${plan.bookings.length} bookings inserted (${plan.startDate} .. ${plan.endDate})${restartMs === undefined ? '' : `; server restarted in ${restartMs} ms`}`);
 
@@ -653,6 +660,8 @@ async function throughput(storeEnv: Record<string, string>, label: string, booki
     log(`${label}: autocannon POST /v2/bookings (${WARMUP_S} s warm-up + about ${DURATION_S} s, ${bookingPlan.firstDate} .. ${bookingPlan.lastDate})`);
     const booked = await bookingsLoad(server.baseUrl, bookingHosts, bookingPlan, server.child.pid, label, bookings.backendPids);
     log(`${label}: bookings ${booked.result.rps} /s, ${booked.result.created} created, ${booked.result.non2xx} non-2xx, ${booked.result.errors} errors; checking the store`);
+    memory.idleAfterLoad = await idleRss(server.child.pid);
+    log(`${label}: idle after the loads: ${JSON.stringify(memory.idleAfterLoad)}`);
     const checkSql = checkBookingsSql(
       bookingHosts.map((host) => host.userId),
       bookingPlan,
@@ -668,6 +677,7 @@ async function throughput(storeEnv: Record<string, string>, label: string, booki
     log(`${label}: bookings check ${verification.ok ? 'ok' : 'FAILED'} (${verification.measuredBookings} measured + ${verification.warmupBookings} warm-up bookings, ${verification.overlappingPairs} overlapping pairs)`);
     return {
       startupMs,
+      memory,
       ...(restartMs === undefined ? {} : { restartBeforeSlotsMs: restartMs }),
       health,
       me,
@@ -795,6 +805,7 @@ async function main() {
     `bookings: POST /v2/bookings (svc-api-version ${BOOKINGS_API_VERSION}, public, no auth, no Idempotency-Key) on ${BOOKINGS_HOSTS} hosts, each with the default Mon-Fri 09:00-17:00 ${BOOKINGS_ZONE} schedule and one ${BOOKING_MINUTES}-minute event type (notice 0), created through the API. ${BOOKINGS_CONNECTIONS} connections; connection c books only host c, each request the host's next free ${BOOKING_MINUTES}-minute slot in weekdays from the first Monday of next year, so no request waits on another's host lock or finds its slot taken. A ${WARMUP_S} s warm-up (duration run) books a first range of dates; the measured run books a later range, with an amount sized from the warm-up's rate to last about ${DURATION_S} s, so every one of its requests is answered: rps = answered / (first request to last answer), cpuMsPerRequest over the same span (PostgreSQL: postgresThisDatabase counts only the backends connected to this run's database, without the WAL writer and other shared processes, while postgres counts every postgres process, other databases' included); longestGapMs is the longest time without any answer; firstRequestsMaxMs is the slowest first request of a connection (autocannon opens 20 new connections for the run, and their first requests wait longest, up to seconds on the embedded store, whose synchronous WASM queries hold the event loop: on that store these 20 requests make p99). metTarget also requires no non-2xx and no errors. Each request is one transaction: the event type, the host's advisory lock, the slot engine on the host's busy time, the booking, its attendee and its booking_events row. verification: SQL on the store after the runs (PGlite: the server stopped first): bookings in the measured range must equal its 201s; the warm-up range must hold between its 201s and those plus the requests it abandoned at its end; no two live bookings of a host overlap; every booking is accepted, 15 minutes, on a plan slot, with one attendee.`,
     'slots: the slots fixture now inserts the 200 seeded bookings with overlaps trimmed away (bookingsInserted rows, the same busy time): the exclusion constraint bookings_host_time_no_overlap refuses overlapping accepted bookings of one host.',
     WEBHOOKS_NOTE,
+    MEMORY_NOTE,
     'coldStart: spawn of `node bin/svc.js serve` on a fresh empty SVC_DATA_DIR (PGlite initdb + migrations + admin bootstrap) until GET /health first answers 200, polled every 10 ms.',
   );
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { sql } from 'drizzle-orm';
@@ -6,7 +7,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
-import { pgliteBaseSnapshotPath } from './pglite-snapshot.js';
+import { pgliteBaseSnapshotPath, UNPACKING_MARKER, unpackSnapshot } from './pglite-snapshot.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -47,19 +48,51 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
 
 const extensions = { btree_gist };
 
+/**
+ * The PostgreSQL settings every PGlite instance svc opens runs with (passed at start, so they apply to
+ * existing data dirs too). PGlite's cluster comes from initdb with shared_buffers = 128MB, and in
+ * WebAssembly the whole buffer pool is touched at start: 128 MiB of resident memory before the first
+ * query, three quarters of an idle `svc serve`. One process owns the store and its working set is small,
+ * and a buffer miss is a read from the OS page cache, so 16MB serves as well (npm run bench: same req/s).
+ * wal_buffers follows shared_buffers (1/32: 512kB). SVC_PGLITE_SHARED_BUFFERS overrides it.
+ */
+export const DEFAULT_PGLITE_SHARED_BUFFERS = '16MB';
+
+export function pgliteSettings(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const sharedBuffers = env.SVC_PGLITE_SHARED_BUFFERS?.trim() || DEFAULT_PGLITE_SHARED_BUFFERS;
+  if (!/^[1-9][0-9]*(kB|MB|GB)$/.test(sharedBuffers)) {
+    throw new Error(`SVC_PGLITE_SHARED_BUFFERS must be a size such as 16MB or 512kB, got ${JSON.stringify(sharedBuffers)}`);
+  }
+  return { shared_buffers: sharedBuffers };
+}
+
+function pgliteStartParams(): string[] {
+  return [...PGlite.defaultStartParams, ...Object.entries(pgliteSettings()).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
+}
+
 function isEmptyDir(dir: string): boolean {
   return !fs.existsSync(dir) || fs.readdirSync(dir).length === 0;
 }
 
+/** True when `dir` is empty, or holds a snapshot unpack that did not finish (unpacking again overwrites it). */
+function needsCluster(dir: string): boolean {
+  return isEmptyDir(dir) || fs.existsSync(path.join(dir, UNPACKING_MARKER));
+}
+
 async function openPglite(options: OpenOptions): Promise<Database> {
-  let loadDataDir = options.pgliteSnapshot;
-  if (!loadDataDir && options.dataDir && isEmptyDir(options.dataDir)) {
-    // initdb costs 2-5 s; the migrated cluster prepared at install time loads in about 1 s.
+  const loadDataDir = options.pgliteSnapshot;
+  if (!loadDataDir && options.dataDir && needsCluster(options.dataDir)) {
+    // initdb costs 2-5 s; the migrated cluster prepared at install time is unpacked in well under 1 s,
+    // straight to disk (not through PGlite's loadDataDir, which holds the tar in memory several times).
     const base = pgliteBaseSnapshotPath();
-    if (fs.existsSync(base)) loadDataDir = new Blob([fs.readFileSync(base)]);
+    if (fs.existsSync(base)) unpackSnapshot(base, options.dataDir);
+    else if (!isEmptyDir(options.dataDir)) {
+      throw new Error(`${options.dataDir} holds an unfinished snapshot unpack and ${base} is gone: empty the directory or run npm install`);
+    }
   }
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
-  const client = options.pglite ?? (await PGlite.create({ dataDir: options.dataDir, loadDataDir, extensions }));
+  const client =
+    options.pglite ?? (await PGlite.create({ dataDir: options.dataDir, loadDataDir, extensions, startParams: pgliteStartParams() }));
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     kind: 'pglite',
