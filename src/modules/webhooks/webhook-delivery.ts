@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import type { Config } from '../../app/config.js';
 import type { Database } from '../../db/client.js';
 import { type JobHandler, JobRetry, retryDelayMs } from '../../jobs/runner.js';
@@ -61,6 +61,18 @@ function retryAfter(value: string | undefined): number | undefined {
 }
 
 /**
+ * A connection's errors reach its request only while the request owns it: one emitted after the
+ * exchange (a write still failing after the peer answered and closed) or while the connection idles in
+ * the agent's pool would otherwise be an uncaught exception and end the process. The attempt's own
+ * outcome comes from the request's listeners; this one only keeps the rest from escaping.
+ */
+function ignoreLateErrors(): void {}
+
+function guardConnection(socket: Socket): void {
+  if (!socket.listeners('error').includes(ignoreLateErrors)) socket.on('error', ignoreLateErrors);
+}
+
+/**
  * POSTs with node:http(s): redirects are not followed (a 3xx is a failure), the whole exchange is
  * bounded by `timeoutMs`, and connections go only to public addresses unless `allowPrivate`
  * (the `lookup` checks names when each connection is made; address literals are checked here, since
@@ -103,12 +115,18 @@ export function createSender(options: { timeoutMs: number; allowPrivate: boolean
           lookup,
           headers: { 'User-Agent': 'svc-webhooks/1', 'Content-Length': String(payload.length), ...headers },
         });
+        request.on('socket', guardConnection);
         const timer = setTimeout(() => request.destroy(new Error(`timed out after ${options.timeoutMs} ms`)), options.timeoutMs);
         request.on('error', (error: NodeJS.ErrnoException) => finish({ statusCode: null, error: error.code && !error.message.includes(error.code) ? `${error.code}: ${error.message}` : error.message }));
         // Whatever else happens, the attempt ends when the exchange does.
         request.on('close', () => setImmediate(() => finish({ statusCode: null, error: 'connection closed before an answer' })));
         request.on('response', (response) => {
           const status = response.statusCode ?? 0;
+          // A connection is kept for the next delivery only after a 2xx to a body sent whole. A peer
+          // that answered before reading the whole body (an early 404, say) has unread bytes on the
+          // wire and usually closes right after; an error answer often comes with a close too.
+          const sentWhole = request.writableFinished;
+          if (!sentWhole || status < 200 || status >= 300) request.shouldKeepAlive = false;
           let text = '';
           response.setEncoding('utf8');
           response.on('data', (chunk: string) => {
@@ -116,6 +134,8 @@ export function createSender(options: { timeoutMs: number; allowPrivate: boolean
           });
           response.on('error', (error) => finish({ statusCode: status, error: `answer interrupted: ${error.message}` }));
           response.on('end', () => {
+            // The rest of the body may be stuck in a write the peer will never read: drop the connection now.
+            if (!sentWhole) request.destroy();
             if (status >= 200 && status < 300) return finish({ statusCode: status, error: null });
             const snippet = text.trim().slice(0, 200);
             const what = status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed${response.headers.location ? `; location: ${response.headers.location}` : ''})` : `HTTP ${status}`;
