@@ -38,6 +38,17 @@ function expectedType(field: StoredBookingField): 'string' | 'number' | 'boolean
   }
 }
 
+/**
+ * Size bounds of the answers. A long-text (textarea) answer: the reference's own limit (its form
+ * builder's textarea `maxLength` default, 1000). Other text answers and the whole of
+ * bookingFieldsResponses: the reference sets none; these are far above any real booking, and keep
+ * what an anonymous booker can store, and have copied into every webhook delivery, small.
+ */
+export const MAX_TEXTAREA_ANSWER_LENGTH = 1000;
+export const MAX_TEXT_ANSWER_LENGTH = 5000;
+export const MAX_ANSWER_ITEMS = 100;
+export const MAX_RESPONSES_JSON_LENGTH = 65_536;
+
 const typeOf = (value: unknown) => (Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value);
 const isEmpty = (value: unknown) => value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 
@@ -49,6 +60,12 @@ function checkAnswer(field: StoredBookingField, value: unknown): unknown {
   }
   if (expected === 'array' && (value as unknown[]).some((item) => typeof item !== 'string')) {
     throw fieldRejected(property, 'invalid_booking_field_type', `Invalid type for booking field '${field.slug}'. Expected an array of strings.`, value);
+  }
+  const maxLength = field.type === 'textarea' ? MAX_TEXTAREA_ANSWER_LENGTH : MAX_TEXT_ANSWER_LENGTH;
+  if (typeof value === 'string' && value.length > maxLength) throw invalidField(property, `must be at most ${maxLength} characters long (it has ${value.length})`);
+  if (Array.isArray(value)) {
+    if (value.length > MAX_ANSWER_ITEMS) throw invalidField(property, `must have at most ${MAX_ANSWER_ITEMS} items (it has ${value.length})`);
+    if (value.some((item: string) => item.length > MAX_TEXT_ANSWER_LENGTH)) throw invalidField(property, `must hold items of at most ${MAX_TEXT_ANSWER_LENGTH} characters`);
   }
   const options = field.options ?? [];
   if ((field.type === 'select' || field.type === 'radio') && !options.includes(value as string)) {
@@ -103,6 +120,9 @@ export function bookingResponses(fields: readonly StoredBookingField[], input: B
     }
     responses[field.slug] = checkAnswer(field, value);
   }
+  // Counted on the input: answers to fields the form lacks are dropped, but still arrive with each request.
+  const total = JSON.stringify(input.bookingFieldsResponses).length;
+  if (total > MAX_RESPONSES_JSON_LENGTH) throw invalidField('bookingFieldsResponses', `must be at most ${MAX_RESPONSES_JSON_LENGTH} characters long as JSON in all (it has ${total})`);
   return responses;
 }
 

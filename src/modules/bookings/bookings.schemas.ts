@@ -36,7 +36,7 @@ export const CreateBookingBody_2024_08_13 = Type.Object({
   username: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   teamSlug: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   organizationSlug: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  bookingFieldsResponses: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), { maxProperties: 100, description: 'Answers keyed by booking-field slug' })),
+  bookingFieldsResponses: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), { maxProperties: 100, description: 'Answers keyed by booking-field slug: long text (textarea) at most 1000 characters, other text 5000, lists 100 items, 65536 characters of JSON in all' })),
   guests: Type.Optional(Type.Array(Type.String({ format: 'email', maxLength: 254 }), { maxItems: 30, description: 'Guest emails (refused when the event type disables guests)' })),
   location: Type.Optional(BookingLocationInput),
   meetingUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'Deprecated; ignored' })),
