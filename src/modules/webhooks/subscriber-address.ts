@@ -1,25 +1,31 @@
 import dns from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { invalidField } from '../../lib/errors.js';
 
-/** Addresses a webhook may never reach: loopback, private, link-local (cloud metadata), and the like. */
-const NOT_PUBLIC = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['64:ff9b::', 96], ['100::', 64],
-] as const) NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
+/** IPv6 global unicast (RFC 4291); everything outside it is loopback, link-local, IPv4-embedding or otherwise special. */
+const GLOBAL_UNICAST: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('2000::'), 3];
 
+/**
+ * Whether a webhook may reach this address, decided by what it means, not how it is written: an
+ * allow-list of global unicast. IPv4: only what ipaddr.js calls unicast (not loopback, private,
+ * carrier-grade NAT, link-local, reserved, documentation, benchmarking, multicast...). IPv6: only
+ * inside 2000::/3 and in none of ipaddr.js's special ranges there (6to4, Teredo, NAT64,
+ * documentation, ORCHID, benchmarking...), which also shuts out every form that carries an IPv4
+ * address (IPv4-compatible `::a.b.c.d`, IPv4-translated `::ffff:0:a.b.c.d`, 6to4 `2002:a.b.c.d::`)
+ * except IPv4-mapped `::ffff:a.b.c.d`, which is judged as the IPv4 address it is.
+ */
 export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return !NOT_PUBLIC.check(address, 'ipv4');
-  if (family !== 6) return false;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return isPublicAddress(mapped[1]!);
-  return !NOT_PUBLIC.check(address, 'ipv6');
+  if (!isIP(address)) return false;
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(address);
+  } catch {
+    return false;
+  }
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  return parsed.range() === 'unicast' && (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST);
 }
 
 function parseSubscriberUrl(text: string): URL {
