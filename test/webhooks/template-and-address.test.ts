@@ -43,3 +43,22 @@ describe('subscriber addresses', () => {
     await assertDeliverableUrl('http://127.0.0.1:8080/hook', true);
   });
 });
+
+describe('payload template placeholders read the payload\'s own properties only', () => {
+  const members = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'organizer.constructor.name', 'organizer.__proto__', 'attendees.constructor', 'attendees.map', 'title.constructor', 'title.length'];
+
+  test('prototype members render like an unknown placeholder, in JSON and in text', () => {
+    for (const member of members) {
+      const json = renderPayloadTemplate(parsePayloadTemplate(`{"v":{{${member}}},"s":"{{${member}}}","t":"{{title}}"}`), payload);
+      assert.deepEqual(JSON.parse(json.body), { v: null, s: '', t: 'Say "hi"\n' }, member);
+      const text = renderPayloadTemplate(parsePayloadTemplate(`v={{${member}}}&who={{organizer.name}}`), payload);
+      assert.equal(text.body, 'v=&who=Ada', member);
+    }
+  });
+
+  test('real placeholders, array items and an own property named like a prototype member still render', () => {
+    const data = { ...payload, responses: JSON.parse('{"constructor":{"value":"own"},"toString":"mine"}') };
+    const { body } = renderPayloadTemplate(parsePayloadTemplate('{"c":"{{responses.constructor.value}}","s":"{{responses.toString}}","a":"{{attendees.0.name}}","n":{{seats}},"tags":{{tags}},"first":"{{tags.0}}"}'), data);
+    assert.deepEqual(JSON.parse(body), { c: 'own', s: 'mine', a: 'Bob \\ Jr', n: 3, tags: ['a'], first: 'a' });
+  });
+});

@@ -59,10 +59,11 @@ export function parsePayloadTemplate(source: string): PayloadTemplate {
   return { parts, json };
 }
 
+/** Own properties only: `{{constructor}}` or `{{organizer.toString}}` must not reach the prototype chain. */
 function lookup(data: unknown, path: string[]): unknown {
   let node = data;
   for (const key of path) {
-    if (node === null || typeof node !== 'object') return undefined;
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
     node = (node as Record<string, unknown>)[key];
   }
   return node;
