@@ -7,7 +7,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import '../http/fastify-types.js';
 import { access } from '../http/access.js';
 import { API_VERSION_HEADER, resolveApiVersion } from '../http/api-version.js';
-import { openApiSecurity } from '../http/openapi.js';
+import { swaggerOptions, swaggerUiOptions } from '../http/openapi.js';
 import { redactUrl } from '../http/redact.js';
 import { createRequestGuard } from '../http/request-guard.js';
 import { CUSTOM_FORMATS, findUnacceptableInput, MAX_INPUT_DEPTH, validatorCompiler } from '../http/validation.js';
@@ -108,21 +108,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     maxAge: 86_400,
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'svc scheduling API', version: '2.0.0', description: 'Scheduling backend, wire-compatible with the reference API v2.' },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'An API key (svc_...) or an access token' },
-          svcSecretKey: { type: 'apiKey', in: 'header', name: 'x-svc-secret-key' },
-          svcClientId: { type: 'apiKey', in: 'header', name: 'x-svc-client-id' },
-        },
-      },
-    },
-    transform: ({ schema, url, route }) => ({ schema: openApiSecurity(schema, route.config?.access), url }),
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/docs/openapi.json' } as never });
+  await app.register(swagger, swaggerOptions());
+  await app.register(swaggerUi, swaggerUiOptions());
 
   registerSystemRoutes(app, ctx);
   registerMeRoutes(app, ctx);

@@ -1,5 +1,10 @@
-import type { FastifySchema } from 'fastify';
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
+import type { FastifySchema, RouteOptions } from 'fastify';
 import type { RouteAccess } from './access.js';
+import { ERROR_ENVELOPE_SCHEMA, errorResponses, FIELD_ERROR_SCHEMA, routeFacts } from './openapi-errors.js';
+import { OPERATION_EXAMPLES, type OperationExample } from './openapi-examples.js';
+import { SVC_ICON_SVG, SVC_LOGO_SVG } from './svc-logo.js';
 
 /** Documents each route's declared access: its security schemes, and the scope an OAuth token needs. */
 export function openApiSecurity(schema: FastifySchema | undefined, routeAccess: RouteAccess | undefined): FastifySchema {
@@ -25,4 +30,137 @@ export function openApiSecurity(schema: FastifySchema | undefined, routeAccess: 
   ].filter(Boolean);
   if (notes.length) documented.description = [documented.description, notes.join(' ')].filter(Boolean).join('\n\n');
   return documented;
+}
+
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema> };
+
+/** A copy of `schema` annotated with one example; the route's own (validation) schema is never changed. */
+const withExample = (schema: unknown, example: unknown): JsonSchema => ({ ...(schema as JsonSchema), examples: [example] });
+
+/** A copy of an object schema whose listed properties each carry their example (one per parameter). */
+function withPropertyExamples(schema: unknown, values: Readonly<Record<string, unknown>>): JsonSchema {
+  const object = schema as JsonSchema;
+  const properties = { ...object.properties };
+  for (const [name, value] of Object.entries(values)) {
+    if (properties[name]) properties[name] = withExample(properties[name], value);
+  }
+  return { ...object, properties };
+}
+
+/** Adds one operation's request and response examples (see openapi-examples.ts). */
+export function openApiExamples(schema: FastifySchema, example: OperationExample | undefined): FastifySchema {
+  if (!example) return schema;
+  const documented = { ...schema } as FastifySchema & Record<string, unknown>;
+  if (example.body !== undefined && schema.body) documented.body = withExample(schema.body, example.body);
+  if (example.query && schema.querystring) documented.querystring = withPropertyExamples(schema.querystring, example.query);
+  if (example.params && schema.params) documented.params = withPropertyExamples(schema.params, example.params);
+  const responses = { ...(schema.response as Record<string, unknown>) };
+  if (responses[example.status]) responses[example.status] = withExample(responses[example.status], example.response);
+  documented.response = responses;
+  documented.description = [documented.description, `**Example:** ${example.summary}.`].filter(Boolean).join('\n\n');
+  return documented;
+}
+
+/** Adds the error responses the route can give (see openapi-errors.ts) next to its success responses. */
+export function openApiErrors(schema: FastifySchema, route: Pick<RouteOptions, 'method' | 'url' | 'config'>): FastifySchema {
+  const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
+  const config = route.config as { access?: RouteAccess; rateLimit?: boolean } | undefined;
+  const errors = errorResponses(routeFacts(method, route.url, schema, config));
+  return { ...schema, response: { ...errors, ...(schema.response as Record<string, unknown> | undefined) } };
+}
+
+/** The route's schema as the document shows it: access, examples, error responses. */
+export function documentRoute(schema: FastifySchema | undefined, route: Pick<RouteOptions, 'method' | 'url' | 'config'>): FastifySchema {
+  const config = route.config as { access?: RouteAccess } | undefined;
+  const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
+  const secured = openApiSecurity(schema, config?.access);
+  return openApiErrors(openApiExamples(secured, OPERATION_EXAMPLES[`${method} ${route.url}`]), route);
+}
+
+export const DOCS_TITLE = 'svc API reference';
+
+const GETTING_STARTED = `svc is a scheduling backend: event types, availability, slots and bookings. Its API is wire-compatible with the reference scheduling API v2, with \`svc\` where the reference carries its maker's name (\`svc-api-version\`, \`svc_\` API keys, \`x-svc-secret-key\`).
+
+## Base URL
+
+Paths are relative to the server: \`http://localhost:5555\` by default (\`PORT\`). API paths start with \`/v2\`; bodies are JSON.
+
+## Authentication
+
+- \`Authorization: Bearer svc_...\`: a user's API key. The system admin creates users, each with a first key, through \`POST /v2/admin/users\`; \`POST /v2/api-keys/refresh\` replaces a key. An OAuth access token goes in the same header and is limited to its scopes.
+- Platform OAuth clients send \`x-svc-client-id\` and \`x-svc-secret-key\`.
+
+Each operation lists the credentials it accepts and the OAuth scope it needs (\`x-svc-access\`). Slots and booking are open to anyone.
+
+## Versions
+
+Send \`svc-api-version\` with the version of the area you call:
+
+| Area | \`svc-api-version\` |
+|---|---|
+| Event types | \`2024-06-14\` |
+| Schedules | \`2024-06-11\` |
+| Bookings | \`2024-08-13\` |
+| Slots and slot reservations | \`2024-09-04\` |
+
+Without the header svc answers with these same shapes (the reference falls back to older ones), except that routes that exist only in a newer version answer 404. Webhooks, profile, API-key and admin routes take no version.
+
+## Errors
+
+Every error answer has one body: \`{"status": "error", "timestamp", "path", "error": {"code", "message", "details"}}\` (schema \`ErrorEnvelope\`). \`error.code\` is the reference's exception name (\`BadRequestException\`, \`NotFoundException\`...); \`error.details.reason\` is svc's stable machine-readable reason; a validation error lists each bad field in \`error.details.errors\` as \`{property, value, constraints}\`. Each operation lists the statuses and reasons it can answer with. Every answer carries \`X-Request-Id\`.
+
+## Idempotency-Key
+
+Write operations that list an \`idempotency-key\` header (bookings, webhooks) accept \`Idempotency-Key: <1 to 255 visible ASCII characters>\`: a retry with the same key and the same request replays the first answer (header \`Idempotent-Replayed: true\`) and changes nothing; the same key with another request is a 422. Keys last 24 hours.
+
+## Rate limits
+
+Per window (60 s by default): 120 requests per API key, 500 per access token or OAuth client, 120 per IP address without credentials, with tighter limits for anonymous slot listings, reservations and bookings. Answers carry \`X-RateLimit-Limit-Default\`, \`X-RateLimit-Remaining-Default\` and \`X-RateLimit-Reset-Default\`; over the limit the answer is 429 \`ThrottlerException\` with \`Retry-After\`.
+
+## First calls
+
+1. \`POST /v2/schedules\` (\`svc-api-version: 2024-06-11\`): when you are available.
+2. \`POST /v2/event-types\` (\`2024-06-14\`): what can be booked, on that schedule.
+3. \`GET /v2/slots?eventTypeId=31&start=2030-09-02&end=2030-09-03&timeZone=Europe/Rome\` (\`2024-09-04\`): the starts that can be booked.
+4. \`POST /v2/bookings\` (\`2024-08-13\`): book one of them.
+
+Then \`POST /v2/bookings/{bookingUid}/reschedule\`, \`POST /v2/bookings/{bookingUid}/cancel\`, and \`POST /v2/webhooks\` to hear about every change. Each of these operations carries a worked example, the answers of one feeding the next:
+
+\`\`\`sh
+curl -X POST http://localhost:5555/v2/schedules \\
+  -H "Authorization: Bearer $SVC_API_KEY" -H 'svc-api-version: 2024-06-11' -H 'Content-Type: application/json' \\
+  -d '{"name": "Working hours", "timeZone": "Europe/Rome", "isDefault": true}'
+\`\`\``;
+
+/** @fastify/swagger options: the document's info and shared components, and each route's documentation. */
+export function swaggerOptions(): FastifyDynamicSwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'svc scheduling API', version: '2.0.0', description: GETTING_STARTED },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'An API key (svc_...) or an access token' },
+          svcSecretKey: { type: 'apiKey', in: 'header', name: 'x-svc-secret-key' },
+          svcClientId: { type: 'apiKey', in: 'header', name: 'x-svc-client-id' },
+        },
+        schemas: { ErrorEnvelope: ERROR_ENVELOPE_SCHEMA as never, FieldError: FIELD_ERROR_SCHEMA as never },
+      },
+    },
+    transform: ({ schema, url, route }) => ({ schema: documentRoute(schema, route), url }),
+  };
+}
+
+/** Swagger UI under svc's name and logo, not the framework's. */
+export function swaggerUiOptions(): FastifySwaggerUiOptions {
+  return {
+    routePrefix: '/docs',
+    uiConfig: { url: '/docs/openapi.json' } as never,
+    logo: { type: 'image/svg+xml', content: SVC_LOGO_SVG, href: '/docs', target: '_self' },
+    theme: {
+      title: DOCS_TITLE,
+      favicon: [{ filename: 'svc-icon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: SVC_ICON_SVG }],
+      css: [{ filename: 'svc.css', content: '.swagger-ui .topbar { background-color: #134e4a; } .swagger-ui .topbar .download-url-wrapper { display: none; }' }],
+    },
+  };
 }

@@ -1,0 +1,394 @@
+import type { FastifySchema } from 'fastify';
+import { ROUTE_THROTTLES, type RouteAccess } from './access.js';
+import { IDEMPOTENCY_HEADER } from './mutation.js';
+
+/**
+ * The error responses of the API document. Each operation's statuses are derived from what its route
+ * declares (access, input schemas, method, rate limiting, Idempotency-Key), and the `details.reason`
+ * values it may answer with come from REASON_GROUPS below, kept in step with the services by
+ * test/foundation/openapi.test.ts.
+ */
+
+const ENVELOPE_REF = '#/components/schemas/ErrorEnvelope';
+
+/** Documented in every error response that names `details.errors`. */
+export const FIELD_ERROR_SCHEMA = {
+  type: 'object',
+  required: ['property', 'constraints'],
+  properties: {
+    property: { type: 'string', description: 'The field, as a dotted path (`attendee.email`, `availability.0.startTime`)', examples: ['attendee.email'] },
+    value: { description: 'The value that was sent (credentials in the query string are `[REDACTED]`)' },
+    constraints: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'What was wrong, keyed by the rule that failed',
+      examples: [{ format: 'attendee.email must match format "email"' }],
+    },
+  },
+} as const;
+
+/** The body of every error answer (see `errorBody` in src/app/error-handler.ts). */
+export const ERROR_ENVELOPE_SCHEMA = {
+  type: 'object',
+  description: 'Every error answer, whatever its status.',
+  required: ['status', 'timestamp', 'path', 'error'],
+  properties: {
+    status: { type: 'string', enum: ['error'] },
+    timestamp: { type: 'string', format: 'date-time', description: 'When the error was answered' },
+    path: { type: 'string', description: 'The request URL (credentials in the query string redacted)', examples: ['/v2/bookings'] },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: {
+          type: 'string',
+          description: "The reference's exception name: BadRequestException, UnauthorizedException, ForbiddenException, NotFoundException, ConflictException, PayloadTooLargeException, UnprocessableEntityException, ThrottlerException, TokenExpiredException, InternalServerErrorException...",
+          examples: ['BadRequestException'],
+        },
+        message: { type: 'string', description: 'Human-readable; for validation errors every bad field, joined with "; "' },
+        details: {
+          type: 'object',
+          description: 'Machine-readable details: `reason` always, `errors` on validation failures.',
+          required: ['reason'],
+          properties: {
+            reason: { type: 'string', description: "svc's stable machine-readable reason (snake_case), listed per operation", examples: ['validation_failed'] },
+            errors: { type: 'array', items: { $ref: '#/components/schemas/FieldError' } },
+          },
+          additionalProperties: true,
+        },
+      },
+    },
+  },
+} as const;
+
+/** What the document needs to know about a route to list its errors. */
+export interface RouteFacts {
+  method: string;
+  /** Fastify pattern, e.g. `/v2/bookings/:bookingUid/cancel`. */
+  url: string;
+  access: RouteAccess | undefined;
+  rateLimited: boolean;
+  body: boolean;
+  query: boolean;
+  params: boolean;
+  idempotent: boolean;
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const writes = (route: RouteFacts) => WRITE_METHODS.has(route.method);
+const readsCredentials = (route: RouteFacts) => route.access !== undefined && route.access.auth !== 'none';
+
+export function routeFacts(method: string, url: string, schema: FastifySchema | undefined, config: { access?: RouteAccess; rateLimit?: boolean } | undefined): RouteFacts {
+  const headers = schema?.headers as { properties?: Record<string, unknown> } | undefined;
+  return {
+    method,
+    url,
+    access: config?.access,
+    rateLimited: config?.rateLimit !== false,
+    body: schema?.body !== undefined,
+    query: schema?.querystring !== undefined,
+    params: schema?.params !== undefined || url.includes('/:'),
+    idempotent: headers?.properties?.[IDEMPOTENCY_HEADER] !== undefined,
+  };
+}
+
+interface ErrorRule {
+  status: number;
+  code: string;
+  /** Whether the route can answer this status by its declaration alone. */
+  applies: (route: RouteFacts) => boolean;
+  /** What the status means, one sentence. */
+  meaning: string;
+  /** Reasons every route given this status may answer with. */
+  reasons: (route: RouteFacts) => readonly string[];
+  /** The message of the documented example answer. */
+  message: string | ((route: RouteFacts) => string);
+}
+
+const RATE_LIMIT_HEADERS = ['Limit', 'Remaining', 'Reset'] as const;
+const RATE_LIMIT_HEADER_TEXT: Record<(typeof RATE_LIMIT_HEADERS)[number], string> = {
+  Limit: 'Requests allowed per window',
+  Remaining: 'Requests left in the window (0 while blocked)',
+  Reset: 'Seconds until the window or the block ends',
+};
+
+/** A concrete path for the examples: `/v2/bookings/5a9e...`, `/v2/schedules/42`. */
+const exampleUrl = (url: string) => url.replace(/:(\w+)/g, (_match, name: string) => (name.toLowerCase().includes('uid') ? '5a9e8b6b-1047-467d-afe4-e90a25cedf61' : '42'));
+
+const VALIDATION_MESSAGE = 'attendee.email must match format "email"';
+
+/** Statuses in the order they are documented. */
+const ERROR_RULES: readonly ErrorRule[] = [
+  {
+    status: 400,
+    code: 'BadRequestException',
+    applies: (route) => route.body || route.query || route.params || route.idempotent,
+    meaning: 'The input failed validation (`details.errors` lists each bad field) or was refused.',
+    reasons: (route) => ['validation_failed', 'invalid_value', ...(writes(route) ? ['missing_reference'] : [])],
+    message: VALIDATION_MESSAGE,
+  },
+  {
+    status: 401,
+    code: 'UnauthorizedException',
+    applies: readsCredentials,
+    meaning: 'Missing, malformed, unknown, expired or not-accepted credentials.',
+    reasons: (route) => [
+      ...(route.access?.auth === 'required' ? ['no_credentials'] : []),
+      'invalid_bearer',
+      'invalid_api_key',
+      'api_key_expired',
+      ...(route.access?.credentials.includes('accessToken') ? ['invalid_access_token'] : []),
+      'credential_kind_not_allowed',
+      'missing_client_id',
+      'missing_secret_key',
+      'oauth_client_not_found',
+    ],
+    message: "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+  },
+  {
+    status: 403,
+    code: 'ForbiddenException',
+    applies: (route) => readsCredentials(route) && (route.access?.scope != null || route.access?.systemAdmin === true),
+    meaning: 'The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else.',
+    reasons: (route) => [
+      ...(route.access?.scope && route.access.credentials.includes('accessToken') ? ['insufficient_scope'] : []),
+      ...(route.access?.systemAdmin ? ['system_admin_only'] : []),
+    ],
+    message: (route) => (route.access?.scope ? `Access token is missing the required scope ${route.access.scope}` : 'Only the system admin can call this endpoint'),
+  },
+  {
+    status: 404,
+    code: 'NotFoundException',
+    applies: (route) => route.params,
+    meaning: 'Nothing with that identifier, or nothing the caller may see.',
+    reasons: () => [],
+    message: (route) => `Nothing found at ${exampleUrl(route.url)}`,
+  },
+  {
+    status: 409,
+    code: 'ConflictException',
+    applies: () => false,
+    meaning: 'The change collides with existing data: a duplicate, or time another booking already holds.',
+    reasons: (route) => (writes(route) ? ['duplicate_resource'] : []),
+    message: 'Invalid Input: Trying to create a record that already exists.',
+  },
+  {
+    status: 413,
+    code: 'PayloadTooLargeException',
+    applies: (route) => route.body,
+    meaning: 'The body is larger than SVC_BODY_LIMIT_BYTES (1 MiB by default).',
+    reasons: () => ['FST_ERR_CTP_BODY_TOO_LARGE'],
+    message: 'Request body is too large',
+  },
+  {
+    status: 415,
+    code: 'UnsupportedMediaTypeException',
+    applies: (route) => route.body,
+    meaning: 'The body is not `application/json`.',
+    reasons: () => ['FST_ERR_CTP_INVALID_MEDIA_TYPE'],
+    message: 'Unsupported Media Type',
+  },
+  {
+    status: 422,
+    code: 'UnprocessableEntityException',
+    applies: (route) => route.idempotent,
+    meaning: 'Well-formed but not processable now.',
+    reasons: (route) => (route.idempotent ? ['idempotency_key_reused'] : []),
+    message: 'This Idempotency-Key was already used with another request',
+  },
+  {
+    status: 429,
+    code: 'ThrottlerException',
+    applies: (route) => route.rateLimited,
+    meaning: 'Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds.',
+    reasons: () => ['rate_limited'],
+    message: 'ThrottlerException: Too many requests. Please try again later.',
+  },
+  {
+    status: 498,
+    code: 'TokenExpiredException',
+    applies: (route) => readsCredentials(route) && route.access!.credentials.includes('accessToken'),
+    meaning: 'The access token has expired: refresh it.',
+    reasons: () => ['access_token_expired'],
+    message: 'ACCESS_TOKEN_IS_EXPIRED',
+  },
+  {
+    status: 500,
+    code: 'InternalServerErrorException',
+    applies: () => true,
+    meaning: 'An unexpected failure; the log line with the same X-Request-Id has the cause.',
+    reasons: () => ['internal_error'],
+    message: 'Internal server error',
+  },
+  {
+    status: 503,
+    code: 'ServiceUnavailableException',
+    applies: () => false,
+    meaning: 'Not ready to serve.',
+    reasons: () => [],
+    message: 'Database unreachable',
+  },
+];
+
+export const DOCUMENTED_ERROR_STATUSES: readonly number[] = ERROR_RULES.map((rule) => rule.status);
+
+interface ReasonGroup {
+  /** Fastify patterns the group covers: exact, or a prefix ending in `*`. */
+  routes: readonly string[];
+  /** Methods the group covers (all when omitted). */
+  methods?: readonly string[];
+  /** Reasons by status; a status listed here is documented for the group's routes even if no rule gives it. */
+  reasons: Readonly<Partial<Record<number, readonly string[]>>>;
+}
+
+const WRITE = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
+const BOOKING_NOT_FOUND = { 404: ['booking_not_found'] };
+const BOOKING_TARGET_NOT_FOUND = ['event_type_not_found', 'user_not_found', 'team_not_found', 'organization_not_found'];
+const BOOKING_SLOT_REFUSED = ['booking_in_the_past', 'booking_time_out_of_bounds', 'booking_limit_reached', 'slot_unavailable'];
+const BOOKING_FIELD_REFUSED = [
+  'invalid_booking_field_type',
+  'invalid_booking_field_option',
+  'missing_booking_field',
+  'missing_attendee_email',
+  'missing_attendee_phone',
+  'location_not_offered',
+];
+
+/** The `details.reason` values svc's services answer with, by route. */
+const REASON_GROUPS: readonly ReasonGroup[] = [
+  { routes: ['/ready'], reasons: { 503: ['draining', 'database_unreachable', 'migrations_pending'] } },
+  { routes: ['/v2/me'], reasons: { 404: ['user_not_found'] } },
+  { routes: ['/v2/me'], methods: ['PATCH'], reasons: { 409: ['email_taken', 'username_taken'] } },
+  { routes: ['/v2/api-keys/*'], reasons: { 400: ['api_key_validity_conflict'] } },
+  { routes: ['/v2/admin/users'], methods: ['POST'], reasons: { 409: ['email_taken', 'username_taken'] } },
+  { routes: ['/v2/admin/users/:id'], methods: ['DELETE'], reasons: { 400: ['cannot_delete_self'], 404: ['user_not_found'] } },
+  { routes: ['/v2/schedules/:scheduleId'], reasons: { 403: ['schedule_not_owned'], 404: ['schedule_not_found'] } },
+  { routes: ['/v2/schedules/:scheduleId'], methods: ['DELETE'], reasons: { 400: ['schedule_not_found'] } },
+  { routes: ['/v2/event-types', '/v2/event-types/:eventTypeId'], methods: ['POST', 'PATCH'], reasons: { 400: ['event_type_slug_taken'], 404: ['schedule_not_owned'] } },
+  { routes: ['/v2/event-types/:eventTypeId'], reasons: { 404: ['event_type_not_found'] } },
+  { routes: ['/v2/slots'], reasons: { 400: ['invalid_time_range'], 404: BOOKING_TARGET_NOT_FOUND } },
+  {
+    routes: ['/v2/slots/reservations', '/v2/slots/reservations/:uid'],
+    methods: ['POST', 'PATCH'],
+    reasons: {
+      400: ['not_variable_length', 'length_not_allowed'],
+      401: ['reservation_duration_needs_auth'],
+      403: ['not_event_type_member'],
+      404: ['event_type_not_found'],
+      422: ['slot_booked', 'slot_reserved', 'seats_full', 'slot_in_the_past', 'slot_out_of_bounds', 'booking_limit_reached', 'booker_limit_reached', 'slot_unavailable'],
+    },
+  },
+  { routes: ['/v2/slots/reservations/:uid'], methods: ['PATCH', 'DELETE'], reasons: { 404: ['reservation_not_found'] } },
+  {
+    routes: ['/v2/bookings'],
+    methods: ['POST'],
+    reasons: {
+      400: ['not_variable_length', 'length_not_allowed', 'recurrence_count_too_high', 'instant_not_supported', ...BOOKING_SLOT_REFUSED, ...BOOKING_FIELD_REFUSED],
+      401: ['booking_requires_authentication'],
+      403: ['booking_requires_authentication'],
+      404: BOOKING_TARGET_NOT_FOUND,
+      409: ['booking_conflict', 'booking_seats_full'],
+    },
+  },
+  { routes: ['/v2/bookings/:bookingUid', '/v2/bookings/:bookingUid/*'], reasons: BOOKING_NOT_FOUND },
+  {
+    routes: ['/v2/bookings/:bookingUid/cancel'],
+    reasons: {
+      400: ['cancelling_disabled', 'cancellation_reason_required', 'booking_not_recurring', 'booking_already_cancelled', 'booking_ended', 'series_uid_with_cancel_subsequent', 'seat_not_found', 'seat_not_in_booking'],
+      401: ['not_booking_host'],
+      403: ['not_booking_host'],
+    },
+  },
+  {
+    routes: ['/v2/bookings/:bookingUid/reschedule'],
+    reasons: {
+      400: ['booking_already_rescheduled', 'booking_cancelled', 'booking_ended', 'rescheduling_disabled', 'reschedule_notice', 'seat_uid_required', 'seat_not_in_booking', ...BOOKING_SLOT_REFUSED],
+      404: ['seat_not_found', 'event_type_not_found'],
+      409: ['booking_conflict', 'booking_seats_full'],
+    },
+  },
+  {
+    routes: ['/v2/bookings/:bookingUid/confirm', '/v2/bookings/:bookingUid/decline'],
+    reasons: { 400: ['booking_not_pending'], 403: ['not_booking_organizer'], 409: ['booking_conflict'] },
+  },
+  { routes: ['/v2/bookings/:bookingUid/mark-absent'], reasons: { 400: ['booking_not_active', 'booking_not_started'], 403: ['not_booking_organizer'] } },
+  {
+    routes: ['/v2/bookings/:bookingUid/guests'],
+    reasons: { 400: ['booking_not_active', 'seated_booking', 'guests_disabled', 'too_many_guests', 'too_many_attendees', 'no_new_guests'], 403: ['not_booking_participant'], 404: ['route_not_found'] },
+  },
+  { routes: ['/v2/bookings/:bookingUid/location'], reasons: { 400: ['booking_not_active', 'unsupported_location_type'], 403: ['not_booking_organizer'], 404: ['route_not_found'] } },
+  { routes: ['/v2/bookings/:bookingUid/calendar-links', '/v2/bookings/:bookingUid/references'], reasons: { 403: ['not_booking_participant'] } },
+  { routes: ['/v2/webhooks', '/v2/webhooks/*', '/v2/event-types/:eventTypeId/webhooks', '/v2/event-types/:eventTypeId/webhooks/*'], methods: WRITE, reasons: { 400: ['trigger_not_allowed'], 409: ['webhook_subscriber_url_taken'] } },
+  { routes: ['/v2/webhooks/:webhookId', '/v2/webhooks/:webhookId/*'], reasons: { 403: ['webhook_not_owned'], 404: ['webhook_not_found'] } },
+  {
+    routes: ['/v2/event-types/:eventTypeId/webhooks', '/v2/event-types/:eventTypeId/webhooks/*'],
+    reasons: { 400: ['webhook_not_of_event_type'], 403: ['event_type_not_owned', 'webhook_of_other_event_type'], 404: ['event_type_not_found', 'webhook_not_found'] },
+  },
+  { routes: ['/v2/webhooks/:webhookId/deliveries', '/v2/webhooks/:webhookId/deliveries/*', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries/*'], reasons: { 404: ['webhook_delivery_not_found'] } },
+  { routes: ['/v2/webhooks/:webhookId/deliveries/:deliveryId/resend', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries/:deliveryId/resend'], reasons: { 409: ['webhook_delivery_in_progress'] } },
+];
+
+const matchesPattern = (pattern: string, url: string) => (pattern.endsWith('/*') ? url.startsWith(pattern.slice(0, -1)) : pattern === url);
+
+function groupReasons(route: RouteFacts): Map<number, string[]> {
+  const byStatus = new Map<number, string[]>();
+  for (const group of REASON_GROUPS) {
+    if (!group.routes.some((pattern) => matchesPattern(pattern, route.url))) continue;
+    if (group.methods && !group.methods.includes(route.method)) continue;
+    for (const [status, reasons] of Object.entries(group.reasons)) {
+      const list = byStatus.get(Number(status)) ?? [];
+      list.push(...reasons!);
+      byStatus.set(Number(status), list);
+    }
+  }
+  return byStatus;
+}
+
+function rateLimitHeaders(route: RouteFacts): Record<string, { description: string; type: 'integer' }> {
+  const throttle = ROUTE_THROTTLES[`${route.method} ${route.url}`];
+  const names = throttle ? ['Default', throttle] : ['Default'];
+  const headers: Record<string, { description: string; type: 'integer' }> = {
+    'Retry-After': { description: 'Seconds until the caller may send again', type: 'integer' },
+  };
+  for (const name of names) {
+    for (const part of RATE_LIMIT_HEADERS) {
+      const scope = name === 'Default' ? '' : ` (the ${name} limit, for callers without credentials)`;
+      headers[`X-RateLimit-${part}-${name}`] = { description: `${RATE_LIMIT_HEADER_TEXT[part]}${scope}`, type: 'integer' };
+    }
+  }
+  return headers;
+}
+
+/**
+ * The error responses of one route, in the shape @fastify/swagger copies into the document: a
+ * response schema with `content` is used as is (see resolveResponse in @fastify/swagger).
+ */
+export function errorResponses(route: RouteFacts): Record<string, unknown> {
+  const fromGroups = groupReasons(route);
+  const responses: Record<string, unknown> = {};
+  for (const rule of ERROR_RULES) {
+    const grouped = fromGroups.get(rule.status);
+    if (!rule.applies(route) && !grouped) continue;
+    const reasons = [...new Set([...rule.reasons(route), ...(grouped ?? [])])];
+    const reasonText = reasons.length ? ` \`details.reason\`: ${reasons.map((reason) => `\`${reason}\``).join(', ')}.` : '';
+    const example = {
+      status: 'error',
+      timestamp: '2030-09-02T08:00:00.000Z',
+      path: exampleUrl(route.url),
+      error: {
+        code: rule.code,
+        message: typeof rule.message === 'string' ? rule.message : rule.message(route),
+        details:
+          rule.status === 400 && reasons[0] === 'validation_failed'
+            ? { reason: 'validation_failed', errors: [{ property: 'attendee.email', value: 'grace@', constraints: { format: VALIDATION_MESSAGE } }] }
+            : { reason: reasons[0] ?? 'http_error' },
+      },
+    };
+    responses[String(rule.status)] = {
+      description: `\`${rule.code}\`. ${rule.meaning}${reasonText}`,
+      ...(rule.status === 429 ? { headers: rateLimitHeaders(route) } : {}),
+      content: { 'application/json': { schema: { $ref: ENVELOPE_REF }, example } },
+    };
+  }
+  return responses;
+}
