@@ -29,6 +29,9 @@ import {
 import { type GeneratedBooking, runEngineBench } from './engine.js';
 import { idleRss, MEMORY_NOTE, type RssSample } from './memory.js';
 import { WEBHOOKS_NOTE, webhooksBench, type WebhooksHarness } from './webhooks-e2e.js';
+
+/** svc requires a sealing key on PostgreSQL; any fixed one serves a benchmark. */
+const BENCH_ENCRYPTION_KEY = 'be'.repeat(32);
 import {
   checkSlotsResponse,
   EVENT_TYPES_API_VERSION,
@@ -777,7 +780,7 @@ async function main() {
     const database = await createTestDatabase({ empty: true });
     cleanups.push(database.drop);
     try {
-      postgres = { server: serverUrl, ...(await throughput({ DATABASE_URL: database.url }, 'postgres', postgresWriter(database.url))) };
+      postgres = { server: serverUrl, ...(await throughput({ DATABASE_URL: database.url, SVC_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY }, 'postgres', postgresWriter(database.url))) };
     } finally {
       cleanups.splice(cleanups.indexOf(database.drop), 1);
       await database.drop();
@@ -785,7 +788,7 @@ async function main() {
     const webhooksDatabase = await createTestDatabase({ empty: true });
     cleanups.push(webhooksDatabase.drop);
     try {
-      postgres = { ...(postgres as Record<string, unknown>), webhooks: await webhooks({ DATABASE_URL: webhooksDatabase.url }, 'postgres-webhooks', postgresWriter(webhooksDatabase.url), 'postgres') };
+      postgres = { ...(postgres as Record<string, unknown>), webhooks: await webhooks({ DATABASE_URL: webhooksDatabase.url, SVC_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY }, 'postgres-webhooks', postgresWriter(webhooksDatabase.url), 'postgres') };
     } finally {
       cleanups.splice(cleanups.indexOf(webhooksDatabase.drop), 1);
       await webhooksDatabase.drop();

@@ -1,3 +1,5 @@
+import { utcTime } from '../scheduling/zones.js';
+
 /**
  * ISO 8601 as the reference's `@IsDateString({ strict: true })` takes it in list filters: a date
  * (`2030-09-01`) or a date-time with or without seconds, fraction and offset. A value without an
@@ -6,7 +8,7 @@
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|z|[+-]\d{2}:?\d{2})?)?$/;
 
 function isValidDate(year: number, month: number, day: number): boolean {
-  const date = new Date(Date.UTC(year, month - 1, day));
+  const date = new Date(utcTime(year, month - 1, day));
   return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
@@ -16,7 +18,7 @@ export function parseIsoInstant(text: string): number | null {
   if (!match) return null;
   const [, year, month, day, hour, minute, second, offset] = match;
   if (!isValidDate(Number(year), Number(month), Number(day))) return null;
-  if (hour === undefined) return Date.UTC(Number(year), Number(month) - 1, Number(day));
+  if (hour === undefined) return utcTime(Number(year), Number(month) - 1, Number(day));
   if (Number(hour) > 23 || Number(minute) > 59 || Number(second ?? 0) > 59) return null;
   if (offset && offset !== 'Z' && offset !== 'z') {
     const [, hours, minutes] = /^[+-](\d{2}):?(\d{2})$/.exec(offset)!;
