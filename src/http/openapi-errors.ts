@@ -266,7 +266,7 @@ const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/schedules/:scheduleId'], methods: ['DELETE'], reasons: { 400: ['schedule_not_found'] } },
   { routes: ['/v2/event-types', '/v2/event-types/:eventTypeId'], methods: ['POST', 'PATCH'], reasons: { 400: ['event_type_slug_taken'], 404: ['schedule_not_owned'] } },
   { routes: ['/v2/event-types/:eventTypeId'], reasons: { 404: ['event_type_not_found'] } },
-  { routes: ['/v2/slots'], reasons: { 400: ['invalid_time_range'], 404: BOOKING_TARGET_NOT_FOUND } },
+  { routes: ['/v2/slots'], reasons: { 400: ['invalid_time_range', 'unknown_property'], 404: BOOKING_TARGET_NOT_FOUND } },
   {
     routes: ['/v2/slots/reservations', '/v2/slots/reservations/:uid'],
     methods: ['POST', 'PATCH'],

@@ -38,6 +38,14 @@ describe('GET /v2/slots (svc-api-version 2024-09-04)', () => {
     assert.deepEqual([chatham['2027-01-05']!.length, chatham['2027-01-06']!.length], [8, 8]);
   });
 
+  // The reference validates the slots query with forbidNonWhitelisted (GetSlotsInput_2024_09_04).
+  test('an unknown query parameter is a 400 naming it, as in the reference; known ones still work', async () => {
+    const typo = await getSlots(api, { eventTypeID: eventType.id, start: MONDAY, end: MONDAY });
+    assertError(typo, 400, 'BadRequestException', 'property eventTypeID should not exist');
+    assertNamesField(typo, 'eventTypeID');
+    assert.equal((await getSlots(api, { eventTypeId: eventType.id, start: MONDAY, end: MONDAY, timeZone: 'UTC', format: 'range' })).status, 200);
+  });
+
   test('bare dates are whole days in the requested timeZone, not in UTC (reference #17844)', async () => {
     const sydney = await createHost(api, 'Australia/Sydney', {});
     const allDay = await api.request('POST', '/v2/schedules', {

@@ -1,9 +1,11 @@
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app/build-app.js';
 import type { AppContext } from '../../app/context.js';
 import { access } from '../../http/access.js';
 import { versionHeaderSchema } from '../../http/api-version.js';
 import { Envelope, ok } from '../../http/envelope.js';
+import { fieldRejected } from '../../lib/errors.js';
 import * as reservations from './slot-reservations.service.js';
 import {
   ReservationOutput_2024_09_04,
@@ -18,11 +20,23 @@ import { slotVariant } from './slots.versions.js';
 
 const versionHeader = versionHeaderSchema('2024-09-04');
 
+const SLOTS_QUERY_NAMES = new Set(Object.keys(SlotsQuery_2024_09_04.properties));
+
+/**
+ * The reference's slots query is validated with forbidNonWhitelisted: an unknown parameter (a typo
+ * such as `eventTypeID`) is a 400, not silently dropped, here alone among svc's routes.
+ */
+async function refuseUnknownQueryParameters(request: FastifyRequest): Promise<void> {
+  const unknown = Object.keys((request.query ?? {}) as Record<string, unknown>).find((name) => !SLOTS_QUERY_NAMES.has(name));
+  if (unknown !== undefined) throw fieldRejected(unknown, 'unknown_property', `property ${unknown} should not exist`);
+}
+
 export function registerSlotRoutes(app: App, ctx: AppContext): void {
   const tags = ['Slots'];
 
   app.get('/v2/slots', {
     config: { access: access.public() },
+    preValidation: refuseUnknownQueryParameters,
     schema: {
       tags,
       summary: 'Get available time slots for an event type',
