@@ -111,6 +111,8 @@ function bookingLength(eventType: EventTypeRow, requested: number | undefined): 
   return requested;
 }
 
+const YIELD_EVERY_OCCURRENCES = 5;
+
 function occurrenceCount(eventType: EventTypeRow, requested: number | undefined): number {
   if (requested === undefined) return eventType.recurrence?.occurrences ?? 1;
   if (!eventType.recurrence) throw invalidField('recurrenceCount', 'applies only to recurring event types, and this one does not recur', requested);
@@ -170,6 +172,9 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   const seating = seatsPerTimeSlot === null ? null : { showAttendees: eventType.seatsShowAttendees };
   let seatUid: string | null = null;
   for (const [index, start] of starts.entries()) {
+    // On the embedded store every statement runs on this thread and resolves without a trip through
+    // the event loop: a long series would hold every other request (/health included) until it ends.
+    if (index > 0 && index % YIELD_EVERY_OCCURRENCES === 0) await new Promise((resolve) => setImmediate(resolve));
     const slot = await bookableSlot(tx, slotEventType, {
       start,
       length,
