@@ -1,11 +1,12 @@
 import type { FastifySchema } from 'fastify';
 import { ROUTE_THROTTLES, type RouteAccess } from './access.js';
 import { IDEMPOTENCY_HEADER } from './mutation.js';
+import { groupReasons } from './openapi-reasons.js';
 
 /**
  * The error responses of the API document. Each operation's statuses are derived from what its route
  * declares (access, input schemas, method, rate limiting, Idempotency-Key), and the `details.reason`
- * values it may answer with come from REASON_GROUPS below, kept in step with the services by
+ * values it may answer with come from REASON_GROUPS (src/http/openapi-reasons.ts), kept in step with the services by
  * test/foundation/openapi.test.ts.
  */
 
@@ -231,118 +232,6 @@ const ERROR_RULES: readonly ErrorRule[] = [
 ];
 
 export const DOCUMENTED_ERROR_STATUSES: readonly number[] = ERROR_RULES.map((rule) => rule.status);
-
-interface ReasonGroup {
-  /** Fastify patterns the group covers: exact, or a prefix ending in `*`. */
-  routes: readonly string[];
-  /** Methods the group covers (all when omitted). */
-  methods?: readonly string[];
-  /** Reasons by status; a status listed here is documented for the group's routes even if no rule gives it. */
-  reasons: Readonly<Partial<Record<number, readonly string[]>>>;
-}
-
-const WRITE = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
-const BOOKING_NOT_FOUND = { 404: ['booking_not_found'] };
-const BOOKING_TARGET_NOT_FOUND = ['event_type_not_found', 'user_not_found', 'team_not_found', 'organization_not_found'];
-const BOOKING_SLOT_REFUSED = ['booking_in_the_past', 'booking_time_out_of_bounds', 'booking_limit_reached', 'slot_unavailable'];
-const BOOKING_FIELD_REFUSED = [
-  'invalid_booking_field_type',
-  'invalid_booking_field_option',
-  'missing_booking_field',
-  'missing_attendee_email',
-  'missing_attendee_phone',
-  'location_not_offered',
-];
-
-/** The `details.reason` values svc's services answer with, by route. */
-const REASON_GROUPS: readonly ReasonGroup[] = [
-  { routes: ['/ready'], reasons: { 503: ['draining', 'database_unreachable', 'migrations_pending'] } },
-  { routes: ['/v2/me'], reasons: { 404: ['user_not_found'] } },
-  { routes: ['/v2/me'], methods: ['PATCH'], reasons: { 409: ['email_taken', 'username_taken'] } },
-  { routes: ['/v2/api-keys/*'], reasons: { 400: ['api_key_validity_conflict'] } },
-  { routes: ['/v2/admin/users'], methods: ['POST'], reasons: { 409: ['email_taken', 'username_taken'] } },
-  { routes: ['/v2/admin/users/:id'], methods: ['DELETE'], reasons: { 400: ['cannot_delete_self'], 404: ['user_not_found'] } },
-  { routes: ['/v2/schedules/:scheduleId'], reasons: { 403: ['schedule_not_owned'], 404: ['schedule_not_found'] } },
-  { routes: ['/v2/schedules/:scheduleId'], methods: ['DELETE'], reasons: { 400: ['schedule_not_found'] } },
-  { routes: ['/v2/event-types', '/v2/event-types/:eventTypeId'], methods: ['POST', 'PATCH'], reasons: { 400: ['event_type_slug_taken'], 404: ['schedule_not_owned'] } },
-  { routes: ['/v2/event-types/:eventTypeId'], reasons: { 404: ['event_type_not_found'] } },
-  { routes: ['/v2/slots'], reasons: { 400: ['invalid_time_range', 'unknown_property'], 404: BOOKING_TARGET_NOT_FOUND } },
-  {
-    routes: ['/v2/slots/reservations', '/v2/slots/reservations/:uid'],
-    methods: ['POST', 'PATCH'],
-    reasons: {
-      400: ['not_variable_length', 'length_not_allowed'],
-      401: ['reservation_duration_needs_auth'],
-      403: ['not_event_type_member'],
-      404: ['event_type_not_found'],
-      422: ['slot_booked', 'slot_reserved', 'seats_full', 'slot_in_the_past', 'slot_out_of_bounds', 'booking_limit_reached', 'booker_limit_reached', 'slot_unavailable'],
-    },
-  },
-  { routes: ['/v2/slots/reservations/:uid'], methods: ['PATCH', 'DELETE'], reasons: { 404: ['reservation_not_found'] } },
-  {
-    routes: ['/v2/bookings'],
-    methods: ['POST'],
-    reasons: {
-      400: ['not_variable_length', 'length_not_allowed', 'recurrence_count_too_high', 'instant_not_supported', ...BOOKING_SLOT_REFUSED, ...BOOKING_FIELD_REFUSED],
-      401: ['booking_requires_authentication'],
-      403: ['booking_requires_authentication'],
-      404: BOOKING_TARGET_NOT_FOUND,
-      409: ['booking_conflict', 'booking_seats_full'],
-    },
-  },
-  { routes: ['/v2/bookings/:bookingUid', '/v2/bookings/:bookingUid/*'], reasons: BOOKING_NOT_FOUND },
-  {
-    routes: ['/v2/bookings/:bookingUid/cancel'],
-    reasons: {
-      400: ['cancelling_disabled', 'cancellation_reason_required', 'booking_not_recurring', 'booking_already_cancelled', 'booking_ended', 'series_uid_with_cancel_subsequent', 'seat_not_found', 'seat_not_in_booking'],
-      401: ['not_booking_host'],
-      403: ['not_booking_host'],
-    },
-  },
-  {
-    routes: ['/v2/bookings/:bookingUid/reschedule'],
-    reasons: {
-      400: ['booking_already_rescheduled', 'booking_cancelled', 'booking_ended', 'rescheduling_disabled', 'reschedule_notice', 'seat_uid_required', 'seat_not_in_booking', ...BOOKING_SLOT_REFUSED],
-      404: ['seat_not_found', 'event_type_not_found'],
-      409: ['booking_conflict', 'booking_seats_full'],
-    },
-  },
-  {
-    routes: ['/v2/bookings/:bookingUid/confirm', '/v2/bookings/:bookingUid/decline'],
-    reasons: { 400: ['booking_not_pending'], 403: ['not_booking_organizer'], 409: ['booking_conflict'] },
-  },
-  { routes: ['/v2/bookings/:bookingUid/mark-absent'], reasons: { 400: ['booking_not_active', 'booking_not_started'], 403: ['not_booking_organizer'] } },
-  {
-    routes: ['/v2/bookings/:bookingUid/guests'],
-    reasons: { 400: ['booking_not_active', 'seated_booking', 'guests_disabled', 'too_many_guests', 'too_many_attendees', 'no_new_guests'], 403: ['not_booking_participant'], 404: ['route_not_found'] },
-  },
-  { routes: ['/v2/bookings/:bookingUid/location'], reasons: { 400: ['booking_not_active', 'unsupported_location_type'], 403: ['not_booking_organizer'], 404: ['route_not_found'] } },
-  { routes: ['/v2/bookings/:bookingUid/calendar-links', '/v2/bookings/:bookingUid/references'], reasons: { 403: ['not_booking_participant'] } },
-  { routes: ['/v2/webhooks', '/v2/webhooks/*', '/v2/event-types/:eventTypeId/webhooks', '/v2/event-types/:eventTypeId/webhooks/*'], methods: WRITE, reasons: { 400: ['trigger_not_allowed'], 409: ['webhook_subscriber_url_taken'] } },
-  { routes: ['/v2/webhooks/:webhookId', '/v2/webhooks/:webhookId/*'], reasons: { 403: ['webhook_not_owned'], 404: ['webhook_not_found'] } },
-  {
-    routes: ['/v2/event-types/:eventTypeId/webhooks', '/v2/event-types/:eventTypeId/webhooks/*'],
-    reasons: { 400: ['webhook_not_of_event_type'], 403: ['event_type_not_owned', 'webhook_of_other_event_type'], 404: ['event_type_not_found', 'webhook_not_found'] },
-  },
-  { routes: ['/v2/webhooks/:webhookId/deliveries', '/v2/webhooks/:webhookId/deliveries/*', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries/*'], reasons: { 404: ['webhook_delivery_not_found'] } },
-  { routes: ['/v2/webhooks/:webhookId/deliveries/:deliveryId/resend', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries/:deliveryId/resend'], reasons: { 409: ['webhook_delivery_in_progress'] } },
-];
-
-const matchesPattern = (pattern: string, url: string) => (pattern.endsWith('/*') ? url.startsWith(pattern.slice(0, -1)) : pattern === url);
-
-function groupReasons(route: RouteFacts): Map<number, string[]> {
-  const byStatus = new Map<number, string[]>();
-  for (const group of REASON_GROUPS) {
-    if (!group.routes.some((pattern) => matchesPattern(pattern, route.url))) continue;
-    if (group.methods && !group.methods.includes(route.method)) continue;
-    for (const [status, reasons] of Object.entries(group.reasons)) {
-      const list = byStatus.get(Number(status)) ?? [];
-      list.push(...reasons!);
-      byStatus.set(Number(status), list);
-    }
-  }
-  return byStatus;
-}
 
 function rateLimitHeaders(route: RouteFacts): Record<string, { description: string; type: 'integer' }> {
   const throttle = ROUTE_THROTTLES[`${route.method} ${route.url}`];

@@ -262,7 +262,7 @@ describe('the API document: OpenAPI 3.1, errors, examples, and the docs page', (
       }
     }
     const missing = thrown.filter(({ status, reason }) => !documented.has(`${status} ${reason}`)).map(({ status, reason, file }) => `${status} ${reason} (${file})`);
-    assert.deepEqual([...new Set(missing)], [], 'reasons thrown but not documented: add them to REASON_GROUPS in src/http/openapi-errors.ts');
+    assert.deepEqual([...new Set(missing)], [], 'reasons thrown but not documented: add them to REASON_GROUPS in src/http/openapi-reasons.ts');
   });
 
   test('real error answers match the documented envelope, code and reason', async () => {
