@@ -3,7 +3,8 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import type { App } from '../http/app.js';
+import Fastify, { LogController } from 'fastify';
 import '../http/fastify-types.js';
 import { access } from '../http/access.js';
 import { API_VERSION_HEADER, resolveApiVersion } from '../http/api-version.js';
@@ -19,13 +20,14 @@ import { registerEventTypeRoutes } from '../modules/event-types/event-types.rout
 import { registerMeRoutes } from '../modules/me/me.routes.js';
 import { registerScheduleRoutes } from '../modules/schedules/schedules.routes.js';
 import { registerSlotRoutes } from '../modules/slots/slots.routes.js';
+import { registerOrganizationAdminRoutes } from '../modules/organizations/organizations-admin.routes.js';
 import { registerSystemRoutes } from '../modules/system/system.routes.js';
+import { registerTeamsRoutes } from '../modules/teams/teams.routes.js';
 import { registerWebhookDeliveryRoutes } from '../modules/webhooks/webhook-deliveries.routes.js';
 import { registerWebhookRoutes } from '../modules/webhooks/webhooks.routes.js';
 import type { AppContext } from './context.js';
 import { handleClientError, handleError, sendError } from './error-handler.js';
 
-export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
 export interface BuildOptions {
   logger?: boolean | { level: string };
@@ -71,6 +73,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
 
   app.decorateRequest('principal', null);
+  app.decorateRequest('tenant', null);
   app.decorateRequest('apiVersion', '2024-04-15');
   app.addHook('onRequest', async (request, reply) => {
     request.apiVersion = resolveApiVersion(request.headers[API_VERSION_HEADER]);
@@ -121,6 +124,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerBookingRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
   registerWebhookDeliveryRoutes(app, ctx);
+  registerTeamsRoutes(app, ctx);
+  registerOrganizationAdminRoutes(app, ctx);
 
   return app;
 }

@@ -5,3 +5,4 @@ export * from './schema/scheduling.js';
 export * from './schema/bookings.js';
 export * from './schema/webhooks.js';
 export * from './schema/settings.js';
+export * from './schema/teams.js';

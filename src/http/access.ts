@@ -1,3 +1,4 @@
+import type { TenantRule } from '../modules/access/tenant-access.js';
 import type { Scope } from './scopes.js';
 
 /** The credential kinds of the reference (contract section 2). */
@@ -15,9 +16,12 @@ export interface RouteAccess {
   scope: Scope | null;
   /** Only the system admin (svc's own admin routes). */
   systemAdmin?: boolean;
+  /** An organization or team route: the role or PBAC permissions the caller needs there (checked with the credential). */
+  tenant?: TenantRule;
 }
 
 const USER_CREDENTIALS: readonly CredentialKind[] = ['apiKey', 'accessToken'];
+const TENANT_CREDENTIALS: readonly CredentialKind[] = ['apiKey', 'accessToken', 'oauthClient'];
 
 export const access = {
   /** Open to anyone; nothing about the caller is read. */
@@ -32,6 +36,12 @@ export const access = {
   }),
   /** The caller's own API key (key management cannot be done with an access token). */
   apiKeyOnly: (): RouteAccess => ({ auth: 'required', credentials: ['apiKey'], scope: null }),
+  /**
+   * A route under an organization (`:orgId`) and/or a team (`:teamId`): callers with an API key, an
+   * access token covering `scope`, or (platform customers) their OAuth client's credentials, holding
+   * `tenant.role` or one of `tenant.permissions` there.
+   */
+  tenant: (scope: Scope, tenant: TenantRule): RouteAccess => ({ auth: 'required', credentials: TENANT_CREDENTIALS, scope, tenant }),
   /** svc's system administrator, with an API key. */
   systemAdmin: (): RouteAccess => ({ auth: 'required', credentials: ['apiKey'], scope: null, systemAdmin: true }),
 };

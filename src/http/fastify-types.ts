@@ -1,3 +1,4 @@
+import type { TenantContext } from '../modules/access/tenant-access.js';
 import type { Principal } from '../modules/auth/principal.js';
 import type { RouteAccess } from './access.js';
 import type { ApiVersion } from './api-version.js';
@@ -7,6 +8,8 @@ declare module 'fastify' {
     /** The authenticated caller, or null on a public route called without credentials. */
     principal: Principal | null;
     apiVersion: ApiVersion;
+    /** On organization and team routes: the organization, the team and the caller's roles there. */
+    tenant: TenantContext | null;
   }
   interface FastifyContextConfig {
     access?: RouteAccess;

@@ -77,6 +77,15 @@ export interface RouteFacts {
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const writes = (route: RouteFacts) => WRITE_METHODS.has(route.method);
+/** The 403 reasons of the organization and team access check (src/modules/access/tenant-access.ts). */
+function tenantRefusals(url: string): string[] {
+  return [
+    ...(url.includes(':orgId') ? ['not_an_organization', 'not_organization_member'] : []),
+    ...(url.includes(':teamId') ? ['not_team_member'] : []),
+    'insufficient_role',
+  ];
+}
+
 const readsCredentials = (route: RouteFacts) => route.access !== undefined && route.access.auth !== 'none';
 
 export function routeFacts(method: string, url: string, schema: FastifySchema | undefined, config: { access?: RouteAccess; rateLimit?: boolean } | undefined): RouteFacts {
@@ -154,6 +163,7 @@ const ERROR_RULES: readonly ErrorRule[] = [
     reasons: (route) => [
       ...(route.access?.scope && route.access.credentials.includes('accessToken') ? ['insufficient_scope'] : []),
       ...(route.access?.systemAdmin ? ['system_admin_only'] : []),
+      ...(route.access?.tenant ? tenantRefusals(route.url) : []),
     ],
     message: (route) => (route.access?.scope ? `Access token is missing the required scope ${route.access.scope}` : 'Only the system admin can call this endpoint'),
   },
@@ -162,7 +172,7 @@ const ERROR_RULES: readonly ErrorRule[] = [
     code: 'NotFoundException',
     applies: (route) => route.params,
     meaning: 'Nothing with that identifier, or nothing the caller may see.',
-    reasons: () => [],
+    reasons: (route) => (route.access?.tenant && route.url.includes(':orgId') && route.url.includes(':teamId') ? ['team_not_found'] : []),
     message: (route) => `Nothing found at ${exampleUrl(route.url)}`,
   },
   {

@@ -96,6 +96,14 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
     reasons: { 400: ['webhook_not_of_event_type'], 403: ['event_type_not_owned', 'webhook_of_other_event_type'], 404: ['event_type_not_found', 'webhook_not_found'] },
   },
   { routes: ['/v2/webhooks/:webhookId/deliveries', '/v2/webhooks/:webhookId/deliveries/*', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries/*'], reasons: { 404: ['webhook_delivery_not_found'] } },
+  { routes: ['/v2/teams', '/v2/teams/:teamId', '/v2/admin/organizations', '/v2/admin/organizations/:orgId'], methods: ['POST', 'PATCH'], reasons: { 409: ['team_slug_taken'] } },
+  { routes: ['/v2/teams'], methods: ['POST'], reasons: { 400: ['team_name_taken'] } },
+  { routes: ['/v2/teams/:teamId', '/v2/teams/:teamId/*'], reasons: { 404: ['team_not_found'] } },
+  { routes: ['/v2/teams/:teamId/memberships'], methods: ['POST'], reasons: { 400: ['user_not_found'], 409: ['membership_exists'] } },
+  { routes: ['/v2/teams/:teamId/memberships/:membershipId'], reasons: { 404: ['membership_not_found'] } },
+  { routes: ['/v2/teams/:teamId/memberships/:membershipId'], methods: ['PATCH', 'DELETE'], reasons: { 400: ['last_owner', 'role_not_found'] } },
+  { routes: ['/v2/admin/organizations'], methods: ['POST'], reasons: { 400: ['user_not_found'] } },
+  { routes: ['/v2/admin/organizations/:orgId'], reasons: { 404: ['organization_not_found'] } },
   { routes: ['/v2/webhooks/:webhookId/deliveries/:deliveryId/resend', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries/:deliveryId/resend'], reasons: { 409: ['webhook_delivery_in_progress'] } },
 ];
 

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app/context.js';
 import { sha256Hex } from '../lib/crypto.js';
 import { DomainError, forbidden, unauthorized } from '../lib/errors.js';
+import { authorizeTenant, type TenantContext } from '../modules/access/tenant-access.js';
 import { authenticateBearer } from '../modules/auth/auth.service.js';
 import type { Principal } from '../modules/auth/principal.js';
 import { type CredentialKind, ROUTE_THROTTLES, type RouteAccess } from './access.js';
@@ -120,7 +121,14 @@ export function createRequestGuard(deps: GuardDeps) {
     }
     request.principal = principal;
     if (limited) await applyRateLimit(request, reply, principal, deps);
+    if (routeAccess.tenant && principal) request.tenant = await authorizeTenant(deps.database.db, principal, routeAccess.tenant, request.params as Record<string, unknown>);
   };
+}
+
+/** The organization and team of a route declared with `access.tenant` (the access check resolved them). */
+export function tenantOf(request: FastifyRequest): TenantContext {
+  if (!request.tenant) throw new Error(`route ${request.routeOptions.url} reads a tenant it does not declare`);
+  return request.tenant;
 }
 
 /** The caller of a route declared with `auth: 'required'`. */

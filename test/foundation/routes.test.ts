@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type App, buildApp } from '../../src/app/build-app.js';
+import { buildApp } from '../../src/app/build-app.js';
+import type { App } from '../../src/http/app.js';
 import { access, type RouteAccess } from '../../src/http/access.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 

@@ -1,6 +1,6 @@
 // Availability and what can be booked: schedules and event types.
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, boolean, check, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { DateOverride, WeeklyRule } from '../../scheduling/availability-rules.js';
 import type {
   BookerActiveBookingsLimit,
@@ -14,15 +14,16 @@ import type {
   StoredLocation,
 } from '../../modules/event-types/event-type-model.js';
 import { createdAt, updatedAt } from './columns.js';
+import { teams } from './teams.js';
 import { users } from './users.js';
 
 export const schedules = pgTable(
   'schedules',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The owning user; null for a team's own schedule (`team_id`). */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    teamId: integer('team_id').references((): AnyPgColumn => teams.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     timeZone: text('time_zone').notNull(),
     /** Parsed weekly rules (weekday numbers, minutes): the slot engine reads them as they are. */
@@ -31,7 +32,11 @@ export const schedules = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('schedules_user_id_idx').on(t.userId)],
+  (t) => [
+    index('schedules_user_id_idx').on(t.userId),
+    index('schedules_team_id_idx').on(t.teamId),
+    check('schedules_one_owner_check', sql`(${t.userId} is null) <> (${t.teamId} is null)`),
+  ],
 );
 
 /**

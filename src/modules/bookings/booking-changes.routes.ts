@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { App } from '../../app/build-app.js';
+import type { App } from '../../http/app.js';
 import type { AppContext } from '../../app/context.js';
 import type { ChangeEvent } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';

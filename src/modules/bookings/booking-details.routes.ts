@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { App } from '../../app/build-app.js';
+import type { App } from '../../http/app.js';
 import type { AppContext } from '../../app/context.js';
 import { access } from '../../http/access.js';
 import { API_VERSION_HEADER, pickVariant, type VersionTable, versionHeaderSchema } from '../../http/api-version.js';

@@ -1,4 +1,4 @@
-import type { App } from '../../app/build-app.js';
+import type { App } from '../../http/app.js';
 import type { AppContext } from '../../app/context.js';
 import { access } from '../../http/access.js';
 import { pickVariant } from '../../http/api-version.js';

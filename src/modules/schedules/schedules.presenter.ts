@@ -5,7 +5,8 @@ import type { ScheduleView } from './schedules.service.js';
 export function presentSchedule({ schedule, isDefault }: ScheduleView) {
   return {
     id: schedule.id,
-    ownerId: schedule.userId,
+    // A schedule has exactly one owner, a user or a team (schedules_one_owner_check).
+    ownerId: (schedule.userId ?? schedule.teamId)!,
     name: schedule.name,
     timeZone: schedule.timeZone,
     availability: presentWeeklyRules(schedule.availability),

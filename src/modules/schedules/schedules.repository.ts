@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import { schedules, users } from '../../db/schema.js';
 
 export type ScheduleRow = typeof schedules.$inferSelect;
-export type NewSchedule = Pick<ScheduleRow, 'userId' | 'name' | 'timeZone' | 'availability' | 'overrides'>;
+export type NewSchedule = Pick<ScheduleRow, 'userId' | 'name' | 'timeZone' | 'availability' | 'overrides'> & { teamId?: number };
 export type ScheduleChanges = Partial<Pick<ScheduleRow, 'name' | 'timeZone' | 'availability' | 'overrides'>>;
 
 export async function insertSchedule(db: Db, schedule: NewSchedule): Promise<ScheduleRow> {

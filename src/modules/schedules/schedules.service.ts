@@ -59,6 +59,11 @@ export async function createSchedule(deps: Deps, userId: number, input: CreateSc
   return deps.changes.transaction(deps.database, (tx, announce) => createScheduleIn(tx, announce, userId, input));
 }
 
+/** A team's own schedule, made with the team in its time zone: the reference's weekday working hours. */
+export function createTeamScheduleIn(tx: Db, teamId: number, timeZone: string): Promise<ScheduleRow> {
+  return repo.insertSchedule(tx, { userId: null, teamId, name: 'Default schedule', timeZone, availability: DEFAULT_WEEKLY_RULES, overrides: [] });
+}
+
 /** The default schedule the reference gives a user created with a time zone. */
 export function createDefaultScheduleIn(tx: Db, announce: Announce, userId: number, timeZone: string): Promise<ScheduleView> {
   return createScheduleIn(tx, announce, userId, { name: 'Default schedule', timeZone, isDefault: true });

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { App } from '../../app/build-app.js';
+import type { App } from '../../http/app.js';
 import type { AppContext } from '../../app/context.js';
 import { access } from '../../http/access.js';
 import { Envelope, ok } from '../../http/envelope.js';

@@ -1,0 +1,130 @@
+import { and, asc, count, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { memberships, teams, users, webhooks } from '../../db/schema.js';
+import type { MembershipRole } from '../../db/schema.js';
+
+export type TeamRow = typeof teams.$inferSelect;
+export type NewTeam = Omit<typeof teams.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
+export type TeamChanges = Partial<Omit<NewTeam, 'parentId' | 'isOrganization' | 'isPlatform' | 'managerOrganizationId'>>;
+export type MembershipRow = typeof memberships.$inferSelect;
+
+const memberUserColumns = {
+  avatarUrl: users.avatarUrl,
+  username: users.username,
+  name: users.name,
+  email: users.email,
+  bio: users.bio,
+  metadata: users.metadata,
+};
+
+export interface MembershipWithUser extends MembershipRow {
+  user: { avatarUrl: string | null; username: string | null; name: string | null; email: string; bio: string | null; metadata: Record<string, string | number | boolean> };
+}
+
+export async function insertTeam(db: Db, team: NewTeam): Promise<TeamRow> {
+  const [row] = await db.insert(teams).values(team).returning();
+  return row!;
+}
+
+export async function findTeamById(db: Db, id: number): Promise<TeamRow | undefined> {
+  const [row] = await db.select().from(teams).where(eq(teams.id, id));
+  return row;
+}
+
+/** Locks a team's row: membership changes that could leave it without an owner serialize on it. */
+export async function lockTeam(db: Db, id: number): Promise<TeamRow | undefined> {
+  const [row] = await db.select().from(teams).where(eq(teams.id, id)).for('update');
+  return row;
+}
+
+export async function isSlugTaken(db: Db, parentId: number | null, slug: string, exceptId?: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: teams.id })
+    .from(teams)
+    .where(and(parentId === null ? isNull(teams.parentId) : eq(teams.parentId, parentId), sql`lower(${teams.slug}) = lower(${slug})`, exceptId ? sql`${teams.id} <> ${exceptId}` : undefined));
+  return row !== undefined;
+}
+
+export async function updateTeam(db: Db, id: number, changes: TeamChanges): Promise<TeamRow> {
+  const [row] = await db.update(teams).set({ ...changes, updatedAt: sql`now()` }).where(eq(teams.id, id)).returning();
+  return row!;
+}
+
+/**
+ * Deletes a team or organization with everything it owns: its teams (for an organization), memberships,
+ * profiles, roles and schedules go by foreign key; webhook subscriptions name their owner without one.
+ */
+export async function deleteTeam(db: Db, id: number): Promise<TeamRow | undefined> {
+  const owned = sql`(select ${teams.id} from ${teams} where ${teams.id} = ${id} or ${teams.parentId} = ${id} or ${teams.managerOrganizationId} = ${id})`;
+  await db.delete(webhooks).where(or(sql`${webhooks.teamId} in ${owned}`, sql`${webhooks.organizationId} in ${owned}`));
+  const [row] = await db.delete(teams).where(eq(teams.id, id)).returning();
+  return row;
+}
+
+/** Every team (and organization) the user has a membership of, accepted or not, as the reference lists them. */
+export async function listTeamsOfUser(db: Db, userId: number): Promise<TeamRow[]> {
+  return db
+    .select(getTableColumns(teams))
+    .from(teams)
+    .innerJoin(memberships, eq(memberships.teamId, teams.id))
+    .where(eq(memberships.userId, userId))
+    .orderBy(asc(teams.id));
+}
+
+export async function listTeamsOfParent(db: Db, parentId: number, page: { skip: number; take: number }): Promise<TeamRow[]> {
+  return db.select().from(teams).where(eq(teams.parentId, parentId)).orderBy(asc(teams.id)).offset(page.skip).limit(page.take);
+}
+
+export async function insertMembership(
+  db: Db,
+  membership: { teamId: number; userId: number; role: MembershipRole; accepted: boolean; disableImpersonation: boolean },
+): Promise<MembershipRow> {
+  const [row] = await db.insert(memberships).values(membership).returning();
+  return row!;
+}
+
+function membershipsWithUser(db: Db) {
+  return db.select({ ...getTableColumns(memberships), user: memberUserColumns }).from(memberships).innerJoin(users, eq(users.id, memberships.userId));
+}
+
+export async function findMembership(db: Db, teamId: number, membershipId: number): Promise<MembershipWithUser | undefined> {
+  const [row] = await membershipsWithUser(db).where(and(eq(memberships.id, membershipId), eq(memberships.teamId, teamId)));
+  return row;
+}
+
+export async function findMembershipOfUser(db: Db, teamId: number, userId: number): Promise<MembershipRow | undefined> {
+  const [row] = await db.select().from(memberships).where(and(eq(memberships.teamId, teamId), eq(memberships.userId, userId)));
+  return row;
+}
+
+export async function listMemberships(db: Db, teamId: number, page: { skip: number; take: number; emails?: string[] | undefined }): Promise<MembershipWithUser[]> {
+  const byEmail = page.emails?.length ? inArray(sql`lower(${users.email})`, page.emails.map((email) => email.toLowerCase())) : undefined;
+  return membershipsWithUser(db).where(and(eq(memberships.teamId, teamId), byEmail)).orderBy(asc(memberships.id)).offset(page.skip).limit(page.take);
+}
+
+export async function updateMembership(
+  db: Db,
+  id: number,
+  changes: Partial<Pick<MembershipRow, 'role' | 'accepted' | 'disableImpersonation' | 'customRoleId'>>,
+): Promise<void> {
+  await db.update(memberships).set({ ...changes, updatedAt: sql`now()` }).where(eq(memberships.id, id));
+}
+
+export async function deleteMembership(db: Db, id: number): Promise<void> {
+  await db.delete(memberships).where(eq(memberships.id, id));
+}
+
+export async function countOwners(db: Db, teamId: number): Promise<number> {
+  const [row] = await db.select({ owners: count() }).from(memberships).where(and(eq(memberships.teamId, teamId), eq(memberships.role, 'OWNER')));
+  return row?.owners ?? 0;
+}
+
+export async function userExists(db: Db, userId: number): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
+  return row !== undefined;
+}
+
+export async function setPlatform(db: Db, id: number, isPlatform: boolean): Promise<TeamRow> {
+  const [row] = await db.update(teams).set({ isPlatform, updatedAt: sql`now()` }).where(eq(teams.id, id)).returning();
+  return row!;
+}

@@ -1,0 +1,238 @@
+import type { ChangeFeed } from '../../db/change-feed.js';
+import type { Database, Db } from '../../db/client.js';
+import type { MembershipRole, TeamMetadata, Weekday } from '../../db/schema.js';
+import { badRequest, conflict, fieldRejected, notFound } from '../../lib/errors.js';
+import { findRoleOfTeam } from '../access/access.repository.js';
+import { systemRole } from '../access/permissions.js';
+import { createTeamScheduleIn } from '../schedules/schedules.service.js';
+import * as repo from './teams.repository.js';
+import type { MembershipWithUser, TeamChanges, TeamRow } from './teams.repository.js';
+
+export interface Deps {
+  database: Database;
+  changes: ChangeFeed;
+}
+
+export interface TeamFields {
+  slug?: string | undefined;
+  logoUrl?: string | undefined;
+  svcVideoLogo?: string | undefined;
+  appLogo?: string | undefined;
+  appIconLogo?: string | undefined;
+  bio?: string | undefined;
+  hideBranding?: boolean | undefined;
+  isPrivate?: boolean | undefined;
+  hideBookATeamMember?: boolean | undefined;
+  metadata?: TeamMetadata | undefined;
+  theme?: string | undefined;
+  brandColor?: string | undefined;
+  darkBrandColor?: string | undefined;
+  bannerUrl?: string | undefined;
+  timeFormat?: 12 | 24 | undefined;
+  timeZone?: string | undefined;
+  weekStart?: Weekday | undefined;
+}
+
+export interface CreateTeamInput extends TeamFields {
+  name: string;
+  autoAcceptCreator?: boolean | undefined;
+}
+
+export interface UpdateTeamInput extends TeamFields {
+  name?: string | undefined;
+  bookingLimits?: Record<string, number> | undefined;
+  includeManagedEventsInLimits?: boolean | undefined;
+}
+
+/** Where a team is made: standalone (`/v2/teams`), inside an organization, or an organization itself. */
+export interface TeamPlacement {
+  parentId: number | null;
+  isOrganization?: boolean;
+  isPlatform?: boolean;
+  managerOrganizationId?: number | null;
+  /** The creator's OWNER membership; none for a system admin creating an organization team (as the reference). */
+  ownerId: number | null;
+}
+
+/** The reference's slugify: lower case, runs of anything but letters and digits become one hyphen. */
+export function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 100)
+    .replace(/-+$/, '');
+  return slug || 'team';
+}
+
+function definedOnly<T extends object>(input: T): Partial<T> {
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+async function assertSlugFree(tx: Db, parentId: number | null, slug: string, exceptId?: number): Promise<void> {
+  if (await repo.isSlugTaken(tx, parentId, slug, exceptId)) {
+    throw conflict('team_slug_taken', `A team with the slug ${slug} already exists here. Send another slug.`, {
+      errors: [{ property: 'slug', value: slug, constraints: { slug: 'slug must be unique among the teams of the same organization' } }],
+    });
+  }
+}
+
+/** Creates a team (or organization) in `tx`, with its creator's OWNER membership and its own default schedule. */
+export async function createTeamIn(tx: Db, input: CreateTeamInput, placement: TeamPlacement): Promise<TeamRow> {
+  const { name, autoAcceptCreator, ...fields } = input;
+  const slug = input.slug ?? slugify(name);
+  await assertSlugFree(tx, placement.parentId, slug);
+  const team = await repo.insertTeam(tx, {
+    ...definedOnly(fields),
+    name,
+    slug,
+    parentId: placement.parentId,
+    isOrganization: placement.isOrganization ?? false,
+    isPlatform: placement.isPlatform ?? false,
+    managerOrganizationId: placement.managerOrganizationId ?? null,
+  });
+  if (placement.ownerId !== null) {
+    await repo.insertMembership(tx, { teamId: team.id, userId: placement.ownerId, role: 'OWNER', accepted: autoAcceptCreator ?? true, disableImpersonation: false });
+  }
+  const schedule = await createTeamScheduleIn(tx, team.id, team.timeZone);
+  return repo.updateTeam(tx, team.id, { defaultScheduleId: schedule.id });
+}
+
+/** `POST /v2/teams`: refused, as the reference does, when the caller already belongs to a team of that name. */
+export async function createStandaloneTeam(deps: Deps, callerId: number, input: CreateTeamInput): Promise<TeamRow> {
+  return deps.database.transaction(async (tx) => {
+    const mine = await repo.listTeamsOfUser(tx, callerId);
+    if (mine.some((team) => team.name === input.name)) throw badRequest('team_name_taken', `You already have created a team with name=${input.name}`);
+    return createTeamIn(tx, input, { parentId: null, ownerId: callerId });
+  });
+}
+
+export async function createTeam(deps: Deps, input: CreateTeamInput, placement: TeamPlacement): Promise<TeamRow> {
+  return deps.database.transaction((tx) => createTeamIn(tx, input, placement));
+}
+
+export async function getTeam(db: Db, teamId: number): Promise<TeamRow> {
+  const team = await repo.findTeamById(db, teamId);
+  if (!team) throw notFound('team_not_found', `Team with id=${teamId} not found`);
+  return team;
+}
+
+export const listTeamsOfUser = repo.listTeamsOfUser;
+export const listTeamsOfParent = repo.listTeamsOfParent;
+
+export async function updateTeamIn(tx: Db, teamId: number, input: UpdateTeamInput): Promise<TeamRow> {
+  const team = await repo.lockTeam(tx, teamId);
+  if (!team) throw notFound('team_not_found', `Team with id=${teamId} not found`);
+  if (input.slug !== undefined) await assertSlugFree(tx, team.parentId, input.slug, teamId);
+  const changes = definedOnly(input) as TeamChanges;
+  return Object.keys(changes).length === 0 ? team : repo.updateTeam(tx, teamId, changes);
+}
+
+export async function updateTeam(deps: Deps, teamId: number, input: UpdateTeamInput): Promise<TeamRow> {
+  return deps.database.transaction((tx) => updateTeamIn(tx, teamId, input));
+}
+
+export async function deleteTeam(deps: Deps, teamId: number): Promise<TeamRow> {
+  return deps.changes.transaction(deps.database, async (tx) => {
+    const deleted = await repo.deleteTeam(tx, teamId);
+    if (!deleted) throw notFound('team_not_found', `Team with id=${teamId} not found`);
+    return deleted;
+  });
+}
+
+// Memberships
+
+export interface CreateMembershipInput {
+  userId: number;
+  accepted?: boolean | undefined;
+  role?: MembershipRole | undefined;
+  disableImpersonation?: boolean | undefined;
+}
+
+export interface UpdateMembershipInput {
+  accepted?: boolean | undefined;
+  role?: MembershipRole | undefined;
+  disableImpersonation?: boolean | undefined;
+  roleId?: string | null | undefined;
+}
+
+const membershipNotFound = (teamId: number, membershipId: number) =>
+  notFound('membership_not_found', `Membership with id ${membershipId} not found in team ${teamId}`);
+
+export async function createMembershipIn(tx: Db, teamId: number, input: CreateMembershipInput): Promise<MembershipWithUser> {
+  if (!(await repo.userExists(tx, input.userId))) throw fieldRejected('userId', 'user_not_found', `User with id=${input.userId} does not exist`, input.userId);
+  if (await repo.findMembershipOfUser(tx, teamId, input.userId)) {
+    throw conflict('membership_exists', `User with id=${input.userId} is already a member of team with id=${teamId}`);
+  }
+  const row = await repo.insertMembership(tx, {
+    teamId,
+    userId: input.userId,
+    role: input.role ?? 'MEMBER',
+    accepted: input.accepted ?? false,
+    disableImpersonation: input.disableImpersonation ?? false,
+  });
+  return (await repo.findMembership(tx, teamId, row.id))!;
+}
+
+export async function createMembership(deps: Deps, teamId: number, input: CreateMembershipInput): Promise<MembershipWithUser> {
+  return deps.database.transaction((tx) => createMembershipIn(tx, teamId, input));
+}
+
+export async function getMembership(db: Db, teamId: number, membershipId: number): Promise<MembershipWithUser> {
+  const found = await repo.findMembership(db, teamId, membershipId);
+  if (!found) throw membershipNotFound(teamId, membershipId);
+  return found;
+}
+
+export const listMemberships = repo.listMemberships;
+
+/** The last OWNER of a team or organization can be neither demoted nor removed: it would have no one to run it. */
+async function assertKeepsAnOwner(tx: Db, membership: MembershipWithUser, change: 'demote' | 'remove'): Promise<void> {
+  if (membership.role !== 'OWNER' || (await repo.countOwners(tx, membership.teamId)) > 1) return;
+  const message =
+    change === 'demote'
+      ? `You can not change the role of the only owner of a team: membership ${membership.id} (user ${membership.userId}) is the last OWNER of team ${membership.teamId}.`
+      : `You can not remove the only owner of a team: membership ${membership.id} (user ${membership.userId}) is the last OWNER of team ${membership.teamId}.`;
+  throw badRequest('last_owner', message, { membershipId: membership.id, userId: membership.userId });
+}
+
+export async function updateMembershipIn(tx: Db, teamId: number, membershipId: number, input: UpdateMembershipInput): Promise<MembershipWithUser> {
+  await repo.lockTeam(tx, teamId);
+  const current = await getMembership(tx, teamId, membershipId);
+  if (input.role !== undefined && input.role !== 'OWNER') await assertKeepsAnOwner(tx, current, 'demote');
+  const { roleId, ...changes } = input;
+  let customRoleId: string | null | undefined;
+  if (roleId !== undefined) {
+    // A SYSTEM role id sets the membership role itself; a custom role must belong to this team.
+    const builtIn = roleId === null ? undefined : systemRole(roleId, 'team');
+    if (builtIn) {
+      if (builtIn.role !== 'OWNER') await assertKeepsAnOwner(tx, current, 'demote');
+      changes.role = builtIn.role;
+      customRoleId = null;
+    } else if (roleId === null || (await findRoleOfTeam(tx, teamId, roleId))) {
+      customRoleId = roleId;
+    } else {
+      throw fieldRejected('roleId', 'role_not_found', `Role with id ${roleId} within team id ${teamId} not found`, roleId);
+    }
+  }
+  await repo.updateMembership(tx, membershipId, { ...definedOnly(changes), ...(customRoleId !== undefined ? { customRoleId } : {}) });
+  return getMembership(tx, teamId, membershipId);
+}
+
+export async function updateMembership(deps: Deps, teamId: number, membershipId: number, input: UpdateMembershipInput): Promise<MembershipWithUser> {
+  return deps.database.transaction((tx) => updateMembershipIn(tx, teamId, membershipId, input));
+}
+
+export async function deleteMembershipIn(tx: Db, teamId: number, membershipId: number): Promise<MembershipWithUser> {
+  await repo.lockTeam(tx, teamId);
+  const current = await getMembership(tx, teamId, membershipId);
+  await assertKeepsAnOwner(tx, current, 'remove');
+  await repo.deleteMembership(tx, membershipId);
+  return current;
+}
+
+export async function deleteMembership(deps: Deps, teamId: number, membershipId: number): Promise<MembershipWithUser> {
+  return deps.database.transaction((tx) => deleteMembershipIn(tx, teamId, membershipId));
+}
