@@ -1,7 +1,7 @@
 // Tenancy: organizations and teams (one table, as in the reference), who belongs to them and with
 // which role, organization profiles, and custom PBAC roles.
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, boolean, check, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
 import { users, type Weekday } from './users.js';
 
@@ -120,4 +120,19 @@ export const roles = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('roles_team_id_name_lower_key').on(t.teamId, sql`lower(${t.name})`)],
+);
+
+/** Invitation links to a team: the token is shown once and stored as its SHA-256. */
+export const teamInviteTokens = pgTable(
+  'team_invite_tokens',
+  {
+    id: serial('id').primaryKey(),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    hashedToken: text('hashed_token').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('team_invite_tokens_hashed_token_key').on(t.hashedToken), index('team_invite_tokens_team_id_idx').on(t.teamId)],
 );
