@@ -21,6 +21,8 @@ import { registerMeRoutes } from '../modules/me/me.routes.js';
 import { registerScheduleRoutes } from '../modules/schedules/schedules.routes.js';
 import { registerSlotRoutes } from '../modules/slots/slots.routes.js';
 import { registerOrganizationAdminRoutes } from '../modules/organizations/organizations-admin.routes.js';
+import { registerOrganizationTeamsRoutes } from '../modules/organizations/org-teams.routes.js';
+import { registerOrganizationMembershipRoutes } from '../modules/organizations/org-memberships.routes.js';
 import { registerSystemRoutes } from '../modules/system/system.routes.js';
 import { registerTeamsRoutes } from '../modules/teams/teams.routes.js';
 import { registerWebhookDeliveryRoutes } from '../modules/webhooks/webhook-deliveries.routes.js';
@@ -126,6 +128,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerWebhookDeliveryRoutes(app, ctx);
   registerTeamsRoutes(app, ctx);
   registerOrganizationAdminRoutes(app, ctx);
+  registerOrganizationTeamsRoutes(app, ctx);
+  registerOrganizationMembershipRoutes(app, ctx);
 
   return app;
 }

@@ -103,6 +103,16 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/teams/:teamId/memberships/:membershipId'], reasons: { 404: ['membership_not_found'] } },
   { routes: ['/v2/teams/:teamId/memberships/:membershipId'], methods: ['PATCH', 'DELETE'], reasons: { 400: ['last_owner', 'role_not_found'] } },
   { routes: ['/v2/admin/organizations'], methods: ['POST'], reasons: { 400: ['user_not_found'] } },
+  { routes: ['/v2/organizations/:orgId/teams', '/v2/organizations/:orgId/teams/:teamId'], methods: ['POST', 'PATCH'], reasons: { 409: ['team_slug_taken'] } },
+  { routes: ['/v2/organizations/:orgId/teams/:teamId/memberships', '/v2/organizations/:orgId/memberships'], methods: ['POST'], reasons: { 400: ['user_not_found'], 409: ['membership_exists'] } },
+  { routes: ['/v2/organizations/:orgId/teams/:teamId/memberships'], methods: ['POST'], reasons: { 422: ['user_not_in_organization'] } },
+  { routes: ['/v2/organizations/:orgId/memberships'], methods: ['POST'], reasons: { 400: ['last_owner'] } },
+  { routes: ['/v2/organizations/:orgId/teams/:teamId/memberships/:membershipId', '/v2/organizations/:orgId/memberships/:membershipId'], reasons: { 404: ['membership_not_found'] } },
+  {
+    routes: ['/v2/organizations/:orgId/teams/:teamId/memberships/:membershipId', '/v2/organizations/:orgId/memberships/:membershipId'],
+    methods: ['PATCH', 'DELETE'],
+    reasons: { 400: ['last_owner', 'role_not_found'] },
+  },
   { routes: ['/v2/admin/organizations/:orgId'], reasons: { 404: ['organization_not_found'] } },
   { routes: ['/v2/webhooks/:webhookId/deliveries/:deliveryId/resend', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries/:deliveryId/resend'], reasons: { 409: ['webhook_delivery_in_progress'] } },
 ];

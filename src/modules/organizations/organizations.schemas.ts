@@ -33,3 +33,9 @@ export const AdminOrganizationOutput = Type.Object(
   },
   { $id: 'AdminOrganizationOutput' },
 );
+
+export const OrgTeamParams = Type.Object({ orgId: Id, teamId: Id });
+export const OrgTeamMembershipParams = Type.Object({ orgId: Id, teamId: Id, membershipId: Id });
+export const OrgMembershipParams = Type.Object({ orgId: Id, membershipId: Id });
+
+export const InviteOutput = Type.Object({ token: Type.String({ description: '64 hexadecimal characters, shown once' }), inviteLink: Type.String({ format: 'uri' }) });

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { memberships, teams, users, webhooks } from '../../db/schema.js';
+import { memberships, teamInviteTokens, teams, users, webhooks } from '../../db/schema.js';
 import type { MembershipRole } from '../../db/schema.js';
 
 export type TeamRow = typeof teams.$inferSelect;
@@ -127,4 +127,23 @@ export async function userExists(db: Db, userId: number): Promise<boolean> {
 export async function setPlatform(db: Db, id: number, isPlatform: boolean): Promise<TeamRow> {
   const [row] = await db.update(teams).set({ isPlatform, updatedAt: sql`now()` }).where(eq(teams.id, id)).returning();
   return row!;
+}
+
+export async function insertInviteToken(db: Db, invite: { teamId: number; hashedToken: string; expiresAt: Date }): Promise<void> {
+  await db.insert(teamInviteTokens).values(invite);
+}
+
+/** The teams of an organization with the user's membership in each, if any. */
+export async function listTeamsOfParentWithRole(db: Db, parentId: number, userId: number, onlyMine: boolean) {
+  return db
+    .select({ team: teams, role: memberships.role, accepted: memberships.accepted })
+    .from(teams)
+    .leftJoin(memberships, and(eq(memberships.teamId, teams.id), eq(memberships.userId, userId)))
+    .where(and(eq(teams.parentId, parentId), onlyMine ? sql`${memberships.id} is not null` : undefined))
+    .orderBy(asc(teams.id));
+}
+
+/** Removes the user from every team of the organization (when they leave it). */
+export async function deleteMembershipsInChildTeams(db: Db, parentId: number, userId: number): Promise<void> {
+  await db.delete(memberships).where(and(eq(memberships.userId, userId), sql`${memberships.teamId} in (select ${teams.id} from ${teams} where ${teams.parentId} = ${parentId})`));
 }

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../../db/client.js';
+import type { MembershipRole } from '../../db/schema.js';
+import { hashToken } from '../../lib/crypto.js';
+import { notFound, unprocessable } from '../../lib/errors.js';
+import * as teamsRepo from '../teams/teams.repository.js';
+import type { MembershipWithUser, TeamRow } from '../teams/teams.repository.js';
+import {
+  createMembershipIn,
+  type CreateMembershipInput,
+  createTeam,
+  type CreateTeamInput,
+  deleteMembershipIn,
+  type Deps,
+  updateMembershipIn,
+  type UpdateMembershipInput,
+} from '../teams/teams.service.js';
+import * as repo from './organizations.repository.js';
+
+const INVITE_VALIDITY_MS = 7 * 86_400_000;
+
+/**
+ * A team inside an organization. Its creator becomes an accepted OWNER, except the system admin, who
+ * manages organizations without joining their teams (as the reference).
+ */
+export function createOrganizationTeam(deps: Deps, organizationId: number, caller: { id: number; role: string }, input: CreateTeamInput): Promise<TeamRow> {
+  return createTeam(deps, input, { parentId: organizationId, ownerId: caller.role === 'ADMIN' ? null : caller.id });
+}
+
+export interface MyTeam {
+  team: TeamRow;
+  role: MembershipRole | null;
+  accepted: boolean | null;
+}
+
+/** `GET .../teams/me`: every team of the organization for its admins and owners, the caller's own teams for members. */
+export async function listMyOrganizationTeams(db: Db, organizationId: number, userId: number, organizationRole: MembershipRole | null): Promise<MyTeam[]> {
+  const everything = organizationRole === 'ADMIN' || organizationRole === 'OWNER';
+  return teamsRepo.listTeamsOfParentWithRole(db, organizationId, userId, !everything);
+}
+
+/** An invitation link to the team: a 64-hex token, shown once, valid a week. */
+export async function createInvite(db: Db, appUrl: string, teamId: number, now: number): Promise<{ token: string; inviteLink: string }> {
+  const token = randomBytes(32).toString('hex');
+  await teamsRepo.insertInviteToken(db, { teamId, hashedToken: hashToken(token), expiresAt: new Date(now + INVITE_VALIDITY_MS) });
+  return { token, inviteLink: `${appUrl.replace(/\/+$/, '')}/teams?token=${token}` };
+}
+
+/** Team memberships under an organization are only for the organization's users (422 otherwise, as the reference). */
+export async function createOrganizationTeamMembership(deps: Deps, organizationId: number, teamId: number, input: CreateMembershipInput): Promise<MembershipWithUser> {
+  return deps.database.transaction(async (tx) => {
+    if (!(await repo.findProfile(tx, organizationId, input.userId))) throw unprocessable('user_not_in_organization', 'User is not part of the Organization');
+    return createMembershipIn(tx, teamId, input);
+  });
+}
+
+const orgTeamMembershipNotFound = () => notFound('membership_not_found', "Organization's Team membership not found");
+
+export async function getOrganizationTeamMembership(db: Db, teamId: number, membershipId: number): Promise<MembershipWithUser> {
+  const found = await teamsRepo.findMembership(db, teamId, membershipId);
+  if (!found) throw orgTeamMembershipNotFound();
+  return found;
+}
+
+export async function updateOrganizationTeamMembership(deps: Deps, teamId: number, membershipId: number, input: UpdateMembershipInput): Promise<MembershipWithUser> {
+  return deps.database.transaction(async (tx) => {
+    await getOrganizationTeamMembership(tx, teamId, membershipId);
+    return updateMembershipIn(tx, teamId, membershipId, input);
+  });
+}
+
+export async function deleteOrganizationTeamMembership(deps: Deps, teamId: number, membershipId: number): Promise<MembershipWithUser> {
+  return deps.database.transaction(async (tx) => {
+    await getOrganizationTeamMembership(tx, teamId, membershipId);
+    return deleteMembershipIn(tx, teamId, membershipId);
+  });
+}
