@@ -25,6 +25,7 @@ import { registerOrganizationTeamsRoutes } from '../modules/organizations/org-te
 import { registerOrganizationMembershipRoutes } from '../modules/organizations/org-memberships.routes.js';
 import { registerSystemRoutes } from '../modules/system/system.routes.js';
 import { registerTeamsRoutes } from '../modules/teams/teams.routes.js';
+import { registerTeamsV1Routes } from '../modules/teams/teams-v1.routes.js';
 import { registerWebhookDeliveryRoutes } from '../modules/webhooks/webhook-deliveries.routes.js';
 import { registerWebhookRoutes } from '../modules/webhooks/webhooks.routes.js';
 import type { AppContext } from './context.js';
@@ -127,6 +128,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerWebhookRoutes(app, ctx);
   registerWebhookDeliveryRoutes(app, ctx);
   registerTeamsRoutes(app, ctx);
+  registerTeamsV1Routes(app, ctx);
   registerOrganizationAdminRoutes(app, ctx);
   registerOrganizationTeamsRoutes(app, ctx);
   registerOrganizationMembershipRoutes(app, ctx);

@@ -18,6 +18,8 @@ export interface RouteAccess {
   systemAdmin?: boolean;
   /** An organization or team route: the role or PBAC permissions the caller needs there (checked with the credential). */
   tenant?: TenantRule;
+  /** Version 1 routes: the API key comes in the `apiKey` query parameter. */
+  apiKeyInQuery?: boolean;
 }
 
 const USER_CREDENTIALS: readonly CredentialKind[] = ['apiKey', 'accessToken'];
@@ -34,6 +36,8 @@ export const access = {
     credentials,
     scope,
   }),
+  /** A version 1 route: an API key in the `apiKey` query parameter (or as a bearer token). */
+  v1ApiKey: (): RouteAccess => ({ auth: 'required', credentials: ['apiKey'], scope: null, apiKeyInQuery: true }),
   /** The caller's own API key (key management cannot be done with an access token). */
   apiKeyOnly: (): RouteAccess => ({ auth: 'required', credentials: ['apiKey'], scope: null }),
   /**

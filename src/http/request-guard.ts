@@ -27,8 +27,16 @@ function bearerToken(request: FastifyRequest): string | undefined | null {
   return match ? match[1]! : null;
 }
 
+/** The `apiKey` query parameter of version 1 routes. */
+function queryApiKey(request: FastifyRequest, routeAccess: RouteAccess): string | undefined {
+  if (!routeAccess.apiKeyInQuery) return undefined;
+  const value = (request.query as Record<string, unknown> | undefined)?.apiKey;
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
 async function resolvePrincipal(request: FastifyRequest, routeAccess: RouteAccess, deps: GuardDeps): Promise<Principal | null> {
-  const token = bearerToken(request);
+  const bearer = bearerToken(request);
+  const token = bearer === undefined ? queryApiKey(request, routeAccess) : bearer;
   const clientId = header(request, 'x-svc-client-id');
   const secretKey = header(request, 'x-svc-secret-key');
   if (token === null) throw unauthorized('invalid_bearer', 'Invalid Bearer token');

@@ -128,3 +128,23 @@ export const MembershipOutput = Type.Object(
   },
   { $id: 'TeamMembershipOutput' },
 );
+
+/** `POST /v1/teams` (spec 2.8): the version 1 team input, with its required fields. */
+export const CreateTeamBodyV1 = Type.Object({
+  name: TeamName,
+  slug: Slug,
+  hideBookATeamMember: Type.Boolean(),
+  brandColor: HexColor,
+  darkBrandColor: HexColor,
+  timeZone: TimeZone,
+  weekStart: WeekStart,
+  isPrivate: Type.Boolean(),
+  ownerId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Only the system admin may set it: the user who becomes OWNER' })),
+  parentId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'An organization the caller administers' })),
+  bio: Type.Optional(Type.String({ maxLength: 5000 })),
+  logoUrl: Type.Optional(Url),
+  hideBranding: Type.Optional(Type.Boolean()),
+  metadata: Type.Optional(Metadata),
+});
+
+export const ApiKeyQuery = Type.Object({ apiKey: Type.String({ minLength: 1, description: 'Your API key' }) });

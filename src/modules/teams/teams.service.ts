@@ -1,7 +1,7 @@
 import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import type { MembershipRole, TeamMetadata, Weekday } from '../../db/schema.js';
-import { badRequest, conflict, fieldRejected, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, fieldRejected, forbidden, notFound } from '../../lib/errors.js';
 import { findRoleOfTeam } from '../access/access.repository.js';
 import { systemRole } from '../access/permissions.js';
 import { createTeamScheduleIn } from '../schedules/schedules.service.js';
@@ -235,4 +235,32 @@ export async function deleteMembershipIn(tx: Db, teamId: number, membershipId: n
 
 export async function deleteMembership(deps: Deps, teamId: number, membershipId: number): Promise<MembershipWithUser> {
   return deps.database.transaction((tx) => deleteMembershipIn(tx, teamId, membershipId));
+}
+
+export interface CreateTeamV1Input extends CreateTeamInput {
+  ownerId?: number | undefined;
+  parentId?: number | undefined;
+}
+
+/**
+ * `POST /v1/teams`: the owner is the caller, or `ownerId` when the system admin sends it; `parentId`
+ * places the team in an organization the caller (or the system admin) administers.
+ */
+export async function createTeamV1(deps: Deps, caller: { id: number; role: string }, input: CreateTeamV1Input): Promise<{ team: TeamRow; owner: MembershipWithUser | undefined }> {
+  const { ownerId, parentId, ...fields } = input;
+  const systemAdmin = caller.role === 'ADMIN';
+  if (ownerId !== undefined && !systemAdmin) throw forbidden('owner_id_admin_only', 'Only the system admin may set ownerId');
+  return deps.database.transaction(async (tx) => {
+    if (ownerId !== undefined && !(await repo.userExists(tx, ownerId))) throw fieldRejected('ownerId', 'user_not_found', `User with id=${ownerId} does not exist`, ownerId);
+    if (parentId !== undefined) {
+      const parent = await repo.findTeamById(tx, parentId);
+      if (!parent?.isOrganization) throw fieldRejected('parentId', 'parent_not_organization', `Team with id=${parentId} is not an organization`, parentId);
+      const held = systemAdmin ? undefined : await repo.findMembershipOfUser(tx, parentId, caller.id);
+      if (!systemAdmin && (!held || held.role === 'MEMBER')) throw forbidden('not_organization_admin', `Only admins and owners of organization ${parentId} may create teams in it`);
+    }
+    const owner = ownerId ?? caller.id;
+    const team = await createTeamIn(tx, { ...fields, autoAcceptCreator: true }, { parentId: parentId ?? null, ownerId: owner });
+    const membership = await repo.findMembershipOfUser(tx, team.id, owner);
+    return { team, owner: membership ? await repo.findMembership(tx, team.id, membership.id) : undefined };
+  });
 }
