@@ -1,0 +1,316 @@
+// Who may call what: every route of the API, called by every kind of caller, on their own tenant's
+// resource and on another tenant's. What each route should answer comes from the two tables below
+// (ROUTE_CLASSES: route -> class; EXPECTED: class x caller x target -> outcome), written from the
+// reference's guards, not read from the routes' own declarations. A route missing from ROUTE_CLASSES
+// fails the test, so a new route cannot ship without saying who may call it.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { created as createdEventType } from '../event-types/helpers.js';
+import { insertBooking } from '../support/bookings.js';
+import { registeredRoutes } from '../support/routes.js';
+import { createMember, createOrganization, type Member } from '../support/tenancy.js';
+import { ADMIN_API_KEY, createTestApp, type TestApp } from '../support/test-app.js';
+
+const CALLERS = ['sysadmin', 'orgOwner', 'orgAdmin', 'orgMember', 'teamAdmin', 'teamMember', 'otherOrgOwner', 'outsider', 'anonymous'] as const;
+type Caller = (typeof CALLERS)[number];
+/** own: organization A, its team T, standalone team S, and orgMember's personal resources; other: organization B, its team U, standalone team S2 (all otherOrgOwner's); crossed: A's path with B's team. */
+type Target = 'own' | 'other' | 'crossed';
+/** `ok`: the access check let the call through (any answer but 401 and 403); a number: that exact status. */
+type Outcome = 'ok' | 401 | 403 | 404;
+
+type ClassName =
+  | 'public'
+  | 'user'
+  | 'sysadmin'
+  | 'personal403'
+  | 'personal403AdminOk'
+  | 'personal404'
+  | 'bookingParticipant'
+  | 'bookingOrganizer'
+  | 'orgAdmin'
+  | 'orgMember'
+  | 'orgTeamAdmin'
+  | 'orgTeamOrgAdmin'
+  | 'teamMember'
+  | 'teamAdmin'
+  | 'teamOwner';
+
+const ORG_A_MEMBERS: readonly Caller[] = ['orgOwner', 'orgAdmin', 'orgMember', 'teamAdmin', 'teamMember'];
+
+/** The expected outcome of each class of route, by caller and target. */
+function expected(className: ClassName, caller: Caller, target: Target): Outcome {
+  if (className === 'public') return 'ok';
+  if (caller === 'anonymous') return 401;
+  const grant = (allowed: readonly Caller[]): Outcome => (caller === 'sysadmin' || allowed.includes(caller) ? 'ok' : 403);
+  switch (className) {
+    case 'user':
+      return 'ok';
+    case 'sysadmin':
+      return grant([]);
+    // Personal resources belong to orgMember: the owner passes, everyone else gets the route's refusal.
+    case 'personal403':
+      return caller === 'orgMember' ? 'ok' : 403;
+    case 'personal403AdminOk':
+      return grant(['orgMember']);
+    case 'personal404':
+      return caller === 'orgMember' ? 'ok' : 404;
+    // orgMember's booking, booked by outsider: participants (organizer or attendee) pass.
+    case 'bookingParticipant':
+      return caller === 'orgMember' || caller === 'outsider' ? 'ok' : 403;
+    case 'bookingOrganizer':
+      return caller === 'orgMember' ? 'ok' : 403;
+    // RolesGuard on an organization: its admins and owners (ORG_ADMIN) or all its members (ORG_MEMBER).
+    case 'orgAdmin':
+    case 'orgTeamOrgAdmin':
+      if (target === 'crossed') return caller === 'sysadmin' || caller === 'orgOwner' || caller === 'orgAdmin' ? 404 : 403;
+      return grant(target === 'own' ? ['orgOwner', 'orgAdmin'] : ['otherOrgOwner']);
+    case 'orgMember':
+      return grant(target === 'own' ? ORG_A_MEMBERS : ['otherOrgOwner']);
+    // A team of an organization: the organization's admins and owners, and the team's admins and owners.
+    case 'orgTeamAdmin':
+      if (target === 'crossed') return caller === 'sysadmin' || caller === 'orgOwner' || caller === 'orgAdmin' ? 404 : 403;
+      return grant(target === 'own' ? ['orgOwner', 'orgAdmin', 'teamAdmin'] : ['otherOrgOwner']);
+    // Standalone teams: S is owned by orgOwner, with teamAdmin (ADMIN) and teamMember (MEMBER); S2 by otherOrgOwner.
+    case 'teamMember':
+      return grant(target === 'own' ? ['orgOwner', 'teamAdmin', 'teamMember'] : ['otherOrgOwner']);
+    case 'teamAdmin':
+      return grant(target === 'own' ? ['orgOwner', 'teamAdmin'] : ['otherOrgOwner']);
+    case 'teamOwner':
+      return grant(target === 'own' ? ['orgOwner'] : ['otherOrgOwner']);
+  }
+}
+
+/** Every route (method and pattern; HEAD follows GET) and its class. */
+const ROUTE_CLASSES: Record<string, ClassName> = {
+  'GET /health': 'public',
+  'GET /ready': 'public',
+  'GET /metrics': 'public',
+  'GET /v2/me': 'user',
+  'PATCH /v2/me': 'user',
+  'POST /v2/api-keys/refresh': 'user',
+  'POST /v2/admin/users': 'sysadmin',
+  'GET /v2/admin/users': 'sysadmin',
+  'DELETE /v2/admin/users/:id': 'sysadmin',
+  'POST /v2/admin/organizations': 'sysadmin',
+  'GET /v2/admin/organizations': 'sysadmin',
+  'GET /v2/admin/organizations/:orgId': 'sysadmin',
+  'PATCH /v2/admin/organizations/:orgId': 'sysadmin',
+  'DELETE /v2/admin/organizations/:orgId': 'sysadmin',
+  'POST /v2/schedules': 'user',
+  'GET /v2/schedules': 'user',
+  'GET /v2/schedules/default': 'user',
+  'GET /v2/schedules/:scheduleId': 'personal403',
+  'PATCH /v2/schedules/:scheduleId': 'personal403',
+  'DELETE /v2/schedules/:scheduleId': 'personal403',
+  'GET /v2/slots': 'public',
+  'POST /v2/slots/reservations': 'public',
+  'GET /v2/slots/reservations/:uid': 'public',
+  'PATCH /v2/slots/reservations/:uid': 'public',
+  'DELETE /v2/slots/reservations/:uid': 'public',
+  'POST /v2/event-types': 'user',
+  'GET /v2/event-types': 'public',
+  'GET /v2/event-types/:eventTypeId': 'personal404',
+  'PATCH /v2/event-types/:eventTypeId': 'personal404',
+  'DELETE /v2/event-types/:eventTypeId': 'personal404',
+  'POST /v2/event-types/:eventTypeId/webhooks': 'personal403',
+  'GET /v2/event-types/:eventTypeId/webhooks': 'personal403',
+  'DELETE /v2/event-types/:eventTypeId/webhooks': 'personal403',
+  'GET /v2/event-types/:eventTypeId/webhooks/:webhookId': 'personal403',
+  'PATCH /v2/event-types/:eventTypeId/webhooks/:webhookId': 'personal403',
+  'DELETE /v2/event-types/:eventTypeId/webhooks/:webhookId': 'personal403',
+  'GET /v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries': 'personal403',
+  'POST /v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries/:deliveryId/resend': 'personal403',
+  'POST /v2/bookings': 'public',
+  'GET /v2/bookings': 'user',
+  'GET /v2/bookings/:bookingUid': 'public',
+  'POST /v2/bookings/:bookingUid/cancel': 'public',
+  'POST /v2/bookings/:bookingUid/reschedule': 'public',
+  'GET /v2/bookings/:bookingUid/calendar-links': 'bookingParticipant',
+  'GET /v2/bookings/:bookingUid/references': 'bookingOrganizer',
+  'POST /v2/bookings/:bookingUid/confirm': 'bookingOrganizer',
+  'POST /v2/bookings/:bookingUid/decline': 'bookingOrganizer',
+  'POST /v2/bookings/:bookingUid/mark-absent': 'bookingOrganizer',
+  'POST /v2/bookings/:bookingUid/guests': 'bookingParticipant',
+  'PATCH /v2/bookings/:bookingUid/location': 'bookingOrganizer',
+  'POST /v2/webhooks': 'user',
+  'GET /v2/webhooks': 'user',
+  'GET /v2/webhooks/:webhookId': 'personal403AdminOk',
+  'PATCH /v2/webhooks/:webhookId': 'personal403AdminOk',
+  'DELETE /v2/webhooks/:webhookId': 'personal403AdminOk',
+  'GET /v2/webhooks/:webhookId/deliveries': 'personal403AdminOk',
+  'POST /v2/webhooks/:webhookId/deliveries/:deliveryId/resend': 'personal403AdminOk',
+  'POST /v2/teams': 'user',
+  'GET /v2/teams': 'user',
+  'GET /v2/teams/:teamId': 'teamMember',
+  'PATCH /v2/teams/:teamId': 'teamOwner',
+  'DELETE /v2/teams/:teamId': 'teamOwner',
+  'POST /v2/teams/:teamId/memberships': 'teamAdmin',
+  'GET /v2/teams/:teamId/memberships': 'teamAdmin',
+  'GET /v2/teams/:teamId/memberships/:membershipId': 'teamAdmin',
+  'PATCH /v2/teams/:teamId/memberships/:membershipId': 'teamAdmin',
+  'DELETE /v2/teams/:teamId/memberships/:membershipId': 'teamAdmin',
+  'POST /v1/teams': 'user',
+  'GET /v2/organizations/:orgId/teams': 'orgAdmin',
+  'POST /v2/organizations/:orgId/teams': 'orgAdmin',
+  'GET /v2/organizations/:orgId/teams/me': 'orgMember',
+  'GET /v2/organizations/:orgId/teams/:teamId': 'orgTeamAdmin',
+  'PATCH /v2/organizations/:orgId/teams/:teamId': 'orgTeamOrgAdmin',
+  'DELETE /v2/organizations/:orgId/teams/:teamId': 'orgTeamOrgAdmin',
+  'POST /v2/organizations/:orgId/teams/:teamId/invite': 'orgTeamAdmin',
+  'GET /v2/organizations/:orgId/teams/:teamId/memberships': 'orgTeamAdmin',
+  'POST /v2/organizations/:orgId/teams/:teamId/memberships': 'orgTeamAdmin',
+  'GET /v2/organizations/:orgId/teams/:teamId/memberships/:membershipId': 'orgTeamAdmin',
+  'PATCH /v2/organizations/:orgId/teams/:teamId/memberships/:membershipId': 'orgTeamAdmin',
+  'DELETE /v2/organizations/:orgId/teams/:teamId/memberships/:membershipId': 'orgTeamAdmin',
+  'GET /v2/organizations/:orgId/memberships': 'orgAdmin',
+  'POST /v2/organizations/:orgId/memberships': 'orgAdmin',
+  'GET /v2/organizations/:orgId/memberships/:membershipId': 'orgAdmin',
+  'PATCH /v2/organizations/:orgId/memberships/:membershipId': 'orgAdmin',
+  'DELETE /v2/organizations/:orgId/memberships/:membershipId': 'orgAdmin',
+};
+
+const isPluginRoute = (method: string, url: string) => url === '/docs' || url.startsWith('/docs/') || method === 'OPTIONS' || method === 'HEAD';
+const MISSING = 999_999;
+
+/**
+ * Bodies for calls that write: a validation failure where the route checks access before validation
+ * (nothing is written), else a valid body whose effect is harmless (ownership of personal resources is
+ * checked by their services, after validation).
+ */
+const BODIES: Record<string, unknown> = {
+  'POST /v2/api-keys/refresh': { apiKeyDaysValid: 0 },
+  'POST /v2/bookings/:bookingUid/cancel': { cancellationReason: 5 },
+  'POST /v2/bookings/:bookingUid/decline': { reason: 'matrix' },
+  'POST /v2/bookings/:bookingUid/mark-absent': { host: true },
+  'POST /v2/bookings/:bookingUid/guests': { guests: [{ email: 'matrix-guest@example.com', name: 'Matrix Guest' }] },
+  'PATCH /v2/bookings/:bookingUid/location': { location: { type: 'address', address: '1 Matrix Road' } },
+  'POST /v2/event-types/:eventTypeId/webhooks': { subscriberUrl: 'https://example.com/matrix', active: false, triggers: ['BOOKING_CREATED'] },
+};
+
+/** The version header of the routes that exist only in a newer version. */
+const versionOf = (url: string) => (url.startsWith('/v2/bookings') ? '2024-08-13' : undefined);
+
+describe('authorization matrix: every route x every caller x own and other tenant', () => {
+  let api: TestApp;
+  const keys = {} as Record<Caller, string | undefined>;
+  const users = {} as Record<Exclude<Caller, 'sysadmin' | 'anonymous'>, Member>;
+  const ids = {} as Record<Exclude<Target, 'crossed'>, Record<string, string | number>>;
+
+  before(async () => {
+    api = await createTestApp();
+    for (const caller of ['orgAdmin', 'orgMember', 'teamAdmin', 'teamMember', 'outsider'] as const) users[caller] = await createMember(api);
+    const a = await createOrganization(api);
+    const b = await createOrganization(api);
+    users.orgOwner = a.owner;
+    users.otherOrgOwner = b.owner;
+    for (const caller of CALLERS) keys[caller] = caller === 'sysadmin' ? ADMIN_API_KEY : caller === 'anonymous' ? undefined : users[caller].apiKey;
+    const send = async (method: string, path: string, key: string, body?: unknown) => {
+      const response = await api.request(method, path, { key, ...(body !== undefined ? { body } : {}) });
+      assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${response.text}`);
+      return response.body.data ?? response.body;
+    };
+    const orgA = a.organization.id;
+    for (const [caller, role] of [['orgAdmin', 'ADMIN'], ['orgMember', 'MEMBER'], ['teamAdmin', 'MEMBER'], ['teamMember', 'MEMBER']] as const) {
+      await send('POST', `/v2/organizations/${orgA}/memberships`, a.owner.apiKey, { userId: users[caller].user.id, role, accepted: true });
+    }
+    // Team T of organization A is made by the system admin, so orgOwner is not a member of it.
+    const teamT = await send('POST', `/v2/organizations/${orgA}/teams`, ADMIN_API_KEY, { name: 'Team T' });
+    await send('POST', `/v2/organizations/${orgA}/teams/${teamT.id}/memberships`, a.owner.apiKey, { userId: users.teamAdmin.user.id, role: 'ADMIN', accepted: true });
+    await send('POST', `/v2/organizations/${orgA}/teams/${teamT.id}/memberships`, a.owner.apiKey, { userId: users.teamMember.user.id, role: 'MEMBER', accepted: true });
+    const teamU = await send('POST', `/v2/organizations/${b.organization.id}/teams`, b.owner.apiKey, { name: 'Team U' });
+    const teamS = await send('POST', '/v2/teams', a.owner.apiKey, { name: 'Standalone S' });
+    await send('POST', `/v2/teams/${teamS.id}/memberships`, a.owner.apiKey, { userId: users.teamAdmin.user.id, role: 'ADMIN', accepted: true });
+    await send('POST', `/v2/teams/${teamS.id}/memberships`, a.owner.apiKey, { userId: users.teamMember.user.id, role: 'MEMBER', accepted: true });
+    const teamS2 = await send('POST', '/v2/teams', b.owner.apiKey, { name: 'Standalone S2' });
+
+    // orgMember's personal resources; outsider attends its booking.
+    const member = users.orgMember;
+    const schedule = await api.request('POST', '/v2/schedules', { key: member.apiKey, version: '2024-06-11', body: { name: 'Mine', timeZone: 'Asia/Kathmandu', isDefault: true } });
+    const eventType = await createdEventType(api, member.apiKey);
+    const webhook = await send('POST', '/v2/webhooks', member.apiKey, { subscriberUrl: 'https://example.com/hook', active: true, triggers: ['BOOKING_CREATED'] });
+    const eventTypeWebhook = await send('POST', `/v2/event-types/${eventType.id}/webhooks`, member.apiKey, { subscriberUrl: 'https://example.com/et-hook', active: true, triggers: ['BOOKING_CREATED'] });
+    const start = new Date(Date.now() + 3 * 86_400_000);
+    start.setUTCHours(10, 0, 0, 0);
+    const booking = await insertBooking(api, { userId: member.user.id, eventTypeId: eventType.id, start: start.toISOString(), end: new Date(start.getTime() + 1_800_000).toISOString() });
+    await api.runtime.ctx.database.db.execute(`update booking_attendees set email = '${users.outsider.user.email}' where booking_id = ${booking.id}` as never);
+
+    const personal = { scheduleId: schedule.body.data.id, eventTypeId: eventType.id, bookingUid: booking.uid, uid: MISSING, deliveryId: MISSING, membershipId: MISSING, id: MISSING };
+    ids.own = { ...personal, orgId: orgA, teamId: teamT.id, standaloneTeamId: teamS.id, webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id };
+    ids.other = { ...personal, orgId: b.organization.id, teamId: teamU.id, standaloneTeamId: teamS2.id, webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id };
+  });
+  after(() => api.close());
+
+  function pathFor(url: string, target: Target): string {
+    const values = target === 'crossed' ? { ...ids.own, teamId: ids.other.teamId! } : ids[target];
+    return url.replace(/:(\w+)/g, (_, name: string) => {
+      if (name === 'teamId' && url.startsWith('/v2/teams/')) return String(values.standaloneTeamId);
+      if (name === 'webhookId' && url.startsWith('/v2/event-types/')) return String(values.eventTypeWebhookId);
+      const value = values[name];
+      assert.ok(value !== undefined, `no value for :${name} in ${url}`);
+      return String(value);
+    });
+  }
+
+  /** Destructive calls that would be let through run on a copy of the target, so the fixtures stay. */
+  const DESTROYS = new Set(['DELETE /v2/teams/:teamId', 'DELETE /v2/organizations/:orgId/teams/:teamId', 'DELETE /v2/admin/organizations/:orgId', 'DELETE /v2/schedules/:scheduleId', 'DELETE /v2/event-types/:eventTypeId', 'DELETE /v2/webhooks/:webhookId', 'DELETE /v2/event-types/:eventTypeId/webhooks', 'DELETE /v2/event-types/:eventTypeId/webhooks/:webhookId']);
+
+  test('every route has a class in the table', () => {
+    const unknown = registeredRoutes(api.runtime.app)
+      .filter((route) => !isPluginRoute(route.method, route.url))
+      .map((route) => `${route.method} ${route.url}`)
+      .filter((key) => !(key in ROUTE_CLASSES));
+    assert.deepEqual(unknown, [], 'routes with no access class: add them to ROUTE_CLASSES');
+  });
+
+  test('each caller gets what the table says, on its own tenant, another tenant, and another tenant\'s team under its own organization', async () => {
+    const mismatches: string[] = [];
+    let calls = 0;
+    for (const route of registeredRoutes(api.runtime.app)) {
+      if (isPluginRoute(route.method, route.url)) continue;
+      const key = `${route.method} ${route.url}`;
+      const className = ROUTE_CLASSES[key];
+      if (!className) continue;
+      const targets: Target[] = route.url.includes(':orgId') && route.url.includes(':teamId') ? ['own', 'other', 'crossed'] : route.url.includes(':orgId') || route.url.startsWith('/v2/teams/') ? ['own', 'other'] : ['own'];
+      for (const target of targets) {
+        for (const caller of CALLERS) {
+          const want = expected(className, caller, target);
+          // A call that would destroy a fixture is only made when it is expected to be refused.
+          if (want === 'ok' && DESTROYS.has(key)) continue;
+          const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : (BODIES[key] ?? {});
+          const version = versionOf(route.url);
+          const response = await api.request(route.method, pathFor(route.url, target), { ...(keys[caller] ? { key: keys[caller] } : {}), ...(body !== undefined ? { body } : {}), ...(version ? { version } : {}) });
+          calls += 1;
+          const got = response.status;
+          const matches = want === 'ok' ? got !== 401 && got !== 403 : got === want;
+          if (!matches) mismatches.push(`${key} [${target}] ${caller}: expected ${want}, got ${got} ${response.body?.error?.message ?? ''}`);
+        }
+      }
+    }
+    assert.deepEqual(mismatches, [], `${mismatches.length} of ${calls} calls answered otherwise`);
+    assert.ok(calls > 500, `${calls} calls made`);
+  });
+
+  test('destructive routes: the callers the table lets through do delete (each on a target of its own)', async () => {
+    const member = users.orgMember;
+    const owner = users.orgOwner;
+    const orgA = ids.own.orgId!;
+    for (const caller of ['sysadmin', 'orgOwner', 'orgAdmin'] as const) {
+      const team = (await api.request('POST', `/v2/organizations/${orgA}/teams`, { key: ADMIN_API_KEY, body: { name: `Doomed ${caller}` } })).body.data;
+      assert.equal((await api.request('DELETE', `/v2/organizations/${orgA}/teams/${team.id}`, { key: keys[caller] })).status, 200, caller);
+    }
+    for (const caller of ['sysadmin', 'orgOwner'] as const) {
+      const team = (await api.request('POST', '/v2/teams', { key: owner.apiKey, body: { name: `Doomed standalone ${caller}` } })).body.data;
+      assert.equal((await api.request('DELETE', `/v2/teams/${team.id}`, { key: keys[caller] })).status, 200, caller);
+    }
+    const schedule = (await api.request('POST', '/v2/schedules', { key: member.apiKey, version: '2024-06-11', body: { name: 'Doomed', timeZone: 'UTC', isDefault: false } })).body.data;
+    assert.equal((await api.request('DELETE', `/v2/schedules/${schedule.id}`, { key: member.apiKey })).status, 200);
+    const eventType = await createdEventType(api, member.apiKey);
+    assert.equal((await api.request('DELETE', `/v2/event-types/${eventType.id}`, { key: member.apiKey })).status, 200);
+    for (const caller of ['sysadmin', 'orgMember'] as const) {
+      const hook = (await api.request('POST', '/v2/webhooks', { key: member.apiKey, body: { subscriberUrl: `https://example.com/doomed-${caller}`, active: true, triggers: ['BOOKING_CREATED'] } })).body.data;
+      assert.equal((await api.request('DELETE', `/v2/webhooks/${hook.id}`, { key: keys[caller] })).status, 200, caller);
+    }
+    const org = await createOrganization(api);
+    assert.equal((await api.request('DELETE', `/v2/admin/organizations/${org.organization.id}`, { key: ADMIN_API_KEY })).status, 200);
+  });
+});
