@@ -28,6 +28,7 @@ import {
 } from './bookings-e2e.js';
 import { type GeneratedBooking, runEngineBench } from './engine.js';
 import { idleRss, MEMORY_NOTE, type RssSample } from './memory.js';
+import { TENANCY_NOTE, TENANCY_TARGET_RATIO, tenancyFixture } from './tenancy-e2e.js';
 import { WEBHOOKS_NOTE, webhooksBench, type WebhooksHarness } from './webhooks-e2e.js';
 
 /** svc requires a sealing key on PostgreSQL; any fixed one serves a benchmark. */
@@ -629,6 +630,13 @@ async function throughput(storeEnv: Record<string, string>, label: string, booki
     log(`${label}: health ${health.rps} req/s; autocannon GET /v2/me`);
     const me = await load(`${server.baseUrl}/v2/me`, auth, server.child.pid);
     log(`${label}: me ${me.rps} req/s`);
+    const tenancy = await tenancyFixture(server.baseUrl, admin, postJson, label);
+    const tenancyCheck = await fetch(tenancy.url, { headers: tenancy.headers });
+    if (tenancyCheck.status !== 200) throw new Error(`${label}: team memberships answered ${tenancyCheck.status}: ${await tenancyCheck.text()}`);
+    log(`${label}: autocannon GET /v2/organizations/{orgId}/teams/{teamId}/memberships as an organization admin`);
+    const teamMemberships = await load(tenancy.url, tenancy.headers, server.child.pid);
+    const orgTeamMemberships = { ...teamMemberships, ratio: round(teamMemberships.rps / health.rps, 3), targetRatio: TENANCY_TARGET_RATIO, metTarget: teamMemberships.rps / health.rps >= TENANCY_TARGET_RATIO };
+    log(`${label}: org team memberships ${teamMemberships.rps} req/s (ratio ${orgTeamMemberships.ratio})`);
 
     const plan = withoutOverlaps(slotsPlan(Date.now()));
     const insertSql = insertBookingsSql(plan, hostId, eventTypeId);
@@ -684,6 +692,7 @@ async function throughput(storeEnv: Record<string, string>, label: string, booki
       ...(restartMs === undefined ? {} : { restartBeforeSlotsMs: restartMs }),
       health,
       me,
+      orgTeamMemberships,
       slots,
       bookings: { ...booked.result, verification },
       ratio: round(me.rps / health.rps, 3),
@@ -809,6 +818,7 @@ async function main() {
     'slots: the slots fixture now inserts the 200 seeded bookings with overlaps trimmed away (bookingsInserted rows, the same busy time): the exclusion constraint bookings_host_time_no_overlap refuses overlapping accepted bookings of one host.',
     WEBHOOKS_NOTE,
     MEMORY_NOTE,
+    TENANCY_NOTE,
     'coldStart: spawn of `node bin/svc.js serve` on a fresh empty SVC_DATA_DIR (PGlite initdb + migrations + admin bootstrap) until GET /health first answers 200, polled every 10 ms.',
   );
 
