@@ -7,7 +7,7 @@ import type { EventTypeRow } from '../event-types/event-types.repository.js';
 import { findBookableEventType } from '../event-types/event-types.service.js';
 import * as changes from './booking-changes.repository.js';
 import { recordBookingEvent } from './booking-events.js';
-import { isOrganizer } from './bookings.policy.js';
+import { isBookingOrganizer as isOrganizer } from '../access/resource-policy.js';
 import * as repo from './bookings.repository.js';
 import type { BookingRecord, BookingRow } from './bookings.repository.js';
 

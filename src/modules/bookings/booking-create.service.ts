@@ -3,6 +3,7 @@ import type { ChangeEvent } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
 import { lockHostTime } from '../../db/locks.js';
 import { badRequest, fieldRejected, forbidden, invalidField, notFound, unauthorized } from '../../lib/errors.js';
+import { ownsEventType } from '../access/resource-policy.js';
 import { occurrenceStarts } from '../../scheduling/recurrence.js';
 import { explainUnavailable, findSlot } from '../../scheduling/slot-check.js';
 import type { Slot } from '../../scheduling/slot-query.js';
@@ -90,7 +91,7 @@ function assertMayBook(eventType: EventTypeRow, callerId: number | null): void {
       'checkBookingRequiresAuthentication - request must be authenticated by passing credentials belonging to event type owner, host or team or org admin or owner.',
     );
   }
-  if (callerId !== eventType.userId) {
+  if (!ownsEventType(callerId, eventType)) {
     throw forbidden(
       'booking_requires_authentication',
       'checkBookingRequiresAuthentication - user is not authorized to access this event type. User has to be either event type owner, host, team admin or owner or org admin or owner.',

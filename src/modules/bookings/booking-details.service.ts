@@ -6,7 +6,7 @@ import { setAttendeesAbsent } from './booking-details.repository.js';
 import { recordBookingEvent } from './booking-events.js';
 import * as repo from './bookings.repository.js';
 import type { BookingRecord, BookingRow } from './bookings.repository.js';
-import { isAttendee, isOrganizer } from './bookings.policy.js';
+import { isBookingAttendee as isAttendee, isBookingOrganizer as isOrganizer } from '../access/resource-policy.js';
 import { type CalendarLink, calendarLinks } from './calendar-links.js';
 
 /** The signed-in user acting on a booking. */

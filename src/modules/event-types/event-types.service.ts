@@ -1,6 +1,7 @@
 import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import { DomainError, fieldRejected, invalidField, notFound } from '../../lib/errors.js';
+import { ownsEventType } from '../access/resource-policy.js';
 import { assertOwnsSchedule } from '../schedules/schedules.service.js';
 import { defaultBookingFields, withGuestsHidden } from './booking-fields.js';
 import { assertEventTypeRules, NO_SEATS, type SeatOptions } from './event-type-limits.js';
@@ -197,14 +198,14 @@ function notFoundFor(id: number) {
 
 export async function getEventType(db: Db, caller: EventTypeOwner, id: number): Promise<EventTypeView> {
   const row = await repo.findEventTypeById(db, id);
-  if (!row || row.userId !== caller.id) throw notFoundFor(id);
+  if (!row || !ownsEventType(caller.id, row)) throw notFoundFor(id);
   return { eventType: row, ownerId: caller.id, users: [caller] };
 }
 
 export async function updateEventType(deps: Deps, caller: EventTypeOwner, id: number, changes: EventTypeChanges): Promise<EventTypeView> {
   return deps.changes.transaction(deps.database, async (tx, announce) => {
     const row = await repo.lockEventType(tx, id);
-    if (!row || row.userId !== caller.id) throw notFoundFor(id);
+    if (!row || !ownsEventType(caller.id, row)) throw notFoundFor(id);
     await checkWrite(tx, caller.id, changes, id);
     const state = applyChanges(stateOf(row), changes);
     assertRules(state, changes);
@@ -221,7 +222,7 @@ export async function updateEventType(deps: Deps, caller: EventTypeOwner, id: nu
 export async function deleteEventType(deps: Deps, callerId: number, id: number): Promise<EventTypeRow> {
   return deps.changes.transaction(deps.database, async (tx, announce) => {
     const row = await repo.lockEventType(tx, id);
-    if (!row || row.userId !== callerId) throw notFound('event_type_not_found', `Event type with ID=${id} does not exist.`);
+    if (!row || !ownsEventType(callerId, row)) throw notFound('event_type_not_found', `Event type with ID=${id} does not exist.`);
     await repo.deleteEventType(tx, id);
     await announce({ kind: 'availability', userId: callerId });
     return row;

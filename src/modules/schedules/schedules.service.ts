@@ -1,6 +1,7 @@
 import type { ChangeEvent, ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import { badRequest, forbidden, notFound } from '../../lib/errors.js';
+import { ownsSchedule } from '../access/resource-policy.js';
 import type { DateOverride, WeeklyRule } from '../../scheduling/availability-rules.js';
 import { DEFAULT_WEEKLY_RULES } from './schedule-rules.js';
 import * as repo from './schedules.repository.js';
@@ -72,7 +73,7 @@ export function createDefaultScheduleIn(tx: Db, announce: Announce, userId: numb
 async function ownedSchedule(db: Db, userId: number, scheduleId: number): Promise<ScheduleRow> {
   const schedule = await repo.findScheduleById(db, scheduleId);
   if (!schedule) throw notFound('schedule_not_found', `Schedule with ID=${scheduleId} does not exist.`);
-  if (schedule.userId !== userId) throw forbidden('schedule_not_owned', `User with ID=${userId} does not own schedule with ID=${scheduleId}`);
+  if (!ownsSchedule(userId, schedule)) throw forbidden('schedule_not_owned', `User with ID=${userId} does not own schedule with ID=${scheduleId}`);
   return schedule;
 }
 
@@ -118,7 +119,7 @@ export async function deleteSchedule(deps: Deps, userId: number, scheduleId: num
     const schedule = await repo.findScheduleById(tx, scheduleId);
     // The reference answers a delete of a missing schedule with 400, not 404.
     if (!schedule) throw badRequest('schedule_not_found', `Schedule with ID=${scheduleId} does not exist.`);
-    if (schedule.userId !== userId) throw forbidden('schedule_not_owned', `User with ID=${userId} does not own schedule with ID=${scheduleId}`);
+    if (!ownsSchedule(userId, schedule)) throw forbidden('schedule_not_owned', `User with ID=${userId} does not own schedule with ID=${scheduleId}`);
     await repo.deleteSchedule(tx, scheduleId);
     await announce({ kind: 'availability', userId });
     if (currentDefault === scheduleId) await changeDefault(tx, announce, userId, (await repo.findOldestOtherSchedule(tx, userId, scheduleId)) ?? null);

@@ -3,6 +3,7 @@ import type { ChangeEvent, ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import { lockHostTime } from '../../db/locks.js';
 import { type DomainError, fieldRejected, forbidden, notFound, unauthorized, unprocessable } from '../../lib/errors.js';
+import { hostsEventType } from '../access/resource-policy.js';
 import { explainUnavailable, findSlot, type UnavailableReason } from '../../scheduling/slot-check.js';
 import * as repo from './slots.repository.js';
 import { assertEndsInTime, buildSlotQuery, resolveSlotTarget, type SlotEventType } from './slots.service.js';
@@ -59,7 +60,7 @@ async function reservableEventType(db: Db, eventTypeId: number, callerId: number
   } catch {
     throw notFound('event_type_not_found', `Event Type with ID=${eventTypeId} not found`);
   }
-  if (callerId !== null && !eventType.hosts.some((host) => host.userId === callerId)) {
+  if (callerId !== null && !hostsEventType(callerId, eventType.hosts)) {
     throw forbidden(
       'not_event_type_member',
       "authenticated user is not owner of event type, does not have memberships in common with owner of the event type, nor does belong to event type's team or org.",
