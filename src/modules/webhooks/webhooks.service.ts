@@ -1,6 +1,7 @@
 import type { Config } from '../../app/config.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { mayManageUserWebhook, ownsEventType } from '../access/resource-policy.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import { findBookableEventType } from '../event-types/event-types.service.js';
 import type { UserRecord } from '../users/users.repository.js';
@@ -74,7 +75,7 @@ export function userScope(caller: WebhookCaller): WebhookScope {
 export async function eventTypeScope(db: Db, caller: WebhookCaller, eventTypeId: number): Promise<WebhookScope> {
   const found = await findBookableEventType(db, { id: eventTypeId });
   if (!found) throw notFound('event_type_not_found', `Event type (${eventTypeId}) not found`);
-  if (found.eventType.userId !== caller.id) {
+  if (!ownsEventType(caller.id, found.eventType)) {
     throw forbidden('event_type_not_owned', `User (${caller.id}) is not the owner of event type (${eventTypeId})`);
   }
   return { level: 'eventType', owner: { kind: 'eventType', eventTypeId }, caller };
@@ -106,7 +107,7 @@ function assertInScope(row: WebhookRow | undefined, scope: WebhookScope, id: num
   switch (scope.owner.kind) {
     case 'user':
       // The reference's IsUserWebhookGuard: another user's webhook is refused (403) except to the system admin.
-      if (owner.kind !== 'user' || (owner.userId !== scope.caller.id && scope.caller.role !== 'ADMIN')) {
+      if (owner.kind !== 'user' || !mayManageUserWebhook(scope.caller, owner.userId)) {
         throw forbidden('webhook_not_owned', 'Forbidden resource');
       }
       return row;
