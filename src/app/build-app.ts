@@ -23,6 +23,7 @@ import { registerSlotRoutes } from '../modules/slots/slots.routes.js';
 import { registerOrganizationAdminRoutes } from '../modules/organizations/organizations-admin.routes.js';
 import { registerOrganizationTeamsRoutes } from '../modules/organizations/org-teams.routes.js';
 import { registerOrganizationMembershipRoutes } from '../modules/organizations/org-memberships.routes.js';
+import { registerRolesRoutes } from '../modules/roles/roles.routes.js';
 import { registerSystemRoutes } from '../modules/system/system.routes.js';
 import { registerTeamsRoutes } from '../modules/teams/teams.routes.js';
 import { registerTeamsV1Routes } from '../modules/teams/teams-v1.routes.js';
@@ -132,6 +133,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerOrganizationAdminRoutes(app, ctx);
   registerOrganizationTeamsRoutes(app, ctx);
   registerOrganizationMembershipRoutes(app, ctx);
+  registerRolesRoutes(app, ctx);
 
   return app;
 }

@@ -116,6 +116,30 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   },
   { routes: ['/v2/admin/organizations/:orgId'], reasons: { 404: ['organization_not_found'] } },
   { routes: ['/v2/webhooks/:webhookId/deliveries/:deliveryId/resend', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries/:deliveryId/resend'], reasons: { 409: ['webhook_delivery_in_progress'] } },
+  {
+    routes: ['/v2/organizations/:orgId/roles/*', '/v2/organizations/:orgId/teams/:teamId/roles/*'],
+    reasons: { 404: ['role_not_found'] },
+  },
+  {
+    routes: ['/v2/organizations/:orgId/roles', '/v2/organizations/:orgId/roles/:roleId', '/v2/organizations/:orgId/teams/:teamId/roles', '/v2/organizations/:orgId/teams/:teamId/roles/:roleId'],
+    methods: ['POST', 'PATCH'],
+    reasons: { 400: ['invalid_permission'], 409: ['role_name_taken'] },
+  },
+  {
+    routes: ['/v2/organizations/:orgId/roles/*', '/v2/organizations/:orgId/teams/:teamId/roles/*'],
+    methods: WRITE,
+    reasons: { 400: ['default_role_read_only'] },
+  },
+  {
+    routes: ['/v2/organizations/:orgId/roles/:roleId/permissions', '/v2/organizations/:orgId/roles/:roleId/permissions/*', '/v2/organizations/:orgId/teams/:teamId/roles/:roleId/permissions', '/v2/organizations/:orgId/teams/:teamId/roles/:roleId/permissions/*'],
+    methods: WRITE,
+    reasons: { 400: ['invalid_permission'] },
+  },
+  {
+    routes: ['/v2/organizations/:orgId/roles/:roleId/permissions', '/v2/organizations/:orgId/teams/:teamId/roles/:roleId/permissions'],
+    methods: ['DELETE'],
+    reasons: { 400: ['empty_permissions'] },
+  },
 ];
 
 const matchesPattern = (pattern: string, url: string) => (pattern.endsWith('/*') ? url.startsWith(pattern.slice(0, -1)) : pattern === url);
