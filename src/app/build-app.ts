@@ -24,6 +24,9 @@ import { registerOrganizationAdminRoutes } from '../modules/organizations/organi
 import { registerOrganizationTeamsRoutes } from '../modules/organizations/org-teams.routes.js';
 import { registerOrganizationMembershipRoutes } from '../modules/organizations/org-memberships.routes.js';
 import { registerRolesRoutes } from '../modules/roles/roles.routes.js';
+import { registerOrganizationUserRoutes } from '../modules/organizations/org-users.routes.js';
+import { registerOrganizationScheduleRoutes } from '../modules/organizations/org-schedules.routes.js';
+import { registerTeamScheduleRoutes } from '../modules/teams/team-schedules.routes.js';
 import { registerSystemRoutes } from '../modules/system/system.routes.js';
 import { registerTeamsRoutes } from '../modules/teams/teams.routes.js';
 import { registerTeamsV1Routes } from '../modules/teams/teams-v1.routes.js';
@@ -134,6 +137,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerOrganizationTeamsRoutes(app, ctx);
   registerOrganizationMembershipRoutes(app, ctx);
   registerRolesRoutes(app, ctx);
+  registerOrganizationUserRoutes(app, ctx);
+  registerOrganizationScheduleRoutes(app, ctx);
+  registerTeamScheduleRoutes(app, ctx);
 
   return app;
 }

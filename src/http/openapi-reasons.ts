@@ -140,6 +140,14 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
     methods: ['DELETE'],
     reasons: { 400: ['empty_permissions'] },
   },
+  { routes: ['/v2/organizations/:orgId/users'], methods: ['POST'], reasons: { 409: ['email_taken', 'username_taken'] } },
+  { routes: ['/v2/organizations/:orgId/users/:userId', '/v2/organizations/:orgId/users/:userId/schedules', '/v2/organizations/:orgId/users/:userId/schedules/*'], reasons: { 403: ['user_not_in_organization'] } },
+  { routes: ['/v2/organizations/:orgId/users/:userId'], methods: ['PATCH', 'DELETE'], reasons: { 403: ['user_is_system_admin'] } },
+  { routes: ['/v2/organizations/:orgId/users/:userId'], methods: ['PATCH'], reasons: { 403: ['schedule_not_owned'], 404: ['schedule_not_found'], 409: ['email_taken', 'username_taken'] } },
+  { routes: ['/v2/organizations/:orgId/users/:userId'], methods: ['DELETE'], reasons: { 400: ['last_owner'], 403: ['user_in_other_tenants'] } },
+  { routes: ['/v2/organizations/:orgId/users/:userId/schedules/:scheduleId'], reasons: { 403: ['schedule_not_owned'], 404: ['schedule_not_found'] } },
+  { routes: ['/v2/organizations/:orgId/users/:userId/schedules/:scheduleId'], methods: ['DELETE'], reasons: { 400: ['schedule_not_found'] } },
+  { routes: ['/v2/organizations/:orgId/teams/:teamId/users/:userId/schedules'], reasons: { 403: ['user_not_in_team'] } },
 ];
 
 const matchesPattern = (pattern: string, url: string) => (pattern.endsWith('/*') ? url.startsWith(pattern.slice(0, -1)) : pattern === url);

@@ -1,6 +1,6 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { schedules, users } from '../../db/schema.js';
+import { memberships, profiles, schedules, users } from '../../db/schema.js';
 
 export type ScheduleRow = typeof schedules.$inferSelect;
 export type NewSchedule = Pick<ScheduleRow, 'userId' | 'name' | 'timeZone' | 'availability' | 'overrides'> & { teamId?: number };
@@ -48,4 +48,27 @@ export async function lockUserDefaultSchedule(db: Db, userId: number): Promise<n
 
 export async function setUserDefaultSchedule(db: Db, userId: number, scheduleId: number | null): Promise<void> {
   await db.update(users).set({ defaultScheduleId: scheduleId, updatedAt: sql`now()` }).where(eq(users.id, userId));
+}
+
+/** Schedules of the users picked by `owners` (a subquery of user ids), oldest first, each with whether it is its owner's default. */
+async function listSchedulesOfUsersIn(db: Db, owners: SQL, page: { skip: number; take: number }): Promise<{ schedule: ScheduleRow; isDefault: boolean }[]> {
+  const rows = await db
+    .select({ schedule: schedules, defaultScheduleId: users.defaultScheduleId })
+    .from(schedules)
+    .innerJoin(users, eq(users.id, schedules.userId))
+    .where(inArray(schedules.userId, owners))
+    .orderBy(asc(schedules.id))
+    .offset(page.skip)
+    .limit(page.take);
+  return rows.map((row) => ({ schedule: row.schedule, isDefault: row.defaultScheduleId === row.schedule.id }));
+}
+
+/** Schedules of the users with a profile in the organization. */
+export function listSchedulesOfOrganizationUsers(db: Db, organizationId: number, page: { skip: number; take: number }) {
+  return listSchedulesOfUsersIn(db, sql`(select ${profiles.userId} from ${profiles} where ${profiles.organizationId} = ${organizationId})`, page);
+}
+
+/** Schedules of the members of the team (pending members included, as the reference); not the team's own schedule. */
+export function listSchedulesOfTeamMembers(db: Db, teamId: number, page: { skip: number; take: number }) {
+  return listSchedulesOfUsersIn(db, sql`(select ${memberships.userId} from ${memberships} where ${memberships.teamId} = ${teamId})`, page);
 }

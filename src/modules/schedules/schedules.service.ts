@@ -125,3 +125,13 @@ export async function deleteSchedule(deps: Deps, userId: number, scheduleId: num
     if (currentDefault === scheduleId) await changeDefault(tx, announce, userId, (await repo.findOldestOtherSchedule(tx, userId, scheduleId)) ?? null);
   });
 }
+
+/** Every schedule of the organization's users (those with a profile there), paginated: organization admins' view. */
+export async function listSchedulesOfOrganizationUsers(db: Db, organizationId: number, page: { skip: number; take: number }): Promise<ScheduleView[]> {
+  return repo.listSchedulesOfOrganizationUsers(db, organizationId, page);
+}
+
+/** Every schedule of the team's members, paginated: team admins' view. */
+export async function listSchedulesOfTeamMembers(db: Db, teamId: number, page: { skip: number; take: number }): Promise<ScheduleView[]> {
+  return repo.listSchedulesOfTeamMembers(db, teamId, page);
+}
