@@ -32,6 +32,8 @@ import { registerTeamsRoutes } from '../modules/teams/teams.routes.js';
 import { registerTeamsV1Routes } from '../modules/teams/teams-v1.routes.js';
 import { registerWebhookDeliveryRoutes } from '../modules/webhooks/webhook-deliveries.routes.js';
 import { registerWebhookRoutes } from '../modules/webhooks/webhooks.routes.js';
+import { registerOrganizationWebhookRoutes } from '../modules/webhooks/organization-webhooks.routes.js';
+import { registerManagedOrganizationRoutes } from '../modules/organizations/managed-organizations.routes.js';
 import type { AppContext } from './context.js';
 import { handleClientError, handleError, sendError } from './error-handler.js';
 
@@ -140,6 +142,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerOrganizationUserRoutes(app, ctx);
   registerOrganizationScheduleRoutes(app, ctx);
   registerTeamScheduleRoutes(app, ctx);
+  registerOrganizationWebhookRoutes(app, ctx);
+  registerManagedOrganizationRoutes(app, ctx);
 
   return app;
 }

@@ -148,6 +148,11 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/organizations/:orgId/users/:userId/schedules/:scheduleId'], reasons: { 403: ['schedule_not_owned'], 404: ['schedule_not_found'] } },
   { routes: ['/v2/organizations/:orgId/users/:userId/schedules/:scheduleId'], methods: ['DELETE'], reasons: { 400: ['schedule_not_found'] } },
   { routes: ['/v2/organizations/:orgId/teams/:teamId/users/:userId/schedules'], reasons: { 403: ['user_not_in_team'] } },
+  { routes: ['/v2/organizations/:orgId/webhooks', '/v2/organizations/:orgId/webhooks/:webhookId'], methods: WRITE, reasons: { 400: ['trigger_not_allowed'], 409: ['webhook_subscriber_url_taken'] } },
+  { routes: ['/v2/organizations/:orgId/webhooks/:webhookId'], reasons: { 403: ['webhook_not_in_organization'], 404: ['webhook_not_found'] } },
+  { routes: ['/v2/organizations/:orgId/organizations'], methods: ['POST'], reasons: { 400: ['api_key_validity_conflict'], 403: ['manager_not_platform'], 409: ['managed_organization_slug_taken'] } },
+  { routes: ['/v2/organizations/:orgId/organizations'], methods: ['GET'], reasons: { 400: ['metadata_filter_incomplete'] } },
+  { routes: ['/v2/organizations/:orgId/organizations/:managedOrganizationId'], reasons: { 403: ['managed_organization_not_in_manager'], 404: ['team_not_found'] } },
 ];
 
 const matchesPattern = (pattern: string, url: string) => (pattern.endsWith('/*') ? url.startsWith(pattern.slice(0, -1)) : pattern === url);

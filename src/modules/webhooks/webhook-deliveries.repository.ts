@@ -1,6 +1,6 @@
 import { and, arrayOverlaps, asc, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { eventTypes, users, webhookDeliveries, webhookDeliveryAttempts, webhooks } from '../../db/schema.js';
+import { eventTypes, memberships, teams, users, webhookDeliveries, webhookDeliveryAttempts, webhooks } from '../../db/schema.js';
 import type { StoredBookingField } from '../event-types/event-type-model.js';
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -17,6 +17,11 @@ export interface WebhookAudience {
   eventTypeIds: number[];
   teamIds: number[];
   organizationIds: number[];
+  /**
+   * Users whose organizations are in the audience too: every organization where one of them holds an
+   * accepted membership (matched inside the subscriptions query, so it costs no round trip).
+   */
+  organizationMemberIds?: number[];
   oauthClientIds: string[];
 }
 
@@ -32,6 +37,11 @@ function ownerMatches(audience: WebhookAudience): SQL | undefined {
   if (audience.eventTypeIds.length) levels.push(and(eq(webhooks.ownerKind, 'eventType'), inArray(webhooks.eventTypeId, audience.eventTypeIds))!);
   if (audience.teamIds.length) levels.push(and(eq(webhooks.ownerKind, 'team'), inArray(webhooks.teamId, audience.teamIds))!);
   if (audience.organizationIds.length) levels.push(and(eq(webhooks.ownerKind, 'organization'), inArray(webhooks.organizationId, audience.organizationIds))!);
+  if (audience.organizationMemberIds?.length) {
+    const organizationsOfMembers = sql`(select ${memberships.teamId} from ${memberships} join ${teams} on ${teams.id} = ${memberships.teamId}
+      where ${inArray(memberships.userId, audience.organizationMemberIds)} and ${memberships.accepted} and ${teams.isOrganization})`;
+    levels.push(and(eq(webhooks.ownerKind, 'organization'), sql`${webhooks.organizationId} in ${organizationsOfMembers}`)!);
+  }
   if (audience.oauthClientIds.length) levels.push(and(eq(webhooks.ownerKind, 'oauthClient'), inArray(webhooks.oauthClientId, audience.oauthClientIds))!);
   return levels.length ? or(...levels) : undefined;
 }

@@ -58,10 +58,12 @@ export async function emitWebhookEvent(tx: Db, event: WebhookEvent, subscription
 }
 
 /**
- * Whose subscriptions a booking's events reach: the organizer's own webhooks and its event type's.
- * Team, organization and OAuth-client (platform) subscriptions are matched by the same query as soon
- * as a booking can name them: a team event type adds its team id, an organization member's booking
- * the organization id, a managed user's booking the OAuth client id. No producer sets them yet.
+ * Whose subscriptions a booking's events reach: the organizer's own webhooks, its event type's, and
+ * those of every organization where the organizer holds an accepted membership (as the reference's
+ * getOrgIdFromMemberOrTeamId, which counts accepted memberships only), resolved inside the
+ * subscriptions query. Team and OAuth-client (platform) subscriptions are matched by the same query
+ * as soon as a booking can name them: a team event type adds its team id, a managed user's booking
+ * the OAuth client id. No producer sets them yet.
  */
 export function bookingAudience(record: BookingRecord): WebhookAudience {
   const { booking } = record;
@@ -70,6 +72,7 @@ export function bookingAudience(record: BookingRecord): WebhookAudience {
     eventTypeIds: booking.eventTypeId === null ? [] : [booking.eventTypeId],
     teamIds: [],
     organizationIds: [],
+    organizationMemberIds: [booking.userId],
     oauthClientIds: [],
   };
 }

@@ -30,6 +30,12 @@ export function presentEventTypeWebhook(view: WebhookView): Static<typeof EventT
   return { ...presentBase(view), eventTypeId: view.owner.eventTypeId };
 }
 
+/** The reference's organization webhook: the user-webhook shape with the organization's id as `teamId`. */
+export function presentOrganizationWebhook(view: WebhookView): BaseOutput & { teamId: number } {
+  if (view.owner.kind !== 'organization') throw new Error(`webhook ${view.id} is not an organization webhook`);
+  return { ...presentBase(view), teamId: view.owner.organizationId };
+}
+
 /** The reference's delete-all answer: "2 webhooks deleted". */
 export function presentDeletedCount(count: number): string {
   return `${count} webhooks deleted`;

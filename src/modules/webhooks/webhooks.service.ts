@@ -81,6 +81,24 @@ export async function eventTypeScope(db: Db, caller: WebhookCaller, eventTypeId:
   return { level: 'eventType', owner: { kind: 'eventType', eventTypeId }, caller };
 }
 
+/** An organization's own subscriptions (`/v2/organizations/{orgId}/webhooks`); the route has checked the caller's role. */
+export function organizationScope(caller: WebhookCaller, organizationId: number): WebhookScope {
+  return { level: 'organization', owner: { kind: 'organization', organizationId }, caller };
+}
+
+/**
+ * The reference's IsWebhookInOrg guard: a subscription that is not the organization's is refused with
+ * 403, and so is an id that names no subscription at all (the guard looks the pair up and never
+ * answers 404).
+ */
+export async function assertWebhookInOrganization(db: Db, organizationId: number, id: number): Promise<void> {
+  const row = await repo.findWebhookById(db, id);
+  const owner = row ? ownerOf(row) : undefined;
+  if (owner?.kind !== 'organization' || owner.organizationId !== organizationId) {
+    throw forbidden('webhook_not_in_organization', `IsWebhookInOrg - webhook with id=${id} is not part of the organization with id=${organizationId}.`);
+  }
+}
+
 export function ownerOf(row: WebhookRow): WebhookOwner {
   switch (row.ownerKind) {
     case 'user':
