@@ -30,6 +30,7 @@ type ClassName =
   | 'orgAdmin'
   | 'orgMember'
   | 'orgTeamAdmin'
+  | 'orgTeamAdminTeamFirst'
   | 'orgTeamOrgAdmin'
   | 'teamMember'
   | 'teamAdmin'
@@ -69,6 +70,10 @@ function expected(className: ClassName, caller: Caller, target: Target): Outcome
     // A team of an organization: the organization's admins and owners, and the team's admins and owners.
     case 'orgTeamAdmin':
       if (target === 'crossed') return caller === 'sysadmin' || caller === 'orgOwner' || caller === 'orgAdmin' ? 404 : 403;
+      return grant(target === 'own' ? ['orgOwner', 'orgAdmin', 'teamAdmin'] : ['otherOrgOwner']);
+    // The team schedule routes check IsTeamInOrg before the role: another organization's team is 404 to anyone.
+    case 'orgTeamAdminTeamFirst':
+      if (target === 'crossed') return 404;
       return grant(target === 'own' ? ['orgOwner', 'orgAdmin', 'teamAdmin'] : ['otherOrgOwner']);
     // Standalone teams: S is owned by orgOwner, with teamAdmin (ADMIN) and teamMember (MEMBER); S2 by otherOrgOwner.
     case 'teamMember':
@@ -167,6 +172,50 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'GET /v2/organizations/:orgId/memberships/:membershipId': 'orgAdmin',
   'PATCH /v2/organizations/:orgId/memberships/:membershipId': 'orgAdmin',
   'DELETE /v2/organizations/:orgId/memberships/:membershipId': 'orgAdmin',
+  'GET /v2/teams/:teamId/schedules': 'teamAdmin',
+  'GET /v2/organizations/:orgId/teams/:teamId/schedules': 'orgTeamAdminTeamFirst',
+  'GET /v2/organizations/:orgId/teams/:teamId/users/:userId/schedules': 'orgTeamAdminTeamFirst',
+  'GET /v2/organizations/:orgId/users': 'orgAdmin',
+  'POST /v2/organizations/:orgId/users': 'orgAdmin',
+  'PATCH /v2/organizations/:orgId/users/:userId': 'orgAdmin',
+  'DELETE /v2/organizations/:orgId/users/:userId': 'orgAdmin',
+  'GET /v2/organizations/:orgId/schedules': 'orgAdmin',
+  'POST /v2/organizations/:orgId/users/:userId/schedules': 'orgAdmin',
+  'GET /v2/organizations/:orgId/users/:userId/schedules': 'orgAdmin',
+  'GET /v2/organizations/:orgId/users/:userId/schedules/:scheduleId': 'orgAdmin',
+  'PATCH /v2/organizations/:orgId/users/:userId/schedules/:scheduleId': 'orgAdmin',
+  'DELETE /v2/organizations/:orgId/users/:userId/schedules/:scheduleId': 'orgAdmin',
+  'GET /v2/organizations/:orgId/webhooks': 'orgAdmin',
+  'POST /v2/organizations/:orgId/webhooks': 'orgAdmin',
+  'GET /v2/organizations/:orgId/webhooks/:webhookId': 'orgAdmin',
+  'PATCH /v2/organizations/:orgId/webhooks/:webhookId': 'orgAdmin',
+  'DELETE /v2/organizations/:orgId/webhooks/:webhookId': 'orgAdmin',
+  'POST /v2/organizations/:orgId/organizations': 'orgAdmin',
+  'GET /v2/organizations/:orgId/organizations': 'orgAdmin',
+  'GET /v2/organizations/:orgId/organizations/:managedOrganizationId': 'orgAdmin',
+  'PATCH /v2/organizations/:orgId/organizations/:managedOrganizationId': 'orgAdmin',
+  'DELETE /v2/organizations/:orgId/organizations/:managedOrganizationId': 'orgAdmin',
+  'POST /v2/organizations/:orgId/roles': 'orgAdmin',
+  'GET /v2/organizations/:orgId/roles': 'orgAdmin',
+  'GET /v2/organizations/:orgId/roles/:roleId': 'orgAdmin',
+  'PATCH /v2/organizations/:orgId/roles/:roleId': 'orgAdmin',
+  'DELETE /v2/organizations/:orgId/roles/:roleId': 'orgAdmin',
+  'POST /v2/organizations/:orgId/roles/:roleId/permissions': 'orgAdmin',
+  'GET /v2/organizations/:orgId/roles/:roleId/permissions': 'orgAdmin',
+  'PUT /v2/organizations/:orgId/roles/:roleId/permissions': 'orgAdmin',
+  'DELETE /v2/organizations/:orgId/roles/:roleId/permissions': 'orgAdmin',
+  'DELETE /v2/organizations/:orgId/roles/:roleId/permissions/:permission': 'orgAdmin',
+  // The reference guards an organization team's roles with ORG_ADMIN, not TEAM_ADMIN.
+  'POST /v2/organizations/:orgId/teams/:teamId/roles': 'orgTeamOrgAdmin',
+  'GET /v2/organizations/:orgId/teams/:teamId/roles': 'orgTeamOrgAdmin',
+  'GET /v2/organizations/:orgId/teams/:teamId/roles/:roleId': 'orgTeamOrgAdmin',
+  'PATCH /v2/organizations/:orgId/teams/:teamId/roles/:roleId': 'orgTeamOrgAdmin',
+  'DELETE /v2/organizations/:orgId/teams/:teamId/roles/:roleId': 'orgTeamOrgAdmin',
+  'POST /v2/organizations/:orgId/teams/:teamId/roles/:roleId/permissions': 'orgTeamOrgAdmin',
+  'GET /v2/organizations/:orgId/teams/:teamId/roles/:roleId/permissions': 'orgTeamOrgAdmin',
+  'PUT /v2/organizations/:orgId/teams/:teamId/roles/:roleId/permissions': 'orgTeamOrgAdmin',
+  'DELETE /v2/organizations/:orgId/teams/:teamId/roles/:roleId/permissions': 'orgTeamOrgAdmin',
+  'DELETE /v2/organizations/:orgId/teams/:teamId/roles/:roleId/permissions/:permission': 'orgTeamOrgAdmin',
 };
 
 const isPluginRoute = (method: string, url: string) => url === '/docs' || url.startsWith('/docs/') || method === 'OPTIONS' || method === 'HEAD';
@@ -199,8 +248,9 @@ describe('authorization matrix: every route x every caller x own and other tenan
   before(async () => {
     api = await createTestApp();
     for (const caller of ['orgAdmin', 'orgMember', 'teamAdmin', 'teamMember', 'outsider'] as const) users[caller] = await createMember(api);
-    const a = await createOrganization(api);
-    const b = await createOrganization(api);
+    // Platform organizations, so that their managed-organization routes answer their admins.
+    const a = await createOrganization(api, { isPlatform: true });
+    const b = await createOrganization(api, { isPlatform: true });
     users.orgOwner = a.owner;
     users.otherOrgOwner = b.owner;
     for (const caller of CALLERS) keys[caller] = caller === 'sysadmin' ? ADMIN_API_KEY : caller === 'anonymous' ? undefined : users[caller].apiKey;
@@ -234,9 +284,14 @@ describe('authorization matrix: every route x every caller x own and other tenan
     const booking = await insertBooking(api, { userId: member.user.id, eventTypeId: eventType.id, start: start.toISOString(), end: new Date(start.getTime() + 1_800_000).toISOString() });
     await api.runtime.ctx.database.db.execute(`update booking_attendees set email = '${users.outsider.user.email}' where booking_id = ${booking.id}` as never);
 
-    const personal = { scheduleId: schedule.body.data.id, eventTypeId: eventType.id, bookingUid: booking.uid, uid: MISSING, deliveryId: MISSING, membershipId: MISSING, id: MISSING };
-    ids.own = { ...personal, orgId: orgA, teamId: teamT.id, standaloneTeamId: teamS.id, webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id };
-    ids.other = { ...personal, orgId: b.organization.id, teamId: teamU.id, standaloneTeamId: teamS2.id, webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id };
+    const orgWebhook = (orgId: number, key: string) => send('POST', `/v2/organizations/${orgId}/webhooks`, key, { subscriberUrl: `https://example.com/org-${orgId}`, active: true, triggers: ['BOOKING_CREATED'] });
+    const managed = (orgId: number, key: string) => send('POST', `/v2/organizations/${orgId}/organizations`, key, { name: `Managed by ${orgId}` });
+    const [orgWebhookA, orgWebhookB, managedA, managedB] = [await orgWebhook(orgA, a.owner.apiKey), await orgWebhook(b.organization.id, b.owner.apiKey), await managed(orgA, a.owner.apiKey), await managed(b.organization.id, b.owner.apiKey)];
+
+    const personal = { scheduleId: schedule.body.data.id, eventTypeId: eventType.id, bookingUid: booking.uid, uid: MISSING, deliveryId: MISSING, membershipId: MISSING, id: MISSING, roleId: 'no-such-role', permission: 'role.read', webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id };
+    // userId: a user of the organization who is in its team (teamMember in T; U's owner in U).
+    ids.own = { ...personal, orgId: orgA, teamId: teamT.id, standaloneTeamId: teamS.id, orgWebhookId: orgWebhookA.id, managedOrganizationId: managedA.id, userId: users.teamMember.user.id };
+    ids.other = { ...personal, orgId: b.organization.id, teamId: teamU.id, standaloneTeamId: teamS2.id, orgWebhookId: orgWebhookB.id, managedOrganizationId: managedB.id, userId: b.owner.user.id };
   });
   after(() => api.close());
 
@@ -245,6 +300,9 @@ describe('authorization matrix: every route x every caller x own and other tenan
     return url.replace(/:(\w+)/g, (_, name: string) => {
       if (name === 'teamId' && url.startsWith('/v2/teams/')) return String(values.standaloneTeamId);
       if (name === 'webhookId' && url.startsWith('/v2/event-types/')) return String(values.eventTypeWebhookId);
+      if (name === 'webhookId' && url.startsWith('/v2/organizations/')) return String(values.orgWebhookId);
+      // A user's schedules under an organization: a missing one, so that a call let through changes nothing.
+      if (name === 'scheduleId' && url.startsWith('/v2/organizations/')) return String(MISSING);
       const value = values[name];
       assert.ok(value !== undefined, `no value for :${name} in ${url}`);
       return String(value);
@@ -252,7 +310,7 @@ describe('authorization matrix: every route x every caller x own and other tenan
   }
 
   /** Destructive calls that would be let through run on a copy of the target, so the fixtures stay. */
-  const DESTROYS = new Set(['DELETE /v2/teams/:teamId', 'DELETE /v2/organizations/:orgId/teams/:teamId', 'DELETE /v2/admin/organizations/:orgId', 'DELETE /v2/schedules/:scheduleId', 'DELETE /v2/event-types/:eventTypeId', 'DELETE /v2/webhooks/:webhookId', 'DELETE /v2/event-types/:eventTypeId/webhooks', 'DELETE /v2/event-types/:eventTypeId/webhooks/:webhookId']);
+  const DESTROYS = new Set(['DELETE /v2/organizations/:orgId/users/:userId', 'DELETE /v2/organizations/:orgId/webhooks/:webhookId', 'DELETE /v2/organizations/:orgId/organizations/:managedOrganizationId', 'DELETE /v2/teams/:teamId', 'DELETE /v2/organizations/:orgId/teams/:teamId', 'DELETE /v2/admin/organizations/:orgId', 'DELETE /v2/schedules/:scheduleId', 'DELETE /v2/event-types/:eventTypeId', 'DELETE /v2/webhooks/:webhookId', 'DELETE /v2/event-types/:eventTypeId/webhooks', 'DELETE /v2/event-types/:eventTypeId/webhooks/:webhookId']);
 
   test('every route has a class in the table', () => {
     const unknown = registeredRoutes(api.runtime.app)
