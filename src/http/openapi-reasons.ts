@@ -123,7 +123,7 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   {
     routes: ['/v2/organizations/:orgId/roles', '/v2/organizations/:orgId/roles/:roleId', '/v2/organizations/:orgId/teams/:teamId/roles', '/v2/organizations/:orgId/teams/:teamId/roles/:roleId'],
     methods: ['POST', 'PATCH'],
-    reasons: { 400: ['invalid_permission'], 409: ['role_name_taken'] },
+    reasons: { 400: ['invalid_permission', 'role_name_taken'] },
   },
   {
     routes: ['/v2/organizations/:orgId/roles/*', '/v2/organizations/:orgId/teams/:teamId/roles/*'],

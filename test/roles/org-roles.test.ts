@@ -82,7 +82,7 @@ describe('organization roles (/v2/organizations/{orgId}/roles)', () => {
     assert.deepEqual((await api.request('GET', roles, { key: admin.apiKey })).body.data.map((r: any) => r.name), ['Bare']);
   });
 
-  test('validation: every 400 names its field; a taken name (case-insensitive) is a 409 naming name', async () => {
+  test('validation: every 400 names its field; a taken name (case-insensitive) is the reference 400 naming name', async () => {
     for (const [field, body] of [
       ['name', {}],
       ['name', { name: '' }],
@@ -107,10 +107,10 @@ describe('organization roles (/v2/organizations/{orgId}/roles)', () => {
     const first = await api.request('POST', roles, { key: owner.apiKey, body: { name: 'Auditors' } });
     assert.equal(first.status, 201);
     const taken = await api.request('POST', roles, { key: owner.apiKey, body: { name: 'aUDITORS' } });
-    assert.deepEqual([taken.status, taken.body.error.message, taken.body.error.details.errors[0].property], [409, 'Role with name "aUDITORS" already exists', 'name']);
+    assert.deepEqual([taken.status, taken.body.error.message, taken.body.error.details.errors[0].property], [400, 'Role with name "aUDITORS" already exists', 'name']);
     const other = await api.request('POST', roles, { key: owner.apiKey, body: { name: 'Reviewers' } });
     const renamed = await api.request('PATCH', `${roles}/${other.body.data.id}`, { key: owner.apiKey, body: { name: 'auditors' } });
-    assert.deepEqual([renamed.status, renamed.body.error.details.errors[0].property], [409, 'name']);
+    assert.deepEqual([renamed.status, renamed.body.error.details.errors[0].property], [400, 'name']);
     const badPatch = await api.request('PATCH', `${roles}/${other.body.data.id}`, { key: owner.apiKey, body: { permissions: ['role.fly'] } });
     assert.deepEqual([badPatch.status, badPatch.body.error.message, badPatch.body.error.details.errors[0].property], [400, INVALID('role.fly'), 'permissions']);
     const emptyName = await api.request('PATCH', `${roles}/${other.body.data.id}`, { key: owner.apiKey, body: { name: '' } });

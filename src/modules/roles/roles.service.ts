@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Db } from '../../db/client.js';
-import { badRequest, conflict, fieldRejected, notFound } from '../../lib/errors.js';
+import { badRequest, fieldRejected, notFound } from '../../lib/errors.js';
 import { permissionsOfScope, type RoleScope, systemRole } from '../access/permissions.js';
 import { lockTeam } from '../teams/teams.repository.js';
 import * as repo from './roles.repository.js';
@@ -86,7 +86,8 @@ const distinct = (permissions: readonly string[]) => [...new Set(permissions)];
 async function assertNameFree(tx: Db, teamId: number, name: string, exceptId?: string): Promise<void> {
   if (!(await repo.isNameTaken(tx, teamId, name, exceptId))) return;
   const message = `Role with name "${name}" already exists`;
-  throw conflict('role_name_taken', message, { errors: [{ property: 'name', value: name, constraints: { name: message } }] });
+  // The reference answers a taken name with 400 (its roles service maps "already exists" to BadRequestException).
+  throw badRequest('role_name_taken', message, { errors: [{ property: 'name', value: name, constraints: { name: message } }] });
 }
 
 /** The custom role a write changes, locked: SYSTEM roles are read-only, another team's role is not found. */

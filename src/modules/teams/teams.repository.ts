@@ -55,7 +55,8 @@ export async function updateTeam(db: Db, id: number, changes: TeamChanges): Prom
  * profiles, roles and schedules go by foreign key; webhook subscriptions name their owner without one.
  */
 export async function deleteTeam(db: Db, id: number): Promise<TeamRow | undefined> {
-  const owned = sql`(select ${teams.id} from ${teams} where ${teams.id} = ${id} or ${teams.parentId} = ${id} or ${teams.managerOrganizationId} = ${id})`;
+  // Everything below it, however deep: its teams, its managed organizations and theirs.
+  const owned = sql`(with recursive owned(id) as (select ${id}::int union select t.id from teams t join owned o on t.parent_id = o.id or t.manager_organization_id = o.id) select id from owned)`;
   await db.delete(webhooks).where(or(sql`${webhooks.teamId} in ${owned}`, sql`${webhooks.organizationId} in ${owned}`));
   const [row] = await db.delete(teams).where(eq(teams.id, id)).returning();
   return row;
