@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import { PaginationOutput } from '../../http/pagination.js';
 import { StringEnum } from '../../http/schema-types.js';
 import { Locale, Metadata, TimeZone } from '../users/users.schemas.js';
 
@@ -125,18 +126,8 @@ const AnyBooking = Type.Union([BookingOutput_2024_08_13, SeatedBookingOutput_202
 /** A booking, or every occurrence of a recurring one. */
 export const BookingData_2024_08_13 = Type.Union([AnyBooking, Type.Array(AnyBooking)]);
 
-export const Pagination = Type.Object({
-  totalItems: Type.Integer(),
-  remainingItems: Type.Integer(),
-  returnedItems: Type.Integer(),
-  itemsPerPage: Type.Integer(),
-  currentPage: Type.Integer(),
-  totalPages: Type.Integer(),
-  hasNextPage: Type.Boolean(),
-  hasPreviousPage: Type.Boolean(),
-});
 
-export const BookingsListOutput_2024_08_13 = Type.Object({ status: Type.Literal('success'), data: Type.Array(AnyBooking), pagination: Pagination });
+export const BookingsListOutput_2024_08_13 = Type.Object({ status: Type.Literal('success'), data: Type.Array(AnyBooking), pagination: PaginationOutput });
 
 const Sort = StringEnum(['asc', 'desc'] as const);
 const Instant = (description: string) =>

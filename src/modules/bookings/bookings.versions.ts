@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import { pickVariant, type ApiVersion, type VersionTable } from '../../http/api-version.js';
+import { presentPagination } from '../../http/pagination.js';
 import { invalidField } from '../../lib/errors.js';
 import { parseIsoInstant } from '../../lib/iso-instant.js';
 import type { BookingTarget, CreateBookingInput, CreatedBookings } from './booking-create.service.js';
@@ -87,16 +88,7 @@ function presentPage(records: BookingRecord[], total: number, page: { take: numb
   const returned = records.length;
   return {
     data: records.map((record) => present(record, viewerId)),
-    pagination: {
-      totalItems: total,
-      remainingItems: Math.max(0, total - (page.skip + page.take)),
-      returnedItems: returned,
-      itemsPerPage: page.take,
-      currentPage: Math.floor(page.skip / page.take) + 1,
-      totalPages: Math.ceil(total / page.take),
-      hasNextPage: page.skip + page.take < total,
-      hasPreviousPage: page.skip > 0,
-    },
+    pagination: presentPagination(total, returned, page),
   };
 }
 

@@ -3,7 +3,8 @@ import { access } from '../../http/access.js';
 import type { App } from '../../http/app.js';
 import { Envelope, ok } from '../../http/envelope.js';
 import { principalOf, tenantOf } from '../../http/request-guard.js';
-import { presentManagedOrganization, presentPagination } from './managed-organizations.presenter.js';
+import { presentPagination } from '../../http/pagination.js';
+import { presentManagedOrganization } from './managed-organizations.presenter.js';
 import {
   CreateManagedOrganizationBody,
   ManagedOrganizationOutput,

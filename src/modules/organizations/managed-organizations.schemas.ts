@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { TakeSkipQuery } from '../../http/pagination.js';
+import { PaginationOutput, TakeSkipQuery } from '../../http/pagination.js';
 import { MAX_API_KEY_DAYS_VALID } from '../api-keys/api-keys.schemas.js';
 import { Slug } from '../teams/teams.schemas.js';
 import { Metadata } from '../users/users.schemas.js';
@@ -44,18 +44,6 @@ export const ManagedOrganizationOutput = Type.Object({
 export const ManagedOrganizationWithApiKeyOutput = Type.Object({
   ...ManagedOrganizationOutput.properties,
   apiKey: Type.String({ pattern: '^svc_', description: "An API key of the caller's, shown this once" }),
-});
-
-/** The reference's pagination object (as on GET /v2/bookings). */
-export const PaginationOutput = Type.Object({
-  totalItems: Type.Integer(),
-  remainingItems: Type.Integer(),
-  returnedItems: Type.Integer(),
-  itemsPerPage: Type.Integer(),
-  currentPage: Type.Integer(),
-  totalPages: Type.Integer(),
-  hasNextPage: Type.Boolean(),
-  hasPreviousPage: Type.Boolean(),
 });
 
 export const ManagedOrganizationsListOutput = Type.Object({ status: Type.Literal('success'), data: Type.Array(ManagedOrganizationOutput), pagination: PaginationOutput });
