@@ -33,7 +33,9 @@ export function utcTime(year: number, monthIndex: number, day: number, hours = 0
 export const END_OF_TIME = Date.UTC(9999, 11, 31);
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
-const offsetCache = new Map<string, number>();
+/** Offsets by zone, then by quarter-hour bucket (numeric keys: no string built per lookup). */
+const offsetCache = new Map<string, Map<number, number>>();
+let cachedOffsets = 0;
 
 function formatterFor(zone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(zone);
@@ -65,17 +67,35 @@ function computeOffsetMinutes(zone: string, epochMs: number): number {
 /** Cache marker of a bucket whose offset changes inside it. */
 const CHANGES_INSIDE = Number.NaN;
 
+/** The last bucket looked up: engines ask for the same quarter hour many times in a row. */
+let lastZone = '';
+let lastBucket = Number.NaN;
+let lastOffset = Number.NaN;
+
 /** UTC offset of `zone` at `epochMs`, in minutes (e.g. 330 for Asia/Kolkata). */
 export function offsetMinutes(zone: string, epochMs: number): number {
   const bucket = Math.floor(epochMs / QUARTER_HOUR);
-  const key = `${zone}|${bucket}`;
-  let offset = offsetCache.get(key);
-  if (offset === undefined) {
-    if (offsetCache.size >= MAX_CACHED_OFFSETS) offsetCache.clear();
-    const atStart = computeOffsetMinutes(zone, bucket * QUARTER_HOUR);
-    const atEnd = computeOffsetMinutes(zone, (bucket + 1) * QUARTER_HOUR - 1000);
-    offset = atStart === atEnd ? atStart : CHANGES_INSIDE;
-    offsetCache.set(key, offset);
+  let offset: number | undefined;
+  if (bucket === lastBucket && zone === lastZone) offset = lastOffset;
+  else {
+    let zoneOffsets = offsetCache.get(zone);
+    if (!zoneOffsets) offsetCache.set(zone, (zoneOffsets = new Map()));
+    offset = zoneOffsets.get(bucket);
+    if (offset === undefined) {
+      if (cachedOffsets >= MAX_CACHED_OFFSETS) {
+        offsetCache.clear();
+        offsetCache.set(zone, (zoneOffsets = new Map()));
+        cachedOffsets = 0;
+      }
+      const atStart = computeOffsetMinutes(zone, bucket * QUARTER_HOUR);
+      const atEnd = computeOffsetMinutes(zone, (bucket + 1) * QUARTER_HOUR - 1000);
+      offset = atStart === atEnd ? atStart : CHANGES_INSIDE;
+      zoneOffsets.set(bucket, offset);
+      cachedOffsets += 1;
+    }
+    lastZone = zone;
+    lastBucket = bucket;
+    lastOffset = offset;
   }
   return Number.isNaN(offset) ? computeOffsetMinutes(zone, epochMs) : offset;
 }

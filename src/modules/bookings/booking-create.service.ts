@@ -113,6 +113,7 @@ function bookingLength(eventType: EventTypeRow, requested: number | undefined): 
 }
 
 const YIELD_EVERY_OCCURRENCES = 5;
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function occurrenceCount(eventType: EventTypeRow, requested: number | undefined): number {
   if (requested === undefined) return eventType.recurrence?.occurrences ?? 1;
@@ -175,7 +176,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   for (const [index, start] of starts.entries()) {
     // On the embedded store every statement runs on this thread and resolves without a trip through
     // the event loop: a long series would hold every other request (/health included) until it ends.
-    if (index > 0 && index % YIELD_EVERY_OCCURRENCES === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (index > 0 && index % YIELD_EVERY_OCCURRENCES === 0) await yieldToEventLoop();
     const slot = await bookableSlot(tx, slotEventType, {
       start,
       length,
@@ -223,7 +224,11 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   if (input.reservationUid) await consumeReservation(tx, input.reservationUid, eventType.id, input.start, now);
   await ctx.announce({ kind: 'busyTime', userId: records[0]!.booking.userId });
 
-  for (const record of records) await recordBookingEvent(tx, status === 'pending' ? 'BOOKING_REQUESTED' : 'BOOKING_CREATED', record, seatUid ? { seatUid } : {});
+  for (const [index, record] of records.entries()) {
+    // Each event renders the booking and its webhook bodies: the series yields here as it does above.
+    if (index > 0 && index % YIELD_EVERY_OCCURRENCES === 0) await yieldToEventLoop();
+    await recordBookingEvent(tx, status === 'pending' ? 'BOOKING_REQUESTED' : 'BOOKING_CREATED', record, seatUid ? { seatUid } : {});
+  }
   const showAttendees = eventType.seatsShowAttendees || ctx.callerId === eventType.userId;
   return { records, recurring: recurringBookingUid !== null, seated: seatUid ? { seatUid, showAttendees } : null };
 }
