@@ -4,6 +4,7 @@ import type { HttpMetrics } from '../http/metrics.js';
 import type { RateLimitStore } from '../http/rate-limit.js';
 import type { CredentialCache } from '../modules/auth/credential-cache.js';
 import type { SecretBox } from '../lib/secrets.js';
+import type { TenancyCache } from '../modules/access/tenancy-cache.js';
 import type { AvailabilityCache } from '../modules/slots/availability-cache.js';
 import type { Config } from './config.js';
 
@@ -14,6 +15,8 @@ export interface AppContext {
   credentials: CredentialCache;
   /** Availability inputs of the slot listing, dropped per user on every change. */
   availability: AvailabilityCache;
+  /** Organization and team reads (access decisions, member lists), dropped on every tenancy change. */
+  tenancy: TenancyCache;
   /** Announces committed changes to every process and applies them to this one's caches. */
   changes: ChangeFeed;
   rateLimitStore: RateLimitStore;

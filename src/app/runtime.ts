@@ -7,6 +7,7 @@ import { bootstrapSystemAdmin, type BootstrapResult } from '../modules/admin/boo
 import { ChangeFeed } from '../db/change-feed.js';
 import { lazySecretBox } from '../lib/secrets.js';
 import { CredentialCache } from '../modules/auth/credential-cache.js';
+import { TenancyCache } from '../modules/access/tenancy-cache.js';
 import { AvailabilityCache } from '../modules/slots/availability-cache.js';
 import { jobHandlers } from '../jobs/handlers.js';
 import { type JobRunner, startJobRunner } from '../jobs/runner.js';
@@ -53,9 +54,11 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   })();
   const credentials = new CredentialCache(config.authCacheTtlMs);
   const availability = new AvailabilityCache();
+  const tenancy = new TenancyCache();
   const changes = new ChangeFeed();
   changes.subscribe(credentials);
   changes.subscribe(availability);
+  changes.subscribe(tenancy);
   const rateLimitStore = config.redisUrl ? createRedisRateLimitStore(config.redisUrl) : createMemoryRateLimitStore();
   const ctx: AppContext = {
     config,
@@ -64,6 +67,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     database: undefined as unknown as Database,
     credentials,
     availability,
+    tenancy,
     changes,
     rateLimitStore,
     metrics: createHttpMetrics({ processMetrics: options.processMetrics ?? false }),

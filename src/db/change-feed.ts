@@ -9,15 +9,19 @@ export const CHANGES_CHANNEL = 'svc_changes';
  * - `user`: a user record (profile, default schedule, deletion): cached credentials and availability of the user;
  * - `credential`: one API key or token;
  * - `availability`: the settings a user's slots are computed from (schedules, event types);
- * - `busyTime`: a user's bookings or reservations, and nothing else.
+ * - `busyTime`: a user's bookings or reservations, and nothing else;
+ * - `tenancy`: any team, organization, membership, profile or role (rare writes: every cached access
+ *   decision and team read is dropped).
  */
 export type ChangeEvent =
+  | { kind: 'tenancy' }
   | { kind: 'user'; userId: number }
   | { kind: 'credential'; hash: string }
   | { kind: 'availability'; userId: number }
   | { kind: 'busyTime'; userId: number };
 
 export function formatChange(event: ChangeEvent): string {
+  if (event.kind === 'tenancy') return 'tenancy:*';
   return event.kind === 'credential' ? `credential:${event.hash}` : `${event.kind}:${event.userId}`;
 }
 
@@ -25,6 +29,7 @@ export function parseChange(payload: string): ChangeEvent | null {
   const [kind, value] = payload.split(':', 2);
   if (!value) return null;
   if (kind === 'credential') return { kind, hash: value };
+  if (kind === 'tenancy') return { kind };
   if ((kind === 'user' || kind === 'availability' || kind === 'busyTime') && /^\d+$/.test(value)) return { kind, userId: Number(value) };
   return null;
 }

@@ -8,7 +8,7 @@ import type { Principal } from '../modules/auth/principal.js';
 import { type CredentialKind, ROUTE_THROTTLES, type RouteAccess } from './access.js';
 import { scopesCover } from './scopes.js';
 
-type GuardDeps = Pick<AppContext, 'database' | 'credentials' | 'rateLimitStore' | 'config'>;
+type GuardDeps = Pick<AppContext, 'database' | 'credentials' | 'rateLimitStore' | 'config' | 'tenancy'>;
 
 const NO_CREDENTIALS =
   "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers";
@@ -129,7 +129,7 @@ export function createRequestGuard(deps: GuardDeps) {
     }
     request.principal = principal;
     if (limited) await applyRateLimit(request, reply, principal, deps);
-    if (routeAccess.tenant && principal) request.tenant = await authorizeTenant(deps.database.db, principal, routeAccess.tenant, request.params as Record<string, unknown>);
+    if (routeAccess.tenant && principal) request.tenant = await authorizeTenant(deps, principal, routeAccess.tenant, request.params as Record<string, unknown>);
   };
 }
 

@@ -4,6 +4,7 @@ import { forbidden, notFound } from '../../lib/errors.js';
 import type { Principal } from '../auth/principal.js';
 import { type HeldRole, loadTenancy, type TeamRow } from './access.repository.js';
 import { permissionsGrant } from './permissions.js';
+import type { TenancyCache } from './tenancy-cache.js';
 
 /** The minimum role a route needs, as the reference's `@Roles` (OWNER > ADMIN > MEMBER). */
 export type RequiredRole = 'ORG_OWNER' | 'ORG_ADMIN' | 'ORG_MEMBER' | 'TEAM_OWNER' | 'TEAM_ADMIN' | 'TEAM_MEMBER';
@@ -95,7 +96,12 @@ function assertRole(rows: { held: Map<number, HeldRole> }, rule: TenantRule, use
  * (403, as RolesGuard and PbacGuard), and the team belongs to the organization (404, as IsTeamInOrg).
  * The system admin may do everything. Pending memberships count, as in the reference.
  */
-export async function authorizeTenant(db: Db, principal: Principal, rule: TenantRule, params: Record<string, unknown>): Promise<TenantContext | null> {
+export async function authorizeTenant(
+  deps: { database: { db: Db }; tenancy: TenancyCache },
+  principal: Principal,
+  rule: TenantRule,
+  params: Record<string, unknown>,
+): Promise<TenantContext | null> {
   const orgParam = 'orgId' in params;
   const teamParam = 'teamId' in params;
   const orgId = positiveId(params.orgId);
@@ -103,7 +109,8 @@ export async function authorizeTenant(db: Db, principal: Principal, rule: Tenant
   // A malformed id is left to validation (400 naming the parameter).
   if ((orgParam && orgId === null) || (teamParam && teamId === null)) return null;
 
-  const rows = await loadTenancy(db, principal.user.id, [orgId, teamId].filter((id): id is number => id !== null));
+  const ids = [orgId, teamId].filter((id): id is number => id !== null);
+  const rows = await deps.tenancy.read(`access:${principal.user.id}:${ids.join(',')}`, () => loadTenancy(deps.database.db, principal.user.id, ids));
   let organization: TeamRow | null = null;
   if (orgId !== null) {
     const found = rows.teams.get(orgId);

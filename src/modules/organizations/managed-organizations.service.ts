@@ -7,6 +7,7 @@ import type { TeamRow } from '../teams/teams.repository.js';
 import { createTeamIn, type Deps, deleteTeam, slugify, updateTeamIn } from '../teams/teams.service.js';
 import * as repo from './managed-organizations.repository.js';
 import { ensureProfile } from './organizations.repository.js';
+import { tenancyWrite } from '../access/tenancy-cache.js';
 
 export interface CreateManagedOrganizationInput {
   name: string;
@@ -64,7 +65,7 @@ export async function createManagedOrganization(
     throw fieldRejected('apiKeyNeverExpires', 'api_key_validity_conflict', 'Cannot set both apiKeyDaysValid and apiKeyNeverExpires. It has to be either or none of them.', true);
   }
   const slug = fields.slug ?? slugify(fields.name);
-  return deps.database.transaction(async (tx) => {
+  return tenancyWrite(deps, async (tx) => {
     await assertSlugFree(tx, slug);
     const organization = await createTeamIn(
       tx,
@@ -101,7 +102,7 @@ export async function listManagedOrganizations(db: Db, managerId: number, query:
 }
 
 export async function updateManagedOrganization(deps: Deps, managerId: number, managedId: number, input: UpdateManagedOrganizationInput): Promise<TeamRow> {
-  return deps.database.transaction(async (tx) => {
+  return tenancyWrite(deps, async (tx) => {
     await getManagedOrganization(tx, managerId, managedId);
     return updateTeamIn(tx, managedId, input);
   });

@@ -24,7 +24,7 @@ export function registerOrganizationMembershipRoutes(app: App, ctx: AppContext):
     config: { access: access.tenant('ORG_MEMBERSHIP_READ', rule('organization.listMembers')) },
     schema: { tags, summary: 'Get all memberships', params: OrgIdParams, querystring: TakeSkipQuery(), response: { 200: Envelope(Type.Array(OrgMembershipOutput)) } },
     handler: async (request) => {
-      const rows = await teams.listMemberships(ctx.database.db, request.params.orgId, { skip: request.query.skip ?? 0, take: request.query.take ?? 250 });
+      const rows = await teams.listMemberships(ctx, request.params.orgId, { skip: request.query.skip ?? 0, take: request.query.take ?? 250 });
       return ok(rows.map(presentOrgMembership));
     },
   });

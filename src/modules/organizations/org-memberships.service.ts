@@ -4,6 +4,7 @@ import * as teamsRepo from '../teams/teams.repository.js';
 import type { MembershipWithUser } from '../teams/teams.repository.js';
 import { createMembershipIn, type CreateMembershipInput, deleteMembershipIn, type Deps, updateMembershipIn, type UpdateMembershipInput } from '../teams/teams.service.js';
 import * as repo from './organizations.repository.js';
+import { tenancyWrite } from '../access/tenancy-cache.js';
 
 const membershipNotInOrganization = (membershipId: number) => notFound('membership_not_found', `IsMembershipInOrg - Membership (${membershipId}) not found.`);
 
@@ -18,7 +19,7 @@ export async function getOrganizationMembership(db: Db, organizationId: number, 
  * belongs to it has their membership updated instead (the reference upserts).
  */
 export async function createOrganizationMembership(deps: Deps, organizationId: number, input: CreateMembershipInput): Promise<MembershipWithUser> {
-  return deps.database.transaction(async (tx) => {
+  return tenancyWrite(deps, async (tx) => {
     const existing = await teamsRepo.findMembershipOfUser(tx, organizationId, input.userId);
     const membership = existing
       ? await updateMembershipIn(tx, organizationId, existing.id, { role: input.role ?? 'MEMBER', accepted: input.accepted ?? false, disableImpersonation: input.disableImpersonation ?? false })
@@ -29,7 +30,7 @@ export async function createOrganizationMembership(deps: Deps, organizationId: n
 }
 
 export async function updateOrganizationMembership(deps: Deps, organizationId: number, membershipId: number, input: UpdateMembershipInput): Promise<MembershipWithUser> {
-  return deps.database.transaction(async (tx) => {
+  return tenancyWrite(deps, async (tx) => {
     await getOrganizationMembership(tx, organizationId, membershipId);
     return updateMembershipIn(tx, organizationId, membershipId, input);
   });
@@ -37,7 +38,7 @@ export async function updateOrganizationMembership(deps: Deps, organizationId: n
 
 /** Removes a member from the organization: from its teams too, and their profile there. The last OWNER stays. */
 export async function deleteOrganizationMembership(deps: Deps, organizationId: number, membershipId: number): Promise<MembershipWithUser> {
-  return deps.database.transaction(async (tx) => {
+  return tenancyWrite(deps, async (tx) => {
     await getOrganizationMembership(tx, organizationId, membershipId);
     const removed = await deleteMembershipIn(tx, organizationId, membershipId);
     await teamsRepo.deleteMembershipsInChildTeams(tx, organizationId, removed.userId);

@@ -106,7 +106,7 @@ function registerOrganizationTeamMembershipRoutes(app: App, ctx: AppContext): vo
     config: { access: access.tenant('TEAM_MEMBERSHIP_READ', rule('team.listMembers')) },
     schema: { tags, summary: 'Get all memberships', params: OrgTeamParams, querystring: TakeSkipQuery(), response: { 200: Envelope(Type.Array(MembershipOutput)) } },
     handler: async (request) => {
-      const rows = await teams.listMemberships(ctx.database.db, orgAndTeam(request).team.id, { skip: request.query.skip ?? 0, take: request.query.take ?? 250 });
+      const rows = await teams.listMemberships(ctx, orgAndTeam(request).team.id, { skip: request.query.skip ?? 0, take: request.query.take ?? 250 });
       return ok(rows.map(presentMembership));
     },
   });

@@ -16,6 +16,7 @@ import {
   type UpdateMembershipInput,
 } from '../teams/teams.service.js';
 import * as repo from './organizations.repository.js';
+import { tenancyWrite } from '../access/tenancy-cache.js';
 
 const INVITE_VALIDITY_MS = 7 * 86_400_000;
 
@@ -48,7 +49,7 @@ export async function createInvite(db: Db, appUrl: string, teamId: number, now: 
 
 /** Team memberships under an organization are only for the organization's users (422 otherwise, as the reference). */
 export async function createOrganizationTeamMembership(deps: Deps, organizationId: number, teamId: number, input: CreateMembershipInput): Promise<MembershipWithUser> {
-  return deps.database.transaction(async (tx) => {
+  return tenancyWrite(deps, async (tx) => {
     if (!(await repo.findProfile(tx, organizationId, input.userId))) throw unprocessable('user_not_in_organization', 'User is not part of the Organization');
     return createMembershipIn(tx, teamId, input);
   });
@@ -63,14 +64,14 @@ export async function getOrganizationTeamMembership(db: Db, teamId: number, memb
 }
 
 export async function updateOrganizationTeamMembership(deps: Deps, teamId: number, membershipId: number, input: UpdateMembershipInput): Promise<MembershipWithUser> {
-  return deps.database.transaction(async (tx) => {
+  return tenancyWrite(deps, async (tx) => {
     await getOrganizationTeamMembership(tx, teamId, membershipId);
     return updateMembershipIn(tx, teamId, membershipId, input);
   });
 }
 
 export async function deleteOrganizationTeamMembership(deps: Deps, teamId: number, membershipId: number): Promise<MembershipWithUser> {
-  return deps.database.transaction(async (tx) => {
+  return tenancyWrite(deps, async (tx) => {
     await getOrganizationTeamMembership(tx, teamId, membershipId);
     return deleteMembershipIn(tx, teamId, membershipId);
   });

@@ -9,6 +9,7 @@ import { createUser, deleteUser, updateUser } from '../users/users.service.js';
 import * as repo from './org-users.repository.js';
 import type { OrgUser } from './org-users.repository.js';
 import { ensureProfile } from './organizations.repository.js';
+import { tenancyWrite } from '../access/tenancy-cache.js';
 
 interface Deps {
   database: Database;
@@ -113,7 +114,7 @@ function storedFields(input: UserFields) {
 export async function createOrganizationUser(deps: Deps, organizationId: number, input: CreateOrgUserInput): Promise<OrgUser> {
   const email = input.email.toLowerCase();
   const username = input.username?.toLowerCase();
-  return deps.database.transaction(async (tx) => {
+  return tenancyWrite(deps, async (tx) => {
     if (await repo.isEmailTaken(tx, email, null)) throw emailTaken();
     if (username !== undefined && (await repo.isUsernameTaken(tx, organizationId, username, null))) throw usernameTaken();
     const fields = storedFields(input);

@@ -5,6 +5,7 @@ import * as teamsRepo from '../teams/teams.repository.js';
 import type { TeamRow } from '../teams/teams.repository.js';
 import { createTeamIn, type Deps, deleteTeam, updateTeamIn } from '../teams/teams.service.js';
 import * as repo from './organizations.repository.js';
+import { tenancyWrite } from '../access/tenancy-cache.js';
 
 export interface AdminCreateOrganizationInput {
   name: string;
@@ -18,7 +19,7 @@ const organizationNotFound = (orgId: number) => notFound('organization_not_found
 
 /** Creates an organization with its owner's accepted OWNER membership and profile (svc's bootstrap). */
 export async function createOrganization(deps: Deps, input: AdminCreateOrganizationInput): Promise<TeamRow> {
-  return deps.database.transaction(async (tx) => {
+  return tenancyWrite(deps, async (tx) => {
     if (!(await teamsRepo.userExists(tx, input.ownerId))) throw fieldRejected('ownerId', 'user_not_found', `User with id=${input.ownerId} does not exist`, input.ownerId);
     const organization = await createTeamIn(
       tx,
@@ -39,7 +40,7 @@ export async function getOrganization(db: Db, orgId: number): Promise<TeamRow> {
 export const listOrganizations = repo.listOrganizations;
 
 export async function updateOrganization(deps: Deps, orgId: number, input: { name?: string | undefined; slug?: string | undefined; isPlatform?: boolean | undefined; metadata?: TeamMetadata | undefined }): Promise<TeamRow> {
-  return deps.database.transaction(async (tx) => {
+  return tenancyWrite(deps, async (tx) => {
     await getOrganization(tx, orgId);
     const { isPlatform, ...fields } = input;
     const updated = await updateTeamIn(tx, orgId, fields);

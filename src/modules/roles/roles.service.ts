@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import { badRequest, fieldRejected, notFound } from '../../lib/errors.js';
 import { permissionsOfScope, type RoleScope, systemRole } from '../access/permissions.js';
 import { lockTeam } from '../teams/teams.repository.js';
+import { tenancyWrite } from '../access/tenancy-cache.js';
 import * as repo from './roles.repository.js';
 import type { RoleRow } from './roles.repository.js';
 
 export interface Deps {
   database: Database;
+  changes: ChangeFeed;
 }
 
 /** The organization or team whose roles a route works on. */
@@ -101,7 +104,7 @@ async function writableRole(tx: Db, owner: RoleOwner, roleId: string, refusal: s
 export async function createRole(deps: Deps, owner: RoleOwner, input: CreateRoleInput): Promise<RoleView> {
   const permissions = distinct(input.permissions ?? []);
   assertPermissions(owner.scope, permissions, 'permissions');
-  return deps.database.transaction(async (tx) => {
+  return tenancyWrite(deps, async (tx) => {
     // Role writes of one team serialize on its row, so two creates cannot both take a name.
     await lockTeam(tx, owner.teamId);
     await assertNameFree(tx, owner.teamId, input.name);
@@ -135,7 +138,7 @@ export async function listRoles(db: Db, owner: RoleOwner, page: { skip: number; 
 export async function updateRole(deps: Deps, owner: RoleOwner, roleId: string, input: UpdateRoleInput): Promise<RoleView> {
   const permissions = input.permissions === undefined ? undefined : distinct(input.permissions);
   if (permissions) assertPermissions(owner.scope, permissions, 'permissions');
-  return deps.database.transaction(async (tx) => {
+  return tenancyWrite(deps, async (tx) => {
     await lockTeam(tx, owner.teamId);
     const current = await writableRole(tx, owner, roleId, UPDATE_REFUSED);
     if (input.name !== undefined) await assertNameFree(tx, owner.teamId, input.name, roleId);
@@ -151,7 +154,7 @@ export async function updateRole(deps: Deps, owner: RoleOwner, roleId: string, i
 
 /** Deletes a custom role and answers it as it was; memberships that used it go on without it. */
 export async function deleteRole(deps: Deps, owner: RoleOwner, roleId: string): Promise<RoleView> {
-  return deps.database.transaction(async (tx) => {
+  return tenancyWrite(deps, async (tx) => {
     const current = await writableRole(tx, owner, roleId, DELETE_REFUSED);
     await repo.deleteRole(tx, roleId);
     return customView(current);
@@ -165,7 +168,7 @@ export async function listPermissions(db: Db, owner: RoleOwner, roleId: string):
 }
 
 async function changePermissions(deps: Deps, owner: RoleOwner, roleId: string, change: (current: string[]) => string[]): Promise<string[]> {
-  return deps.database.transaction(async (tx) => {
+  return tenancyWrite(deps, async (tx) => {
     const current = await writableRole(tx, owner, roleId, UPDATE_REFUSED);
     const next = distinct(change(current.permissions));
     return (await repo.updateRole(tx, roleId, { permissions: next })).permissions;

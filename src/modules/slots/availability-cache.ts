@@ -57,7 +57,8 @@ export class AvailabilityCache implements ChangeSubscriber {
   }
 
   invalidate(event: ChangeEvent): void {
-    if (event.kind === 'credential') return;
+    // Team membership does not feed personal event types' slots yet.
+    if (event.kind === 'credential' || event.kind === 'tenancy') return;
     this.version++;
     const { userId } = event;
     // A booking or reservation changes busy time only; settings stay cached.

@@ -89,7 +89,7 @@ function registerTeamMembershipRoutes(app: App, ctx: AppContext): void {
     config: { access: read },
     schema: { tags, summary: 'Get all memberships', params: TeamIdParams, querystring: TakeSkipQuery(), response: { 200: Envelope(Type.Array(MembershipOutput)) } },
     handler: async (request) => {
-      const rows = await teams.listMemberships(ctx.database.db, namedTeam(request).id, { skip: request.query.skip ?? 0, take: request.query.take ?? 250 });
+      const rows = await teams.listMemberships(ctx, namedTeam(request).id, { skip: request.query.skip ?? 0, take: request.query.take ?? 250 });
       return ok(rows.map(presentMembership));
     },
   });

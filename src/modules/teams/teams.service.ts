@@ -7,6 +7,7 @@ import { systemRole } from '../access/permissions.js';
 import { createTeamScheduleIn } from '../schedules/schedules.service.js';
 import * as repo from './teams.repository.js';
 import type { MembershipWithUser, TeamChanges, TeamRow } from './teams.repository.js';
+import { type TenancyCache, tenancyWrite } from '../access/tenancy-cache.js';
 
 export interface Deps {
   database: Database;
@@ -102,7 +103,7 @@ export async function createTeamIn(tx: Db, input: CreateTeamInput, placement: Te
 
 /** `POST /v2/teams`: refused, as the reference does, when the caller already belongs to a team of that name. */
 export async function createStandaloneTeam(deps: Deps, callerId: number, input: CreateTeamInput): Promise<TeamRow> {
-  return deps.database.transaction(async (tx) => {
+  return tenancyWrite(deps, async (tx) => {
     const mine = await repo.listTeamsOfUser(tx, callerId);
     if (mine.some((team) => team.name === input.name)) throw badRequest('team_name_taken', `You already have created a team with name=${input.name}`);
     return createTeamIn(tx, input, { parentId: null, ownerId: callerId });
@@ -110,7 +111,7 @@ export async function createStandaloneTeam(deps: Deps, callerId: number, input: 
 }
 
 export async function createTeam(deps: Deps, input: CreateTeamInput, placement: TeamPlacement): Promise<TeamRow> {
-  return deps.database.transaction((tx) => createTeamIn(tx, input, placement));
+  return tenancyWrite(deps, (tx) => createTeamIn(tx, input, placement));
 }
 
 export async function getTeam(db: Db, teamId: number): Promise<TeamRow> {
@@ -131,11 +132,11 @@ export async function updateTeamIn(tx: Db, teamId: number, input: UpdateTeamInpu
 }
 
 export async function updateTeam(deps: Deps, teamId: number, input: UpdateTeamInput): Promise<TeamRow> {
-  return deps.database.transaction((tx) => updateTeamIn(tx, teamId, input));
+  return tenancyWrite(deps, (tx) => updateTeamIn(tx, teamId, input));
 }
 
 export async function deleteTeam(deps: Deps, teamId: number): Promise<TeamRow> {
-  return deps.changes.transaction(deps.database, async (tx) => {
+  return tenancyWrite(deps, async (tx) => {
     const deleted = await repo.deleteTeam(tx, teamId);
     if (!deleted) throw notFound('team_not_found', `Team with id=${teamId} not found`);
     return deleted;
@@ -177,7 +178,7 @@ export async function createMembershipIn(tx: Db, teamId: number, input: CreateMe
 }
 
 export async function createMembership(deps: Deps, teamId: number, input: CreateMembershipInput): Promise<MembershipWithUser> {
-  return deps.database.transaction((tx) => createMembershipIn(tx, teamId, input));
+  return tenancyWrite(deps, (tx) => createMembershipIn(tx, teamId, input));
 }
 
 export async function getMembership(db: Db, teamId: number, membershipId: number): Promise<MembershipWithUser> {
@@ -186,7 +187,15 @@ export async function getMembership(db: Db, teamId: number, membershipId: number
   return found;
 }
 
-export const listMemberships = repo.listMemberships;
+/** A page of a team's (or organization's) members, served from the tenancy cache when it can be. */
+export function listMemberships(
+  deps: { database: Database; tenancy: TenancyCache },
+  teamId: number,
+  page: { skip: number; take: number; emails?: string[] | undefined },
+): Promise<MembershipWithUser[]> {
+  const key = `members:${teamId}:${page.skip}:${page.take}:${page.emails?.join(',') ?? ''}`;
+  return deps.tenancy.read(key, () => repo.listMemberships(deps.database.db, teamId, page));
+}
 
 /** The last OWNER of a team or organization can be neither demoted nor removed: it would have no one to run it. */
 async function assertKeepsAnOwner(tx: Db, membership: MembershipWithUser, change: 'demote' | 'remove'): Promise<void> {
@@ -222,7 +231,7 @@ export async function updateMembershipIn(tx: Db, teamId: number, membershipId: n
 }
 
 export async function updateMembership(deps: Deps, teamId: number, membershipId: number, input: UpdateMembershipInput): Promise<MembershipWithUser> {
-  return deps.database.transaction((tx) => updateMembershipIn(tx, teamId, membershipId, input));
+  return tenancyWrite(deps, (tx) => updateMembershipIn(tx, teamId, membershipId, input));
 }
 
 export async function deleteMembershipIn(tx: Db, teamId: number, membershipId: number): Promise<MembershipWithUser> {
@@ -234,7 +243,7 @@ export async function deleteMembershipIn(tx: Db, teamId: number, membershipId: n
 }
 
 export async function deleteMembership(deps: Deps, teamId: number, membershipId: number): Promise<MembershipWithUser> {
-  return deps.database.transaction((tx) => deleteMembershipIn(tx, teamId, membershipId));
+  return tenancyWrite(deps, (tx) => deleteMembershipIn(tx, teamId, membershipId));
 }
 
 export interface CreateTeamV1Input extends CreateTeamInput {
@@ -250,7 +259,7 @@ export async function createTeamV1(deps: Deps, caller: { id: number; role: strin
   const { ownerId, parentId, ...fields } = input;
   const systemAdmin = caller.role === 'ADMIN';
   if (ownerId !== undefined && !systemAdmin) throw forbidden('owner_id_admin_only', 'Only the system admin may set ownerId');
-  return deps.database.transaction(async (tx) => {
+  return tenancyWrite(deps, async (tx) => {
     if (ownerId !== undefined && !(await repo.userExists(tx, ownerId))) throw fieldRejected('ownerId', 'user_not_found', `User with id=${ownerId} does not exist`, ownerId);
     if (parentId !== undefined) {
       const parent = await repo.findTeamById(tx, parentId);
