@@ -32,6 +32,18 @@ describe('teams (/v2/teams)', () => {
     assert.deepEqual([schedule.time_zone, schedule.team_id, schedule.user_id], ['Europe/London', team.id, null]);
   });
 
+  test('a team answers exactly the fields of the reference\'s TeamOutputDto (calVideoLogo spelled svcVideoLogo)', async () => {
+    const team = await createTeam(api, owner, { bio: 'Shape', brandColor: '#123456', timeFormat: 24 });
+    const reference = [
+      'id', 'parentId', 'name', 'slug', 'logoUrl', 'svcVideoLogo', 'appLogo', 'appIconLogo', 'bio', 'hideBranding', 'isOrganization', 'isPrivate',
+      'hideBookATeamMember', 'metadata', 'theme', 'brandColor', 'darkBrandColor', 'bannerUrl', 'timeFormat', 'timeZone', 'weekStart',
+    ];
+    assert.deepEqual(Object.keys(team).sort(), [...reference].sort());
+    const read = await api.request('GET', `/v2/teams/${team.id}`, { key: owner.apiKey });
+    assert.deepEqual(Object.keys(read.body.data).sort(), [...reference].sort());
+    assert.deepEqual([read.body.data.bio, read.body.data.brandColor, read.body.data.timeFormat], ['Shape', '#123456', 24]);
+  });
+
   test('the team schedule is made in the team\'s time zone; autoAcceptCreator false leaves the OWNER membership pending', async () => {
     const team = await createTeam(api, owner, { timeZone: 'Asia/Kathmandu', autoAcceptCreator: false });
     const rows: any = await api.runtime.ctx.database.db.execute(`select s.time_zone from schedules s join teams t on t.default_schedule_id = s.id where t.id = ${team.id}` as never);
