@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { created as createdEventType } from '../event-types/helpers.js';
 import { insertBooking } from '../support/bookings.js';
 import { registeredRoutes } from '../support/routes.js';
-import { createMember, createOrganization, type Member } from '../support/tenancy.js';
+import { createMember, createOrganization, markCreatedByOrganization, type Member } from '../support/tenancy.js';
 import { ADMIN_API_KEY, createTestApp, type TestApp } from '../support/test-app.js';
 
 const CALLERS = ['sysadmin', 'orgOwner', 'orgAdmin', 'orgMember', 'teamAdmin', 'teamMember', 'otherOrgOwner', 'outsider', 'anonymous'] as const;
@@ -289,6 +289,9 @@ describe('authorization matrix: every route x every caller x own and other tenan
     const [orgWebhookA, orgWebhookB, managedA, managedB] = [await orgWebhook(orgA, a.owner.apiKey), await orgWebhook(b.organization.id, b.owner.apiKey), await managed(orgA, a.owner.apiKey), await managed(b.organization.id, b.owner.apiKey)];
 
     const personal = { scheduleId: schedule.body.data.id, eventTypeId: eventType.id, bookingUid: booking.uid, uid: MISSING, deliveryId: MISSING, membershipId: MISSING, id: MISSING, roleId: 'no-such-role', permission: 'role.read', webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id };
+    // userId: a user the organization created who is in its team (teamMember in T; U's owner in U).
+    await markCreatedByOrganization(api, users.teamMember.user.id, orgA);
+    await markCreatedByOrganization(api, b.owner.user.id, b.organization.id);
     // userId: a user of the organization who is in its team (teamMember in T; U's owner in U).
     ids.own = { ...personal, orgId: orgA, teamId: teamT.id, standaloneTeamId: teamS.id, orgWebhookId: orgWebhookA.id, managedOrganizationId: managedA.id, userId: users.teamMember.user.id };
     ids.other = { ...personal, orgId: b.organization.id, teamId: teamU.id, standaloneTeamId: teamS2.id, orgWebhookId: orgWebhookB.id, managedOrganizationId: managedB.id, userId: b.owner.user.id };

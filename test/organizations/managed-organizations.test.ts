@@ -10,15 +10,9 @@ import { after, before, describe, test } from 'node:test';
 import { and, eq, inArray, or } from 'drizzle-orm';
 import { apiKeys, memberships, profiles, teams, webhooks } from '../../src/db/schema.js';
 import { hashApiKey } from '../../src/lib/crypto.js';
-import { createMember, createOrganization, type Member } from '../support/tenancy.js';
+import { createMember, createOrganization, createOrgMember, type Member } from '../support/tenancy.js';
 import { ADMIN_API_KEY, createTestApp, type TestApp } from '../support/test-app.js';
 
-async function orgMember(api: TestApp, orgId: number, ownerKey: string, role = 'MEMBER'): Promise<Member> {
-  const member = await createMember(api);
-  const response = await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: ownerKey, body: { userId: member.user.id, role, accepted: true } });
-  assert.equal(response.status, 201, response.text);
-  return member;
-}
 
 function assertNamesField(response: { status: number; body: any; text: string }, field: string): void {
   assert.equal(response.status, 400, response.text);
@@ -40,7 +34,7 @@ describe('managed organizations (/v2/organizations/{orgId}/organizations)', () =
     const made = await createOrganization(api, { isPlatform: true });
     managerId = made.organization.id;
     owner = made.owner;
-    admin = await orgMember(api, managerId, owner.apiKey, 'ADMIN');
+    admin = await createOrgMember(api, managerId, owner.apiKey, 'ADMIN');
   });
   after(() => api.close());
 
@@ -178,7 +172,7 @@ describe('managed organizations (/v2/organizations/{orgId}/organizations)', () =
     }
     assert.equal((await api.request('GET', path(theirs.id, other.organization.id), { key: other.owner.apiKey })).body.data.name, theirs.name, 'untouched');
 
-    const member = await orgMember(api, managerId, owner.apiKey);
+    const member = await createOrgMember(api, managerId, owner.apiKey);
     for (const [method, target, body] of [
       ['GET', path(), undefined],
       ['POST', path(), { name: unique('By Member') }],

@@ -4,15 +4,9 @@
 // Bodies and outputs are those of /v2/schedules (ScheduleOutput_2024_06_11).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { addTeamMember, createMember, createOrganization, createTeam, type Member } from '../support/tenancy.js';
+import { addTeamMember, createMember, createOrganization, createOrgMember, createTeam, type Member } from '../support/tenancy.js';
 import { ADMIN_API_KEY, createTestApp, type TestApp } from '../support/test-app.js';
 
-async function orgMember(api: TestApp, orgId: number, adminKey: string, role = 'MEMBER'): Promise<Member> {
-  const member = await createMember(api);
-  const response = await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: adminKey, body: { userId: member.user.id, role, accepted: true } });
-  assert.equal(response.status, 201, response.text);
-  return member;
-}
 
 async function ownSchedule(api: TestApp, member: Member, name: string) {
   const response = await api.request('POST', '/v2/schedules', { key: member.apiKey, body: { name, timeZone: 'Europe/Rome', isDefault: true } });
@@ -32,12 +26,12 @@ describe('organization and team schedules', () => {
     const made = await createOrganization(api);
     orgId = made.organization.id;
     owner = made.owner;
-    admin = await orgMember(api, orgId, owner.apiKey, 'ADMIN');
+    admin = await createOrgMember(api, orgId, owner.apiKey, 'ADMIN');
   });
   after(() => api.close());
 
   test("an organization admin creates, lists, reads, updates and deletes a member's schedules", async () => {
-    const member = await orgMember(api, orgId, owner.apiKey);
+    const member = await createOrgMember(api, orgId, owner.apiKey);
     const base = `/v2/organizations/${orgId}/users/${member.user.id}/schedules`;
     const created = await api.request('POST', base, { key: admin.apiKey, body: { name: 'Office', timeZone: 'America/New_York', isDefault: false } });
     assert.equal(created.status, 201, created.text);
@@ -67,8 +61,8 @@ describe('organization and team schedules', () => {
   });
 
   test("a schedule of someone else under a user's path is the schedules 403; a missing one 404 (400 on DELETE); bad bodies 400 naming the field", async () => {
-    const member = await orgMember(api, orgId, owner.apiKey);
-    const other = await orgMember(api, orgId, owner.apiKey);
+    const member = await createOrgMember(api, orgId, owner.apiKey);
+    const other = await createOrgMember(api, orgId, owner.apiKey);
     const othersSchedule = await ownSchedule(api, other, 'Theirs');
     const base = `/v2/organizations/${orgId}/users/${member.user.id}/schedules`;
     for (const [method, body] of [['GET'], ['PATCH', { name: 'Taken' }], ['DELETE']] as const) {
@@ -86,8 +80,8 @@ describe('organization and team schedules', () => {
   test('GET /v2/organizations/{orgId}/schedules lists the schedules of every user of the organization, with take and skip', async () => {
     const made = await createOrganization(api);
     const id = made.organization.id;
-    const a = await orgMember(api, id, made.owner.apiKey);
-    const b = await orgMember(api, id, made.owner.apiKey);
+    const a = await createOrgMember(api, id, made.owner.apiKey);
+    const b = await createOrgMember(api, id, made.owner.apiKey);
     const outsider = await createMember(api);
     const s1 = await ownSchedule(api, a, 'A1');
     const s2 = await ownSchedule(api, b, 'B1');
@@ -104,7 +98,7 @@ describe('organization and team schedules', () => {
   });
 
   test('access: an organization MEMBER and an admin of another organization get the RolesGuard 403; a user outside the organization is the IsUserInOrg 403', async () => {
-    const member = await orgMember(api, orgId, owner.apiKey);
+    const member = await createOrgMember(api, orgId, owner.apiKey);
     const schedule = await ownSchedule(api, member, 'Mine');
     const other = await createOrganization(api);
     const paths: [string, string, unknown?][] = [
@@ -164,9 +158,9 @@ describe('organization and team schedules', () => {
 
   test('organization team schedules: TEAM_ADMIN (organization admins too), IsTeamInOrg 404 before the role check, IsUserInOrgTeam 403', async () => {
     const team = (await api.request('POST', `/v2/organizations/${orgId}/teams`, { key: owner.apiKey, body: { name: `Schedules ${process.pid} ${Date.now()}` } })).body.data;
-    const teamAdmin = await orgMember(api, orgId, owner.apiKey);
-    const teamMember = await orgMember(api, orgId, owner.apiKey);
-    const notInTeam = await orgMember(api, orgId, owner.apiKey);
+    const teamAdmin = await createOrgMember(api, orgId, owner.apiKey);
+    const teamMember = await createOrgMember(api, orgId, owner.apiKey);
+    const notInTeam = await createOrgMember(api, orgId, owner.apiKey);
     for (const [member, role] of [[teamAdmin, 'ADMIN'], [teamMember, 'MEMBER']] as const) {
       const response = await api.request('POST', `/v2/organizations/${orgId}/teams/${team.id}/memberships`, { key: owner.apiKey, body: { userId: member.user.id, role, accepted: true } });
       assert.equal(response.status, 201, response.text);

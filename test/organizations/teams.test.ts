@@ -3,15 +3,9 @@
 // and OrganizationsMembershipsController, behind IsOrgGuard (403), RolesGuard (403) and IsTeamInOrg (404).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createMember, createOrganization, type Member } from '../support/tenancy.js';
+import { createMember, createOrganization, createOrgMember, type Member } from '../support/tenancy.js';
 import { ADMIN_API_KEY, backend, createPeerApp, createTestApp, type TestApp } from '../support/test-app.js';
 
-async function orgMember(api: TestApp, orgId: number, adminKey: string, role = 'MEMBER'): Promise<Member & { membershipId: number }> {
-  const member = await createMember(api);
-  const response = await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: adminKey, body: { userId: member.user.id, role, accepted: true } });
-  assert.equal(response.status, 201, response.text);
-  return { ...member, membershipId: response.body.data.id };
-}
 
 describe('organization teams (/v2/organizations/{orgId}/teams)', () => {
   let api: TestApp;
@@ -26,7 +20,7 @@ describe('organization teams (/v2/organizations/{orgId}/teams)', () => {
   after(() => api.close());
 
   test('an organization admin creates, lists, reads, updates and deletes teams; the creator is the team OWNER; slugs are unique within the organization only', async () => {
-    const admin = await orgMember(api, orgId, owner.apiKey, 'ADMIN');
+    const admin = await createOrgMember(api, orgId, owner.apiKey, 'ADMIN');
     const created = await api.request('POST', `/v2/organizations/${orgId}/teams`, { key: admin.apiKey, body: { name: 'Support Desk' } });
     assert.equal(created.status, 201, created.text);
     const team = created.body.data;
@@ -57,7 +51,7 @@ describe('organization teams (/v2/organizations/{orgId}/teams)', () => {
   });
 
   test('refusals follow the reference guards: not an organization 403, outsider 403, member 403, team of another organization 404', async () => {
-    const member = await orgMember(api, orgId, owner.apiKey);
+    const member = await createOrgMember(api, orgId, owner.apiKey);
     const outsider = await createMember(api);
     const team = (await api.request('POST', `/v2/organizations/${orgId}/teams`, { key: owner.apiKey, body: { name: 'Guarded' } })).body.data;
 
@@ -86,7 +80,7 @@ describe('organization teams (/v2/organizations/{orgId}/teams)', () => {
     const oid = org.organization.id;
     const a = (await api.request('POST', `/v2/organizations/${oid}/teams`, { key: org.owner.apiKey, body: { name: 'A' } })).body.data;
     const b = (await api.request('POST', `/v2/organizations/${oid}/teams`, { key: org.owner.apiKey, body: { name: 'B' } })).body.data;
-    const member = await orgMember(api, oid, org.owner.apiKey);
+    const member = await createOrgMember(api, oid, org.owner.apiKey);
     const added = await api.request('POST', `/v2/organizations/${oid}/teams/${b.id}/memberships`, { key: org.owner.apiKey, body: { userId: member.user.id, role: 'ADMIN' } });
     assert.equal(added.status, 201, added.text);
 
@@ -133,7 +127,7 @@ describe('organization team memberships and organization memberships', () => {
     const refused = await api.request('POST', `/v2/organizations/${orgId}/teams/${team.id}/memberships`, { key: owner.apiKey, body: { userId: stranger.user.id } });
     assert.deepEqual([refused.status, refused.body.error.message], [422, 'User is not part of the Organization']);
 
-    const member = await orgMember(api, orgId, owner.apiKey);
+    const member = await createOrgMember(api, orgId, owner.apiKey);
     const created = await api.request('POST', `/v2/organizations/${orgId}/teams/${team.id}/memberships`, { key: owner.apiKey, body: { userId: member.user.id, accepted: true } });
     assert.equal(created.status, 201);
     const id = created.body.data.id;
@@ -165,7 +159,7 @@ describe('organization team memberships and organization memberships', () => {
   });
 
   test('leaving the organization removes the member from its teams and its profile there', async () => {
-    const member = await orgMember(api, orgId, owner.apiKey);
+    const member = await createOrgMember(api, orgId, owner.apiKey);
     const team = (await api.request('POST', `/v2/organizations/${orgId}/teams`, { key: owner.apiKey, body: { name: 'Leavers' } })).body.data;
     await api.request('POST', `/v2/organizations/${orgId}/teams/${team.id}/memberships`, { key: owner.apiKey, body: { userId: member.user.id } });
     const removed = await api.request('DELETE', `/v2/organizations/${orgId}/memberships/${member.membershipId}`, { key: owner.apiKey });
@@ -205,7 +199,7 @@ describe('the last OWNER under concurrency (PostgreSQL)', { skip: backend !== 'p
       for (let round = 0; round < 5; round++) {
         const made = await createOrganization(first);
         const orgId = made.organization.id;
-        const coOwner = await orgMember(first, orgId, made.owner.apiKey, 'OWNER');
+        const coOwner = await createOrgMember(first, orgId, made.owner.apiKey, 'OWNER');
         const own = (await first.request('GET', `/v2/organizations/${orgId}/memberships`, { key: made.owner.apiKey })).body.data.find((m: any) => m.userId === made.owner.user.id);
         const results = await Promise.all([
           first.request('DELETE', `/v2/organizations/${orgId}/memberships/${own.id}`, { key: ADMIN_API_KEY }),

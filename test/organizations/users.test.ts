@@ -4,18 +4,12 @@
 // GetOrgUsersWithProfileOutput with the user's profile in the organization).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createMember, createOrganization, type Member } from '../support/tenancy.js';
+import { createMember, createOrganization, createOrgMember, markCreatedByOrganization, type Member } from '../support/tenancy.js';
 import { ADMIN_API_KEY, createTestApp, type TestApp } from '../support/test-app.js';
 
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${process.pid}-${++counter}-${Math.random().toString(36).slice(2, 7)}`;
 
-async function orgMember(api: TestApp, orgId: number, adminKey: string, role = 'MEMBER'): Promise<Member> {
-  const member = await createMember(api);
-  const response = await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: adminKey, body: { userId: member.user.id, role, accepted: true } });
-  assert.equal(response.status, 201, response.text);
-  return member;
-}
 
 describe('organization users (/v2/organizations/{orgId}/users)', () => {
   let api: TestApp;
@@ -27,7 +21,7 @@ describe('organization users (/v2/organizations/{orgId}/users)', () => {
     const made = await createOrganization(api);
     orgId = made.organization.id;
     owner = made.owner;
-    admin = await orgMember(api, orgId, owner.apiKey, 'ADMIN');
+    admin = await createOrgMember(api, orgId, owner.apiKey, 'ADMIN');
   });
   after(() => api.close());
 
@@ -97,7 +91,7 @@ describe('organization users (/v2/organizations/{orgId}/users)', () => {
     assert.deepEqual([byUsername.status, byUsername.body.error.message], [409, 'Username is already taken']);
 
     // A profile username in the organization that no user holds as their own username.
-    const member = await orgMember(api, orgId, owner.apiKey);
+    const member = await createOrgMember(api, orgId, owner.apiKey);
     const profileName = unique('profile-only');
     await api.runtime.ctx.database.db.execute(`update profiles set username = '${profileName}' where organization_id = ${orgId} and user_id = ${Number(member.user.id)}` as never);
     const byProfile = await api.request('POST', `/v2/organizations/${orgId}/users`, { key: admin.apiKey, body: { email: `${unique('u')}@example.com`, username: profileName } });
@@ -129,9 +123,9 @@ describe('organization users (/v2/organizations/{orgId}/users)', () => {
     const made = await createOrganization(api);
     const id = made.organization.id;
     const key = made.owner.apiKey;
-    const a = await orgMember(api, id, key);
-    const b = await orgMember(api, id, key);
-    const c = await orgMember(api, id, key);
+    const a = await createOrgMember(api, id, key);
+    const b = await createOrgMember(api, id, key);
+    const c = await createOrgMember(api, id, key);
     await createMember(api); // outside the organization: never listed
 
     const all = await api.request('GET', `/v2/organizations/${id}/users`, { key });
@@ -165,7 +159,8 @@ describe('organization users (/v2/organizations/{orgId}/users)', () => {
   });
 
   test('PATCH updates a user of the organization (a new username is their profile username too); a taken email or username is a 409', async () => {
-    const member = await orgMember(api, orgId, owner.apiKey);
+    const member = await createOrgMember(api, orgId, owner.apiKey);
+    await markCreatedByOrganization(api, member.user.id, orgId);
     const username = unique('renamed');
     const patched = await api.request('PATCH', `/v2/organizations/${orgId}/users/${member.user.id}`, {
       key: admin.apiKey,
@@ -177,7 +172,7 @@ describe('organization users (/v2/organizations/{orgId}/users)', () => {
     const me = await api.request('GET', '/v2/me', { key: member.apiKey });
     assert.deepEqual([me.body.data.name, me.body.data.timeZone], ['Renamed Person', 'Asia/Tokyo']);
 
-    const other = await orgMember(api, orgId, owner.apiKey);
+    const other = await createOrgMember(api, orgId, owner.apiKey);
     const emailTaken = await api.request('PATCH', `/v2/organizations/${orgId}/users/${member.user.id}`, { key: admin.apiKey, body: { email: other.user.email } });
     assert.deepEqual([emailTaken.status, emailTaken.body.error.message], [409, 'A user already exists with that email']);
     const usernameTaken = await api.request('PATCH', `/v2/organizations/${orgId}/users/${member.user.id}`, { key: admin.apiKey, body: { username: other.user.username } });
@@ -188,6 +183,19 @@ describe('organization users (/v2/organizations/{orgId}/users)', () => {
     assert.deepEqual([badField.status, badField.body.error.details.errors[0].property], [400, 'email']);
     const badId = await api.request('PATCH', `/v2/organizations/${orgId}/users/0`, { key: admin.apiKey, body: {} });
     assert.deepEqual([badId.status, badId.body.error.details.errors[0].property], [400, 'userId']);
+  });
+
+  test('a user merely added to the organization (any user id can be) is not its admins\' to change or delete: 403, account untouched', async () => {
+    const victim = await createOrgMember(api, orgId, owner.apiKey);
+    for (const [method, body] of [['PATCH', { email: `${unique('hijack')}@example.com` }], ['DELETE', undefined]] as const) {
+      const response = await api.request(method, `/v2/organizations/${orgId}/users/${victim.user.id}`, { key: admin.apiKey, ...(body ? { body } : {}) });
+      assert.deepEqual([response.status, response.body.error.details.reason], [403, 'user_not_created_by_organization'], response.text);
+    }
+    const me = await api.request('GET', '/v2/me', { key: victim.apiKey });
+    assert.deepEqual([me.status, me.body.data.email], [200, victim.user.email]);
+    // A user the organization created is its admins' to change.
+    const created = (await api.request('POST', `/v2/organizations/${orgId}/users`, { key: admin.apiKey, body: { email: `${unique('made')}@example.com` } })).body.data;
+    assert.equal((await api.request('PATCH', `/v2/organizations/${orgId}/users/${created.id}`, { key: admin.apiKey, body: { bio: 'Ours' } })).status, 200);
   });
 
   test('a user without a profile in the organization is the IsUserInOrg 403 on PATCH and DELETE', async () => {
@@ -213,13 +221,15 @@ describe('organization users (/v2/organizations/{orgId}/users)', () => {
     assert.equal(again.status, 403);
 
     // A member's API key stops working with their account.
-    const member = await orgMember(api, orgId, owner.apiKey);
+    const member = await createOrgMember(api, orgId, owner.apiKey);
+    await markCreatedByOrganization(api, member.user.id, orgId);
     assert.equal((await api.request('DELETE', `/v2/organizations/${orgId}/users/${member.user.id}`, { key: admin.apiKey })).status, 200);
     assert.equal((await api.request('GET', '/v2/me', { key: member.apiKey })).status, 401);
   });
 
   test('svc keeps what an organization admin may not erase: a user of other teams, the last OWNER, a system admin', async () => {
-    const member = await orgMember(api, orgId, owner.apiKey);
+    const member = await createOrgMember(api, orgId, owner.apiKey);
+    await markCreatedByOrganization(api, member.user.id, orgId);
     const standalone = await api.request('POST', '/v2/teams', { key: member.apiKey, body: { name: unique('Own team') } });
     assert.equal(standalone.status, 201);
     const elsewhere = await api.request('DELETE', `/v2/organizations/${orgId}/users/${member.user.id}`, { key: admin.apiKey });
@@ -227,6 +237,7 @@ describe('organization users (/v2/organizations/{orgId}/users)', () => {
     assert.equal(elsewhere.body.error.details.reason, 'user_in_other_tenants');
     assert.equal((await api.request('GET', '/v2/me', { key: member.apiKey })).status, 200, 'still there');
 
+    await markCreatedByOrganization(api, owner.user.id, orgId);
     const lastOwner = await api.request('DELETE', `/v2/organizations/${orgId}/users/${owner.user.id}`, { key: admin.apiKey });
     assert.deepEqual([lastOwner.status, lastOwner.body.error.details.reason], [400, 'last_owner']);
 
@@ -237,7 +248,7 @@ describe('organization users (/v2/organizations/{orgId}/users)', () => {
   });
 
   test('access: an organization MEMBER and an admin of another organization get the RolesGuard 403; an outsider too', async () => {
-    const member = await orgMember(api, orgId, owner.apiKey);
+    const member = await createOrgMember(api, orgId, owner.apiKey);
     const other = await createOrganization(api);
     const outsider = await createMember(api);
     const calls: [string, string, unknown?][] = [

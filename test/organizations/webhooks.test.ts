@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { BOOKINGS_VERSION } from '../bookings/helpers.js';
 import { createEventType, createHost, type Host } from '../slots/helpers.js';
-import { createMember, createOrganization, type Member } from '../support/tenancy.js';
+import { createMember, createOrganization, createOrgMember, type Member } from '../support/tenancy.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { assertSigned, deliveriesOf, type Receiver, startReceiver } from '../webhooks/helpers.js';
 
@@ -20,11 +20,6 @@ async function joinOrganization(api: TestApp, orgId: number, ownerKey: string, u
   assert.equal(response.status, 201, response.text);
 }
 
-async function orgMember(api: TestApp, orgId: number, ownerKey: string, role = 'MEMBER'): Promise<Member> {
-  const member = await createMember(api);
-  await joinOrganization(api, orgId, ownerKey, member.user.id, role);
-  return member;
-}
 
 function assertNamesField(response: { status: number; body: any; text: string }, field: string): void {
   assert.equal(response.status, 400, response.text);
@@ -45,7 +40,7 @@ describe('organization webhooks (/v2/organizations/{orgId}/webhooks)', () => {
     const made = await createOrganization(api);
     orgId = made.organization.id;
     owner = made.owner;
-    admin = await orgMember(api, orgId, owner.apiKey, 'ADMIN');
+    admin = await createOrgMember(api, orgId, owner.apiKey, 'ADMIN');
   });
   after(async () => {
     await receiver.close();
@@ -119,7 +114,7 @@ describe('organization webhooks (/v2/organizations/{orgId}/webhooks)', () => {
     assert.deepEqual((await api.request('GET', path(undefined, other.organization.id), { key: other.owner.apiKey })).body.data.map((hook: any) => hook.id), [theirs.id]);
     assert.equal((await api.request('GET', path(), { key: other.owner.apiKey })).status, 403, "another organization's owner");
 
-    const member = await orgMember(api, orgId, owner.apiKey);
+    const member = await createOrgMember(api, orgId, owner.apiKey);
     for (const [method, target, body] of [
       ['GET', path(), undefined],
       ['POST', path(), { subscriberUrl: `${receiver.url}/member`, active: true, triggers: ['BOOKING_CREATED'] }],

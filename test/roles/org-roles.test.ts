@@ -4,18 +4,12 @@
 // the permission validator's "Permission 'x' must be a valid permission string ..."; POST permissions 200, DELETE 204).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createMember, createOrganization, type Member } from '../support/tenancy.js';
+import { createMember, createOrganization, createOrgMember, type Member } from '../support/tenancy.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const INVALID = (permission: string) => `Permission '${permission}' must be a valid permission string in format 'resource.action' (e.g., 'eventType.read', 'booking.create')`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-async function orgMember(api: TestApp, orgId: number, adminKey: string, role = 'MEMBER'): Promise<Member & { membershipId: number }> {
-  const member = await createMember(api);
-  const response = await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: adminKey, body: { userId: member.user.id, role, accepted: true } });
-  assert.equal(response.status, 201, response.text);
-  return { ...member, membershipId: response.body.data.id };
-}
 
 describe('organization roles (/v2/organizations/{orgId}/roles)', () => {
   let api: TestApp;
@@ -32,7 +26,7 @@ describe('organization roles (/v2/organizations/{orgId}/roles)', () => {
   after(() => api.close());
 
   test('an organization admin creates, reads, lists (take/skip), updates and deletes a custom role, with exact outputs', async () => {
-    const admin = await orgMember(api, orgId, owner.apiKey, 'ADMIN');
+    const admin = await createOrgMember(api, orgId, owner.apiKey, 'ADMIN');
     const created = await api.request('POST', roles, {
       key: admin.apiKey,
       body: { name: 'Schedulers', color: '#00ff00', description: 'Reads bookings', permissions: ['booking.read', 'eventType.read', 'booking.read'] },
@@ -156,7 +150,7 @@ describe('organization roles (/v2/organizations/{orgId}/roles)', () => {
   });
 
   test('refusals: not an organization 403, outsider 403, organization MEMBER 403, a role of another organization 404', async () => {
-    const member = await orgMember(api, orgId, owner.apiKey);
+    const member = await createOrgMember(api, orgId, owner.apiKey);
     const outsider = await createOrganization(api);
     const role = (await api.request('POST', roles, { key: owner.apiKey, body: { name: 'Guarded' } })).body.data;
     const foreignRole = (await api.request('POST', `/v2/organizations/${outsider.organization.id}/roles`, { key: outsider.owner.apiKey, body: { name: 'Foreign' } })).body.data;

@@ -4,17 +4,11 @@
 // another organization; permissions are those of the team scope (no '*.*', no organization.*).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createMember, createOrganization, type Member } from '../support/tenancy.js';
+import { createMember, createOrganization, createOrgMember, type Member } from '../support/tenancy.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const INVALID = (permission: string) => `Permission '${permission}' must be a valid permission string in format 'resource.action' (e.g., 'eventType.read', 'booking.create')`;
 
-async function orgMember(api: TestApp, orgId: number, adminKey: string, role = 'MEMBER'): Promise<Member & { membershipId: number }> {
-  const member = await createMember(api);
-  const response = await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: adminKey, body: { userId: member.user.id, role, accepted: true } });
-  assert.equal(response.status, 201, response.text);
-  return { ...member, membershipId: response.body.data.id };
-}
 
 async function orgTeam(api: TestApp, orgId: number, key: string, name: string): Promise<{ id: number }> {
   const response = await api.request('POST', `/v2/organizations/${orgId}/teams`, { key, body: { name } });
@@ -39,7 +33,7 @@ describe('organization team roles (/v2/organizations/{orgId}/teams/{teamId}/role
   after(() => api.close());
 
   test('an organization admin manages a team\'s roles, with exact outputs naming teamId; the team\'s roles are its own', async () => {
-    const admin = await orgMember(api, orgId, owner.apiKey, 'ADMIN');
+    const admin = await createOrgMember(api, orgId, owner.apiKey, 'ADMIN');
     const created = await api.request('POST', roles, { key: admin.apiKey, body: { name: 'Closers', color: '#123456', permissions: ['booking.readTeamBookings', 'team.read'] } });
     assert.equal(created.status, 201, created.text);
     const role = created.body.data;
@@ -111,7 +105,7 @@ describe('organization team roles (/v2/organizations/{orgId}/teams/{teamId}/role
 
   test('refusals: outsider 403, organization MEMBER 403 even as TEAM ADMIN, team of another organization 404, role of another team 404', async () => {
     const outsider = await createOrganization(api);
-    const member = await orgMember(api, orgId, owner.apiKey);
+    const member = await createOrgMember(api, orgId, owner.apiKey);
     const teamAdmin = await api.request('POST', `/v2/organizations/${orgId}/teams/${teamId}/memberships`, { key: owner.apiKey, body: { userId: member.user.id, role: 'ADMIN', accepted: true } });
     assert.equal(teamAdmin.status, 201, teamAdmin.text);
     const role = (await api.request('POST', roles, { key: owner.apiKey, body: { name: 'Guarded' } })).body.data;
@@ -151,7 +145,7 @@ describe('organization team roles (/v2/organizations/{orgId}/teams/{teamId}/role
   });
 
   test('a custom team role with role.read lets a team member read the team\'s roles (PBAC on the team)', async () => {
-    const member = await orgMember(api, orgId, owner.apiKey);
+    const member = await createOrgMember(api, orgId, owner.apiKey);
     const joined = await api.request('POST', `/v2/organizations/${orgId}/teams/${teamId}/memberships`, { key: owner.apiKey, body: { userId: member.user.id, role: 'MEMBER', accepted: true } });
     assert.equal(joined.status, 201, joined.text);
     assert.equal((await api.request('GET', roles, { key: member.apiKey })).status, 403);

@@ -35,3 +35,19 @@ export async function addTeamMember(api: TestApp, ownerKey: string, teamId: numb
   if (response.status !== 201) throw new Error(`addTeamMember: ${response.status} ${response.text}`);
   return response.body.data as { id: number };
 }
+
+/** A new user added to the organization as `role` (accepted), through the organization memberships route. */
+export async function createOrgMember(api: TestApp, orgId: number, adminKey: string, role = 'MEMBER'): Promise<Member & { membershipId: number }> {
+  const member = await createMember(api);
+  const response = await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: adminKey, body: { userId: member.user.id, role, accepted: true } });
+  if (response.status !== 201) throw new Error(`createOrgMember: ${response.status} ${response.text}`);
+  return { ...member, membershipId: response.body.data.id };
+}
+
+/**
+ * Marks a user (made by the system admin, so with an API key) as created by the organization, as
+ * POST /v2/organizations/{orgId}/users would have: its admins may then change or delete the account.
+ */
+export async function markCreatedByOrganization(api: TestApp, userId: number, orgId: number): Promise<void> {
+  await api.runtime.ctx.database.db.execute(`update users set organization_id = ${Number(orgId)} where id = ${Number(userId)}` as never);
+}

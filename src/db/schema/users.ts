@@ -27,6 +27,11 @@ export const users = pgTable(
     metadata: jsonb('metadata').$type<Record<string, string | number | boolean>>().notNull().default({}),
     defaultScheduleId: integer('default_schedule_id'),
     role: text('role').$type<'USER' | 'ADMIN'>().notNull().default('USER'),
+    /**
+     * The organization that created the user (POST /v2/organizations/{orgId}/users), as the reference's
+     * User.organizationId: its admins may change or delete the account; no other organization's may.
+     */
+    organizationId: integer('organization_id'),
     passwordHash: text('password_hash'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -80,8 +80,12 @@ export async function setProfileUsername(db: Db, organizationId: number, userId:
 }
 
 /** An organization admin does not vouch for an address the way the system admin does: it stays unverified. */
-export async function clearVerifiedEmail(db: Db, userId: number): Promise<void> {
-  await db.update(users).set({ verifiedEmail: null }).where(eq(users.id, userId));
+/**
+ * Marks a user as created by the organization, with an unverified email: an organization admin may not
+ * vouch for an address (attendee rights follow verified addresses).
+ */
+export async function markCreatedByOrganization(db: Db, userId: number, organizationId: number): Promise<void> {
+  await db.update(users).set({ verifiedEmail: null, organizationId }).where(eq(users.id, userId));
 }
 
 /** Does the user belong to a team or organization other than this organization and its teams? */

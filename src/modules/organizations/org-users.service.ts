@@ -87,9 +87,20 @@ export async function assertUserInOrganizationTeam(db: Db, organizationId: numbe
 }
 
 /** Only the system admin may change or delete a system admin's account. */
-function assertMayManage(caller: Caller, target: OrgUser): void {
-  if (target.user.role === 'ADMIN' && caller.role !== 'ADMIN') {
+/**
+ * An organization's admins change and delete only the users the organization created: a user who was
+ * merely added to it (any user id can be) keeps their account to themselves.
+ */
+function assertMayManage(caller: Caller, target: OrgUser, organizationId: number): void {
+  if (caller.role === 'ADMIN') return;
+  if (target.user.role === 'ADMIN') {
     throw forbidden('user_is_system_admin', `User with id=${target.user.id} is a system admin: only a system admin can change or delete them.`);
+  }
+  if (target.user.organizationId !== organizationId) {
+    throw forbidden(
+      'user_not_created_by_organization',
+      `User with id=${target.user.id} was not created by the organization with id=${organizationId}: its admins may only change or delete users it created.`,
+    );
   }
 }
 
@@ -126,7 +137,7 @@ export async function createOrganizationUser(deps: Deps, organizationId: number,
       // The reference creates organization users without a name; the column allows none.
       name: fields.name as string,
     });
-    await repo.clearVerifiedEmail(tx, user.id);
+    await repo.markCreatedByOrganization(tx, user.id, organizationId);
     await createMembershipIn(tx, organizationId, { userId: user.id, role: input.organizationRole ?? 'MEMBER', accepted: input.autoAccept ?? true });
     await ensureProfile(tx, organizationId, user.id);
     return (await repo.findOrgUser(tx, organizationId, user.id))!;
@@ -138,7 +149,7 @@ export async function updateOrganizationUser(deps: Deps, caller: Caller, organiz
   const email = input.email?.toLowerCase();
   const username = input.username?.toLowerCase();
   return deps.changes.transaction(deps.database, async (tx, announce) => {
-    assertMayManage(caller, await getOrganizationUser(tx, organizationId, userId));
+    assertMayManage(caller, await getOrganizationUser(tx, organizationId, userId), organizationId);
     if (email !== undefined && (await repo.isEmailTaken(tx, email, userId))) throw emailTaken();
     if (username !== undefined && (await repo.isUsernameTaken(tx, organizationId, username, userId))) throw usernameTaken();
     if (input.defaultScheduleId !== undefined) await assertOwnsSchedule(tx, userId, input.defaultScheduleId);
@@ -160,7 +171,7 @@ export async function updateOrganizationUser(deps: Deps, caller: Caller, organiz
 export async function deleteOrganizationUser(deps: Deps, caller: Caller, organizationId: number, userId: number): Promise<OrgUser> {
   return deps.changes.transaction(deps.database, async (tx, announce) => {
     const target = await getOrganizationUser(tx, organizationId, userId);
-    assertMayManage(caller, target);
+    assertMayManage(caller, target, organizationId);
     if (caller.role !== 'ADMIN' && (await repo.belongsOutsideOrganization(tx, organizationId, userId))) {
       throw forbidden(
         'user_in_other_tenants',
