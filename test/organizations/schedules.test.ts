@@ -4,7 +4,7 @@
 // Bodies and outputs are those of /v2/schedules (ScheduleOutput_2024_06_11).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { addTeamMember, createMember, createOrganization, createOrgMember, createTeam, type Member } from '../support/tenancy.js';
+import { addTeamMember, createMember, createOrganization, createOrgMember, createTeam, markCreatedByOrganization, type Member } from '../support/tenancy.js';
 import { ADMIN_API_KEY, createTestApp, type TestApp } from '../support/test-app.js';
 
 
@@ -32,6 +32,7 @@ describe('organization and team schedules', () => {
 
   test("an organization admin creates, lists, reads, updates and deletes a member's schedules", async () => {
     const member = await createOrgMember(api, orgId, owner.apiKey);
+    await markCreatedByOrganization(api, member.user.id, orgId);
     const base = `/v2/organizations/${orgId}/users/${member.user.id}/schedules`;
     const created = await api.request('POST', base, { key: admin.apiKey, body: { name: 'Office', timeZone: 'America/New_York', isDefault: false } });
     assert.equal(created.status, 201, created.text);
@@ -62,6 +63,7 @@ describe('organization and team schedules', () => {
 
   test("a schedule of someone else under a user's path is the schedules 403; a missing one 404 (400 on DELETE); bad bodies 400 naming the field", async () => {
     const member = await createOrgMember(api, orgId, owner.apiKey);
+    await markCreatedByOrganization(api, member.user.id, orgId);
     const other = await createOrgMember(api, orgId, owner.apiKey);
     const othersSchedule = await ownSchedule(api, other, 'Theirs');
     const base = `/v2/organizations/${orgId}/users/${member.user.id}/schedules`;
@@ -130,6 +132,19 @@ describe('organization and team schedules', () => {
       assert.deepEqual([response.status, response.body.error?.message], [403, `IsUserInOrg - user with id=${other.owner.user.id} is not part of the organization with id=${orgId}.`], `${method} ${path}`);
     }
     assert.equal((await api.request('GET', `/v2/schedules/${foreignSchedule.id}`, { key: other.owner.apiKey })).body.data.name, 'Foreign', 'untouched');
+
+    // A user merely added to the organization (any user id can be) keeps their schedules to themselves.
+    const added = await createOrgMember(api, orgId, owner.apiKey);
+    const addedSchedule = await ownSchedule(api, added, 'Private');
+    for (const [method, path, body] of [
+      ['GET', `/v2/organizations/${orgId}/users/${added.user.id}/schedules`],
+      ['PATCH', `/v2/organizations/${orgId}/users/${added.user.id}/schedules/${addedSchedule.id}`, { name: 'Hijacked' }],
+      ['DELETE', `/v2/organizations/${orgId}/users/${added.user.id}/schedules/${addedSchedule.id}`],
+    ] as [string, string, unknown?][]) {
+      const response = await api.request(method, path, { key: admin.apiKey, ...(body ? { body } : {}) });
+      assert.deepEqual([response.status, response.body.error?.details?.reason], [403, 'user_not_created_by_organization'], `${method} ${path}`);
+    }
+    assert.equal((await api.request('GET', `/v2/schedules/${addedSchedule.id}`, { key: added.apiKey })).body.data.name, 'Private', 'untouched');
   });
 
   test('GET /v2/teams/{teamId}/schedules: the team admin sees the members\' schedules (not the team\'s own); a team MEMBER and an outsider get 403', async () => {

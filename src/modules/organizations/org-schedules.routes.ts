@@ -1,9 +1,11 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../../app/context.js';
+import type { FastifyRequest } from 'fastify';
 import { access } from '../../http/access.js';
 import type { App } from '../../http/app.js';
 import { Envelope, ok } from '../../http/envelope.js';
 import { TakeSkipQuery } from '../../http/pagination.js';
+import { principalOf } from '../../http/request-guard.js';
 import { CreateScheduleBody_2024_06_11, ScheduleOutput_2024_06_11, UpdateScheduleBody_2024_06_11 } from '../schedules/schedules.schemas.js';
 import * as schedules from '../schedules/schedules.service.js';
 import { scheduleVersions } from '../schedules/schedules.versions.js';
@@ -24,7 +26,9 @@ function registerOrganizationUserScheduleRoutes(app: App, ctx: AppContext): void
   const tags = ['Orgs / Users / Schedules'];
   const read = access.tenant('ORG_SCHEDULE_READ', { role: 'ORG_ADMIN', permissions: [] });
   const write = access.tenant('ORG_SCHEDULE_WRITE', { role: 'ORG_ADMIN', permissions: [] });
-  const targetUser = async (params: { orgId: number; userId: number }) => (await orgUsers.getOrganizationUser(ctx.database.db, params.orgId, params.userId)).user;
+  // Only users the organization created: a user merely added to it keeps their schedules to themselves.
+  const targetUser = async (request: FastifyRequest<{ Params: { orgId: number; userId: number } }>) =>
+    (await orgUsers.getManagedOrganizationUser(ctx.database.db, principalOf(request).user, request.params.orgId, request.params.userId)).user;
 
   app.get('/v2/organizations/:orgId/schedules', {
     config: { access: read },
@@ -46,7 +50,7 @@ function registerOrganizationUserScheduleRoutes(app: App, ctx: AppContext): void
     config: { access: write },
     schema: { tags, summary: 'Create a schedule', params: OrgUserParams, body: CreateScheduleBody_2024_06_11, response: { 201: Envelope(ScheduleOutput_2024_06_11) } },
     handler: async (request, reply) => {
-      const user = await targetUser(request.params);
+      const user = await targetUser(request);
       const view = await schedules.createSchedule(ctx, user.id, variant.toCreateInput(request.body));
       return reply.status(201).send(ok(variant.present(view)));
     },
@@ -55,20 +59,20 @@ function registerOrganizationUserScheduleRoutes(app: App, ctx: AppContext): void
   app.get('/v2/organizations/:orgId/users/:userId/schedules', {
     config: { access: read },
     schema: { tags, summary: 'Get all schedules', params: OrgUserParams, response: { 200: Envelope(Type.Array(ScheduleOutput_2024_06_11)) } },
-    handler: async (request) => ok((await schedules.listSchedules(ctx.database.db, await targetUser(request.params))).map(variant.present)),
+    handler: async (request) => ok((await schedules.listSchedules(ctx.database.db, await targetUser(request))).map(variant.present)),
   });
 
   app.get('/v2/organizations/:orgId/users/:userId/schedules/:scheduleId', {
     config: { access: read },
     schema: { tags, summary: 'Get a schedule', params: OrgUserScheduleParams, response: { 200: Envelope(ScheduleOutput_2024_06_11) } },
-    handler: async (request) => ok(variant.present(await schedules.getSchedule(ctx.database.db, await targetUser(request.params), request.params.scheduleId))),
+    handler: async (request) => ok(variant.present(await schedules.getSchedule(ctx.database.db, await targetUser(request), request.params.scheduleId))),
   });
 
   app.patch('/v2/organizations/:orgId/users/:userId/schedules/:scheduleId', {
     config: { access: write },
     schema: { tags, summary: 'Update a schedule', params: OrgUserScheduleParams, body: UpdateScheduleBody_2024_06_11, response: { 200: Envelope(ScheduleOutput_2024_06_11) } },
     handler: async (request) => {
-      const user = await targetUser(request.params);
+      const user = await targetUser(request);
       return ok(variant.present(await schedules.updateSchedule(ctx, user.id, request.params.scheduleId, variant.toUpdateInput(request.body))));
     },
   });
@@ -77,7 +81,7 @@ function registerOrganizationUserScheduleRoutes(app: App, ctx: AppContext): void
     config: { access: write },
     schema: { tags, summary: 'Delete a schedule', params: OrgUserScheduleParams, response: { 200: Type.Object({ status: Type.Literal('success') }) } },
     handler: async (request) => {
-      const user = await targetUser(request.params);
+      const user = await targetUser(request);
       await schedules.deleteSchedule(ctx, user.id, request.params.scheduleId);
       return { status: 'success' as const };
     },

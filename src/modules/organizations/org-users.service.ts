@@ -79,6 +79,13 @@ export async function getOrganizationUser(db: Db, organizationId: number, userId
   return found;
 }
 
+/** A user of the organization that its admins may manage: one it created (see assertMayManage). */
+export async function getManagedOrganizationUser(db: Db, caller: Caller, organizationId: number, userId: number): Promise<OrgUser> {
+  const target = await getOrganizationUser(db, organizationId, userId);
+  assertMayManage(caller, target, organizationId);
+  return target;
+}
+
 /** The reference's IsUserInOrgTeam: a profile in the organization and a membership in the team. */
 export async function assertUserInOrganizationTeam(db: Db, organizationId: number, teamId: number, userId: number): Promise<void> {
   if (!(await repo.isUserInOrgTeam(db, organizationId, teamId, userId))) {
