@@ -47,13 +47,17 @@ function dropPostgres(template) {
   node('test/support/pg-template.ts', { SVC_TEST_DATABASE_URL: pgUrl, SVC_TEST_PG_TEMPLATE: template, SVC_PG_TEMPLATE_ACTION: 'drop' });
 }
 
-function runSuite(backend, env) {
+// The slot engine and the small libraries never touch a database: they run in the first pass only.
+const DATABASE_FREE = [`test${path.sep}engine${path.sep}`, `test${path.sep}lib${path.sep}`];
+const needsDatabase = (file) => !DATABASE_FREE.some((prefix) => file.startsWith(prefix));
+
+function runSuite(backend, env, suiteFiles = files) {
   const tapFile = path.join(os.tmpdir(), `svc-tests-${backend}-${process.pid}.tap`);
   const concurrency = Math.max(2, os.availableParallelism());
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, ...files],
+      ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, ...suiteFiles],
       { cwd: root, stdio: 'inherit', env: { ...process.env, TZ: process.env.TZ || 'Pacific/Chatham', SVC_TEST_BACKEND: backend, LOG_LEVEL: 'silent', ...env } },
     );
     child.on('exit', (code) => {
@@ -86,7 +90,9 @@ for (const backend of backends) {
     continue;
   }
   try {
-    results.push(await runSuite('postgres', { SVC_TEST_DATABASE_URL: pgUrl, SVC_TEST_PG_TEMPLATE: prepared.template }));
+    const databaseFiles = backends.length > 1 ? files.filter(needsDatabase) : files;
+    if (databaseFiles.length === 0) continue;
+    results.push(await runSuite('postgres', { SVC_TEST_DATABASE_URL: pgUrl, SVC_TEST_PG_TEMPLATE: prepared.template }, databaseFiles));
   } finally {
     dropPostgres(prepared.template);
   }

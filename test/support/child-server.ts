@@ -126,7 +126,7 @@ function spawnCli(args: string[], env: Record<string, string>) {
 }
 
 /** Runs a CLI command to completion (e.g. `migrate`). */
-export async function runCli(args: string[], env: Record<string, string>, timeoutMs = 20_000): Promise<Exit & { stdout: string; stderr: string }> {
+export async function runCli(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<Exit & { stdout: string; stderr: string }> {
   const run = spawnCli(args, { LOG_LEVEL: 'info', ...env });
   const timer = setTimeout(() => run.child.kill('SIGKILL'), timeoutMs);
   const exit = await run.exited;
@@ -175,7 +175,7 @@ export async function spawnServer(env: Record<string, string>): Promise<ChildSer
 }
 
 /** Polls GET /health until 200 (and the 'svc is ready' log line is read); fails early, with the child's output, if it exits or times out. */
-export async function waitHealthy(server: ChildServer, timeoutMs = 20_000): Promise<void> {
+export async function waitHealthy(server: ChildServer, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exit: Exit | undefined;
   void server.exited.then((value) => (exit = value));
