@@ -1,6 +1,6 @@
 // Bookings, their attendees, held slots and the history of changes that webhooks deliver from.
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
 import { eventTypes } from './scheduling.js';
 import { users } from './users.js';
@@ -55,6 +55,28 @@ export const bookings = pgTable(
     index('bookings_user_id_end_at_idx').on(t.userId, t.endAt),
     index('bookings_event_type_id_end_at_idx').on(t.eventTypeId, t.endAt),
   ],
+);
+
+/**
+ * Every host whose time a booking takes: its organizer (written by a trigger when the booking is
+ * inserted) and, for collective and round-robin bookings with fixed hosts, the others. Triggers keep
+ * time and status equal to the booking's, so the exclusion constraint on (user, time) protects every
+ * host of every accepted booking, not only its organizer.
+ */
+export const bookingHosts = pgTable(
+  'booking_hosts',
+  {
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    startAt: timestamp('start_at', { withTimezone: true }).notNull(),
+    endAt: timestamp('end_at', { withTimezone: true }).notNull(),
+    status: text('status').$type<BookingStatus>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bookingId, t.userId] }), index('booking_hosts_user_id_end_at_idx').on(t.userId, t.endAt)],
 );
 
 /** The people a booking is for; on a seated event type each attendee holds one seat. */

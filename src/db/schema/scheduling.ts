@@ -1,6 +1,6 @@
 // Availability and what can be booked: schedules and event types.
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, boolean, check, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { DateOverride, WeeklyRule } from '../../scheduling/availability-rules.js';
 import type {
   BookerActiveBookingsLimit,
@@ -39,18 +39,34 @@ export const schedules = pgTable(
   ],
 );
 
+export type SchedulingType = 'collective' | 'roundRobin' | 'managed';
+
+/** Who is mailed about an organization team event type's bookings (`emailSettings`). */
+export interface EventTypeEmailSettings {
+  disableEmailsToAttendees: boolean;
+  disableEmailsToHosts: boolean;
+}
+
 /**
- * Personal event types. Everything the slot engine and the booking flow read is a real column (or a
- * typed jsonb of its own); booking-page presentation lives in `settings`. `calendar_invites` is
- * write-only through the event-type routes.
+ * Event types. A personal one has `user_id`; a team one has `team_id` and `scheduling_type`, and its
+ * hosts in `event_type_hosts`; a managed child has both `user_id` (its member) and `parent_id` (the
+ * managed team type it copies). Everything the slot engine and the booking flow read is a real
+ * column (or a typed jsonb of its own); booking-page presentation lives in `settings`.
+ * `calendar_invites` is write-only through the event-type routes.
  */
 export const eventTypes = pgTable(
   'event_types',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    teamId: integer('team_id').references((): AnyPgColumn => teams.id, { onDelete: 'cascade' }),
+    parentId: integer('parent_id').references((): AnyPgColumn => eventTypes.id, { onDelete: 'cascade' }),
+    schedulingType: text('scheduling_type').$type<SchedulingType>(),
+    assignAllTeamMembers: boolean('assign_all_team_members').notNull().default(false),
+    rescheduleWithSameRoundRobinHost: boolean('reschedule_with_same_round_robin_host').notNull().default(false),
+    /** Round robin weighs hosts by `event_type_hosts.weight` (fair share of bookings) before priority. */
+    isRRWeightsEnabled: boolean('is_rr_weights_enabled').notNull().default(false),
+    emailSettings: jsonb('email_settings').$type<EventTypeEmailSettings>(),
     slug: text('slug').notNull(),
     title: text('title').notNull(),
     description: text('description').notNull().default(''),
@@ -90,6 +106,63 @@ export const eventTypes = pgTable(
   },
   (t) => [
     uniqueIndex('event_types_user_id_slug_lower_key').on(t.userId, sql`lower(${t.slug})`),
+    uniqueIndex('event_types_team_id_slug_lower_key').on(t.teamId, sql`lower(${t.slug})`),
     index('event_types_schedule_id_idx').on(t.scheduleId),
+    index('event_types_parent_id_idx').on(t.parentId),
+    check('event_types_owner_check', sql`${t.userId} is not null or ${t.teamId} is not null`),
+    check('event_types_scheduling_type_check', sql`${t.schedulingType} in ('collective', 'roundRobin', 'managed')`),
   ],
+);
+
+/**
+ * The hosts of a team event type. `mandatory` hosts (the reference's `isFixed`) must all attend; of
+ * the others one per `group_id` is chosen (round robin) by availability, then weight, priority and
+ * how recently they were booked.
+ */
+export const eventTypeHosts = pgTable(
+  'event_type_hosts',
+  {
+    eventTypeId: integer('event_type_id')
+      .notNull()
+      .references((): AnyPgColumn => eventTypes.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    mandatory: boolean('mandatory').notNull().default(false),
+    /** 0 lowest ... 4 highest; the reference's default is 2 (medium). */
+    priority: integer('priority').notNull().default(2),
+    weight: integer('weight').notNull().default(100),
+    groupId: text('group_id'),
+    /** null: the host's default schedule. */
+    scheduleId: integer('schedule_id').references((): AnyPgColumn => schedules.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.eventTypeId, t.userId] }),
+    index('event_type_hosts_user_id_idx').on(t.userId),
+    check('event_type_hosts_priority_check', sql`${t.priority} between 0 and 4`),
+    check('event_type_hosts_weight_check', sql`${t.weight} >= 0`),
+  ],
+);
+
+/**
+ * Links that book a hidden event type: found by the SHA-256 of the link id; the id itself is sealed
+ * so that its owner can be shown the link again. A link expires at `expires_at` or after
+ * `max_usage_count` bookings.
+ */
+export const eventTypePrivateLinks = pgTable(
+  'event_type_private_links',
+  {
+    id: serial('id').primaryKey(),
+    eventTypeId: integer('event_type_id')
+      .notNull()
+      .references((): AnyPgColumn => eventTypes.id, { onDelete: 'cascade' }),
+    linkHash: text('link_hash').notNull(),
+    linkSealed: text('link_sealed').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    maxUsageCount: integer('max_usage_count'),
+    usageCount: integer('usage_count').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('event_type_private_links_link_hash_key').on(t.linkHash), index('event_type_private_links_event_type_id_idx').on(t.eventTypeId)],
 );

@@ -17,7 +17,7 @@ export function ownsSchedule(userId: number, schedule: { userId: number | null }
 }
 
 /** A personal event type: its owner manages it and its webhooks. */
-export function ownsEventType(userId: number | null, eventType: { userId: number }): boolean {
+export function ownsEventType(userId: number | null, eventType: { userId: number | null }): boolean {
   return userId !== null && eventType.userId === userId;
 }
 

@@ -105,6 +105,13 @@ function initialState(): EventTypeState {
     recurrence: null,
     settings: DEFAULT_SETTINGS,
     calendarInvites: null,
+    teamId: null,
+    parentId: null,
+    schedulingType: null,
+    assignAllTeamMembers: false,
+    rescheduleWithSameRoundRobinHost: false,
+    isRRWeightsEnabled: false,
+    emailSettings: null,
   };
 }
 
