@@ -11,17 +11,20 @@ export const CHANGES_CHANNEL = 'svc_changes';
  * - `availability`: the settings a user's slots are computed from (schedules, event types);
  * - `busyTime`: a user's bookings or reservations, and nothing else;
  * - `tenancy`: any team, organization, membership, profile or role (rare writes: every cached access
- *   decision and team read is dropped).
+ *   decision and team read is dropped);
+ * - `teamEventType`: a team event type's settings or hosts.
  */
 export type ChangeEvent =
   | { kind: 'tenancy' }
   | { kind: 'user'; userId: number }
   | { kind: 'credential'; hash: string }
   | { kind: 'availability'; userId: number }
-  | { kind: 'busyTime'; userId: number };
+  | { kind: 'busyTime'; userId: number }
+  | { kind: 'teamEventType'; eventTypeId: number };
 
 export function formatChange(event: ChangeEvent): string {
   if (event.kind === 'tenancy') return 'tenancy:*';
+  if (event.kind === 'teamEventType') return `teamEventType:${event.eventTypeId}`;
   return event.kind === 'credential' ? `credential:${event.hash}` : `${event.kind}:${event.userId}`;
 }
 
@@ -30,6 +33,7 @@ export function parseChange(payload: string): ChangeEvent | null {
   if (!value) return null;
   if (kind === 'credential') return { kind, hash: value };
   if (kind === 'tenancy') return { kind };
+  if (kind === 'teamEventType' && /^\d+$/.test(value)) return { kind, eventTypeId: Number(value) };
   if ((kind === 'user' || kind === 'availability' || kind === 'busyTime') && /^\d+$/.test(value)) return { kind, userId: Number(value) };
   return null;
 }

@@ -3,14 +3,41 @@ import type { Db } from './client.js';
 
 /** Lock class of "this host's time": taken by every write that must see the host's busy time unchanged. */
 const HOST_TIME_LOCK = 0x5376_0001;
+/** Lock class of "this team event type's bookings": round-robin choices and its limits are decided under it. */
+const EVENT_TYPE_BOOKINGS_LOCK = 0x5376_0002;
+/** Lock class of "this team's bookings": its own booking limits count bookings of all its event types. */
+const TEAM_BOOKINGS_LOCK = 0x5376_0003;
+
+/*
+ * Order of locks, the same for every writer so that none waits on another in a cycle: a team's, then
+ * one event type's, then hosts' in id order. Hosts locked later in a transaction are only ever tried
+ * (`tryLockHostTime`), never waited for.
+ */
 
 /**
- * Transaction-scoped advisory locks on the hosts' time, in id order so that two writers sharing hosts
- * never wait on each other in a cycle. Whoever holds them re-reads busy time, checks, and writes before
- * anyone else can: this is what makes "check, then insert" safe across many API processes.
+ * Transaction-scoped advisory locks on the hosts' time, in id order, in one statement. Whoever holds
+ * them re-reads busy time, checks, and writes before anyone else can: this is what makes "check, then
+ * insert" safe across many API processes.
  */
 export async function lockHostTime(tx: Db, userIds: readonly number[]): Promise<void> {
-  for (const userId of [...new Set(userIds)].sort((a, b) => a - b)) {
-    await tx.execute(sql`select pg_advisory_xact_lock(${HOST_TIME_LOCK}, ${userId})`);
+  const ids = [...new Set(userIds)].sort((a, b) => a - b);
+  if (ids.length === 1) await tx.execute(sql`select pg_advisory_xact_lock(${HOST_TIME_LOCK}, ${ids[0]!})`);
+  else if (ids.length > 1) {
+    // The subquery's order is the order the locks are taken in.
+    await tx.execute(sql`select count(pg_advisory_xact_lock(${HOST_TIME_LOCK}, id)) from (select unnest(${`{${ids.join(',')}}`}::int[]) as id order by 1) as hosts`);
   }
+}
+
+/** Takes one host's lock only if nobody else holds it right now (transaction-scoped locks cannot be given back early). */
+export async function tryLockHostTime(tx: Db, userId: number): Promise<boolean> {
+  const result = await tx.execute(sql`select pg_try_advisory_xact_lock(${HOST_TIME_LOCK}, ${userId}) as locked`);
+  return (result as unknown as { rows: { locked: boolean }[] }).rows[0]!.locked;
+}
+
+export async function lockEventTypeBookings(tx: Db, eventTypeId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${EVENT_TYPE_BOOKINGS_LOCK}, ${eventTypeId})`);
+}
+
+export async function lockTeamBookings(tx: Db, teamId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${TEAM_BOOKINGS_LOCK}, ${teamId})`);
 }

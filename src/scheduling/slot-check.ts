@@ -43,10 +43,11 @@ export function explainUnavailable(query: SlotQuery, start: number): Unavailable
   if (start < query.now + query.minimumBookingNotice * MINUTE) return 'too_soon';
   const window = query.bookingWindow && fixedWindowBounds(query.bookingWindow, query.organizerTimeZone, query.now);
   if (window && (start < window.start || start >= window.end)) return 'outside_booking_window';
-  const unlimited = { ...query, bookerLimit: null, bookingLimitsCount: null, bookingLimitsDuration: null, bookingWindow: null, onlyShowFirstAvailableSlot: false };
+  const unlimited = { ...query, bookerLimit: null, bookingLimitsCount: null, bookingLimitsDuration: null, teamLimits: null, bookingWindow: null, onlyShowFirstAvailableSlot: false };
   if (findSlot(unlimited, start)) {
     if (query.bookingWindow && !findSlot({ ...unlimited, bookingWindow: query.bookingWindow }, start)) return 'outside_booking_window';
-    if (!findSlot({ ...unlimited, bookingLimitsCount: query.bookingLimitsCount, bookingLimitsDuration: query.bookingLimitsDuration }, start)) return 'booking_limit_reached';
+    const limited = { ...unlimited, bookingLimitsCount: query.bookingLimitsCount, bookingLimitsDuration: query.bookingLimitsDuration, teamLimits: query.teamLimits };
+    if (!findSlot(limited, start)) return 'booking_limit_reached';
     return 'not_available';
   }
   if (query.seatsPerTimeSlot !== null && findSlot({ ...unlimited, seatsPerTimeSlot: Number.MAX_SAFE_INTEGER }, start)) return 'seats_full';

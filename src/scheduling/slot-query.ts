@@ -52,6 +52,13 @@ export interface LimitBooking {
   uid?: string | undefined;
 }
 
+export interface TeamLimits {
+  count: IntervalLimits;
+  timeZone: string;
+  weekStart: number;
+  bookings: readonly LimitBooking[];
+}
+
 export interface SlotQuery {
   now: number;
   /** Slot starts in [from, to). */
@@ -81,6 +88,11 @@ export interface SlotQuery {
   hosts: readonly HostAvailability[];
   /** Active bookings of this event type (accepted or pending), for its booking limits. */
   limitBookings: readonly LimitBooking[];
+  /**
+   * A team's own booking-count limits (`bookingLimits`), over every booking of the team's event types,
+   * in the team's zone and week.
+   */
+  teamLimits?: TeamLimits | null | undefined;
   /** A booking being rescheduled: its own time is free and it does not count toward limits. */
   ignoreBookingUid?: string | null | undefined;
   /**

@@ -138,11 +138,15 @@ function prepare(query: SlotQuery, spanStart: number, spanEnd: number): Prepared
     if (plan) plans.push(plan);
     else if (host.fixed) return null;
   }
-  const withinLimits = bookingLimitChecker(
+  const eventTypeLimits = bookingLimitChecker(
     { count: query.bookingLimitsCount, duration: query.bookingLimitsDuration, timeZone: query.organizerTimeZone, weekStart: query.weekStart },
     query.limitBookings,
     query.ignoreBookingUid,
   );
+  const team = query.teamLimits;
+  const teamLimits = team ? bookingLimitChecker({ count: team.count, duration: null, timeZone: team.timeZone, weekStart: team.weekStart }, team.bookings, query.ignoreBookingUid) : null;
+  const withinLimits =
+    eventTypeLimits && teamLimits ? (start: number, end: number) => eventTypeLimits(start, end) && teamLimits(start, end) : (eventTypeLimits ?? teamLimits);
   return { plans, roundRobinGroups, withinLimits };
 }
 

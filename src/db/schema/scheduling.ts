@@ -1,6 +1,6 @@
 // Availability and what can be booked: schedules and event types.
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { DateOverride, WeeklyRule } from '../../scheduling/availability-rules.js';
 import type {
   BookerActiveBookingsLimit,
@@ -135,6 +135,8 @@ export const eventTypeHosts = pgTable(
     groupId: text('group_id'),
     /** null: the host's default schedule. */
     scheduleId: integer('schedule_id').references((): AnyPgColumn => schedules.id, { onDelete: 'set null' }),
+    /** Hosts keep the order they were given in (rows inserted together are numbered in order): the first fixed host organizes. */
+    position: bigserial('position', { mode: 'number' }).notNull(),
     createdAt: createdAt(),
   },
   (t) => [

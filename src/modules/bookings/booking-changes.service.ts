@@ -3,8 +3,7 @@ import type { Db } from '../../db/client.js';
 import { lockHostTime } from '../../db/locks.js';
 import { badRequest, fieldRejected, forbidden, notFound, unauthorized } from '../../lib/errors.js';
 import { DEFAULT_SETTINGS, type EventTypeSettings } from '../event-types/event-type-model.js';
-import type { EventTypeRow } from '../event-types/event-types.repository.js';
-import { findBookableEventType } from '../event-types/event-types.service.js';
+import { type EventTypeRow, findEventTypeById } from '../event-types/event-types.repository.js';
 import * as changes from './booking-changes.repository.js';
 import { recordBookingEvent } from './booking-events.js';
 import { isBookingOrganizer as isOrganizer } from '../access/resource-policy.js';
@@ -35,7 +34,7 @@ export const hostIds = (rows: { userId: number }[]) => rows.map((row) => row.use
 
 export async function eventTypeOf(tx: Db, booking: BookingRow): Promise<EventTypeRow | null> {
   if (booking.eventTypeId === null) return null;
-  return (await findBookableEventType(tx, { id: booking.eventTypeId }))?.eventType ?? null;
+  return (await findEventTypeById(tx, booking.eventTypeId)) ?? null;
 }
 
 /** Settings stored before a key existed read as the reference's default. */

@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { ChangeEvent } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
-import { lockHostTime } from '../../db/locks.js';
 import { badRequest, fieldRejected, forbidden, invalidField, notFound, unauthorized } from '../../lib/errors.js';
-import { ownsEventType } from '../access/resource-policy.js';
+import { hostsEventType, ownsEventType } from '../access/resource-policy.js';
 import { occurrenceStarts } from '../../scheduling/recurrence.js';
 import { explainUnavailable, findSlot } from '../../scheduling/slot-check.js';
 import type { Slot } from '../../scheduling/slot-query.js';
 import type { ConfirmationPolicy } from '../event-types/event-type-model.js';
-import type { BookingOrganizer, EventTypeRow } from '../event-types/event-types.repository.js';
+import { type BookingOrganizer, type EventTypeRow, findEventTypeById } from '../event-types/event-types.repository.js';
 import { ownerExists } from '../event-types/event-types.service.js';
 import type { AvailabilityCache } from '../slots/availability-cache.js';
 import { consumeReservation } from '../slots/slot-reservations.service.js';
-import { assertEndsInTime, buildSlotQuery, findBookingProfile, type SlotEventType } from '../slots/slots.service.js';
+import { assertEndsInTime, buildSlotQuery, findBookingProfile, resolveSlotTarget, type SlotEventType, type SlotHost, type SlotTarget } from '../slots/slots.service.js';
+import { findHostUsers, insertCoHosts } from './booking-hosts.repository.js';
+import { chooseHosts, lockBookingScope } from './team-hosts.service.js';
 import { bookingUnavailable } from './booking-errors.js';
 import { recordBookingEvent } from './booking-events.js';
 import { bookingResponses, type LocationChoice, resolveLocation } from './booking-responses.js';
@@ -25,7 +26,7 @@ const MINUTE = 60_000;
 export type BookingTarget =
   | { kind: 'id'; eventTypeId: number }
   | { kind: 'slug'; username: string; eventTypeSlug: string; organizationSlug?: string | undefined }
-  | { kind: 'team'; teamSlug: string; eventTypeSlug: string };
+  | { kind: 'team'; teamSlug: string; eventTypeSlug: string; organizationSlug?: string | undefined };
 
 export interface CreateBookingInput {
   target: BookingTarget;
@@ -62,17 +63,31 @@ export interface BookingContext {
   cache?: AvailabilityCache | null | undefined;
 }
 
-type BookingProfile = { eventType: EventTypeRow; organizer: BookingOrganizer; slotEventType: SlotEventType };
+/** An event type to book with its slot rules; `organizer` is known up front only for personal event types. */
+type BookingProfile = { eventType: EventTypeRow; organizer: BookingOrganizer | null; slotEventType: SlotEventType };
 
 function cachedBookingProfile(tx: Db, cache: AvailabilityCache | null, key: string, by: Parameters<typeof findBookingProfile>[1]): Promise<BookingProfile | null> {
   const load = async () => (await findBookingProfile(tx, by)) ?? null;
   return cache ? cache.profile(`booking:${key}`, load, (profile) => [profile.organizer.id]) : load();
 }
 
+/** A team event type: its row, and its hosts as the slot engine sees them (through the cache when given). */
+async function teamBookingProfile(tx: Db, target: SlotTarget, cache: AvailabilityCache | null): Promise<BookingProfile | null> {
+  const slotEventType = await resolveSlotTarget(tx, target, cache);
+  const eventType = slotEventType.id === null ? undefined : await findEventTypeById(tx, slotEventType.id);
+  return eventType && slotEventType.team ? { eventType, organizer: null, slotEventType } : null;
+}
+
 async function bookableEventType(tx: Db, target: BookingTarget, cache: AvailabilityCache | null): Promise<BookingProfile> {
-  if (target.kind === 'team') throw notFound('team_not_found', `Team with slug ${target.teamSlug} not found`);
+  if (target.kind === 'team') {
+    const found = await teamBookingProfile(tx, { kind: 'teamEventType', teamSlug: target.teamSlug, eventTypeSlug: target.eventTypeSlug, organizationSlug: target.organizationSlug }, cache);
+    if (!found) throw notFound('event_type_not_found', `Event type with slug ${target.eventTypeSlug} belonging to team ${target.teamSlug} not found.`);
+    return found;
+  }
   if (target.kind === 'id') {
-    const found = await cachedBookingProfile(tx, cache, `id:${target.eventTypeId}`, { id: target.eventTypeId });
+    const found =
+      (await cachedBookingProfile(tx, cache, `id:${target.eventTypeId}`, { id: target.eventTypeId })) ??
+      (await teamBookingProfile(tx, { kind: 'eventTypeId', eventTypeId: target.eventTypeId }, cache).catch(() => null));
     if (!found) throw notFound('event_type_not_found', `Event type with id ${target.eventTypeId} not found.`);
     return found;
   }
@@ -83,7 +98,7 @@ async function bookableEventType(tx: Db, target: BookingTarget, cache: Availabil
   throw notFound('event_type_not_found', `Event type with slug ${target.eventTypeSlug} belonging to user ${target.username} not found.`);
 }
 
-function assertMayBook(eventType: EventTypeRow, callerId: number | null): void {
+function assertMayBook(eventType: EventTypeRow, hosts: readonly { userId: number }[], callerId: number | null): void {
   if (!eventType.bookingRequiresAuthentication) return;
   if (callerId === null) {
     throw unauthorized(
@@ -91,7 +106,7 @@ function assertMayBook(eventType: EventTypeRow, callerId: number | null): void {
       'checkBookingRequiresAuthentication - request must be authenticated by passing credentials belonging to event type owner, host or team or org admin or owner.',
     );
   }
-  if (!ownsEventType(callerId, eventType)) {
+  if (!ownsEventType(callerId, eventType) && !hostsEventType(callerId, hosts)) {
     throw forbidden(
       'booking_requires_authentication',
       'checkBookingRequiresAuthentication - user is not authorized to access this event type. User has to be either event type owner, host, team admin or owner or org admin or owner.',
@@ -151,8 +166,15 @@ async function bookerStanding(tx: Db, eventType: EventTypeRow, email: string | u
 export async function createBooking(ctx: BookingContext, input: CreateBookingInput): Promise<CreatedBookings> {
   const { tx, now } = ctx;
   const { eventType, organizer, slotEventType } = await bookableEventType(tx, input.target, ctx.cache ?? null);
-  assertMayBook(eventType, ctx.callerId);
-  if (input.instant) throw badRequest('instant_not_supported', 'Instant bookings are only supported for team event types, not individual user event types.', { property: 'instant' });
+  const team = slotEventType.team !== null;
+  assertMayBook(eventType, slotEventType.hosts, ctx.callerId);
+  if (input.instant) {
+    const message = team
+      ? 'Instant meetings are not supported: svc has no video meeting server to start one.'
+      : 'Instant bookings are only supported for team event types, not individual user event types.';
+    throw badRequest('instant_not_supported', message, { property: 'instant' });
+  }
+  if (slotEventType.hosts.length === 0) throw badRequest('event_type_no_hosts', 'No hosts are assigned to this event type.', { property: 'eventTypeId' });
   const length = bookingLength(eventType, input.lengthInMinutes);
   const count = occurrenceCount(eventType, input.recurrenceCount);
   const seatsPerTimeSlot = eventType.seatsPerTimeSlot;
@@ -164,30 +186,48 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   const starts = count > 1 ? occurrenceStarts(input.start, eventType.recurrence!, count, slotEventType.organizerTimeZone) : [input.start];
   assertEndsInTime('start', starts.length === count ? starts : [Number.NaN], length, input.start);
 
-  await lockHostTime(tx, slotEventType.hosts.map((host) => host.userId));
+  await lockBookingScope(tx, slotEventType);
   const standing = await bookerStanding(tx, eventType, input.attendee.email, now);
   const recurringBookingUid = count > 1 || input.recurrenceCount !== undefined ? randomUUID() : null;
 
-  // New bookings are presented from what was just written; a joined seated booking is re-read for its other seats.
-  const records: BookingRecord[] = [];
-  const host = { id: organizer.id, name: organizer.name, email: organizer.email, username: organizer.username, timeZone: organizer.timeZone };
-  const seating = seatsPerTimeSlot === null ? null : { showAttendees: eventType.seatsShowAttendees };
-  let seatUid: string | null = null;
+  const request = (start: number, index: number): SlotRequest => ({
+    start,
+    length,
+    now,
+    reservationUid: input.reservationUid,
+    bookerLimit: standing.bookerLimit,
+    existingUid: standing.existingUid,
+    occurrence: recurringBookingUid ? index : undefined,
+  });
+  const slots: Slot[] = [];
   for (const [index, start] of starts.entries()) {
     // On the embedded store every statement runs on this thread and resolves without a trip through
     // the event loop: a long series would hold every other request (/health included) until it ends.
     if (index > 0 && index % YIELD_EVERY_OCCURRENCES === 0) await yieldToEventLoop();
-    const slot = await bookableSlot(tx, slotEventType, {
-      start,
-      length,
-      now,
-      reservationUid: input.reservationUid,
-      bookerLimit: standing.bookerLimit,
-      existingUid: standing.existingUid,
-      occurrence: recurringBookingUid ? index : undefined,
-    });
-    if (seatsPerTimeSlot !== null && slot.seats?.bookingUid) {
-      const joined = await repo.findBookingByUid(tx, slot.seats.bookingUid);
+    slots.push(await bookableSlot(tx, slotEventType, request(start, index)));
+  }
+  const joins = (slot: Slot) => seatsPerTimeSlot !== null && slot.seats?.bookingUid;
+  const newSlots = slots.filter((slot) => !joins(slot));
+  const recheck = async (hosts: SlotHost[]) => {
+    for (const [index, slot] of newSlots.entries()) {
+      if (!(await slotWith(tx, { ...slotEventType, hosts }, request(slot.start, index)))) return false;
+    }
+    return true;
+  };
+  const hostIds = newSlots.length === 0 ? [] : await chooseHosts(tx, slotEventType, newSlots, { now, recheck });
+  if (hostIds === null || (newSlots.length > 0 && hostIds.length === 0)) throw bookingUnavailable('not_available', { start: input.start, team });
+  const organizerHost = organizer ?? (await findHostUsers(tx, hostIds.slice(0, 1)))[0];
+
+  // New bookings are presented from what was just written; a joined seated booking is re-read for its other seats.
+  const records: BookingRecord[] = [];
+  const host = organizerHost && { id: organizerHost.id, name: organizerHost.name, email: organizerHost.email, username: organizerHost.username, timeZone: organizerHost.timeZone };
+  const seating = seatsPerTimeSlot === null ? null : { showAttendees: eventType.seatsShowAttendees };
+  let seatUid: string | null = null;
+  for (const [index, slot] of slots.entries()) {
+    if (index > 0 && index % YIELD_EVERY_OCCURRENCES === 0) await yieldToEventLoop();
+    const start = slot.start;
+    if (joins(slot)) {
+      const joined = await repo.findBookingByUid(tx, slot.seats!.bookingUid!);
       seatUid = (await addSeat(tx, joined!, input, responses)).seatUid!;
       records.push(...(await repo.loadRecords(tx, [joined!])));
       continue;
@@ -195,11 +235,11 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
     const booking = await repo.insertBooking(tx, {
       uid: randomUUID(),
       eventTypeId: eventType.id,
-      userId: slot.hostIds[0] ?? organizer.id,
+      userId: host!.id,
       title: bookingTitle({
         eventTypeTitle: eventType.title,
         customName: eventType.settings.customName,
-        organizerName: organizer.name ?? organizer.username ?? organizer.email,
+        organizerName: host!.name ?? host!.username ?? host!.email,
         attendeeName: input.attendee.name,
         location: location?.value ?? '',
         durationMinutes: length,
@@ -213,16 +253,17 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       responses: seatsPerTimeSlot === null ? responses : {},
       recurringBookingUid,
     });
+    await insertCoHosts(tx, booking, hostIds.slice(1));
     let attendees: AttendeeRow[];
     if (seating) {
       const seat = await addSeat(tx, booking, input, responses);
       seatUid = seat.seatUid;
       attendees = [seat];
     } else attendees = await repo.insertAttendees(tx, attendeesOf(booking.id, input));
-    records.push({ booking, attendees, host, eventType: { id: eventType.id, slug: eventType.slug }, seating });
+    records.push({ booking, attendees, host: host!, eventType: { id: eventType.id, slug: eventType.slug, teamId: eventType.teamId }, seating });
   }
   if (input.reservationUid) await consumeReservation(tx, input.reservationUid, eventType.id, input.start, now);
-  await ctx.announce({ kind: 'busyTime', userId: records[0]!.booking.userId });
+  for (const userId of new Set([records[0]!.booking.userId, ...hostIds])) await ctx.announce({ kind: 'busyTime', userId });
 
   for (const [index, record] of records.entries()) {
     // Each event renders the booking and its webhook bodies: the series yields here as it does above.
@@ -243,9 +284,8 @@ interface SlotRequest {
   occurrence?: number | undefined;
 }
 
-/** The engine's slot at `start`, read inside the locks, or the reference's error for why there is none. */
-async function bookableSlot(tx: Db, eventType: SlotEventType, request: SlotRequest): Promise<Slot> {
-  const query = await buildSlotQuery(tx, eventType, {
+function slotQueryFor(tx: Db, eventType: SlotEventType, request: SlotRequest) {
+  return buildSlotQuery(tx, eventType, {
     from: request.start,
     to: request.start + 1,
     duration: request.length,
@@ -253,10 +293,20 @@ async function bookableSlot(tx: Db, eventType: SlotEventType, request: SlotReque
     exceptReservationUid: request.reservationUid,
     bookerLimit: request.bookerLimit,
   });
+}
+
+/** The engine's slot at `start`, read inside the locks, or the reference's error for why there is none. */
+async function bookableSlot(tx: Db, eventType: SlotEventType, request: SlotRequest): Promise<Slot> {
+  const query = await slotQueryFor(tx, eventType, request);
   const slot = findSlot(query, request.start);
   if (slot) return slot;
   const reason = explainUnavailable(query, request.start);
-  throw bookingUnavailable(reason, { start: request.start, occurrence: request.occurrence, existingBookingUid: request.existingUid });
+  throw bookingUnavailable(reason, { start: request.start, occurrence: request.occurrence, existingBookingUid: request.existingUid, team: eventType.team !== null });
+}
+
+/** Whether `start` is still a slot of the event type (with only the given hosts), read again under their locks. */
+async function slotWith(tx: Db, eventType: SlotEventType, request: SlotRequest): Promise<boolean> {
+  return findSlot(await slotQueryFor(tx, eventType, request), request.start) !== null;
 }
 
 function attendeesOf(bookingId: number, input: CreateBookingInput): repo.NewAttendee[] {

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.js';
 import { badRequest, fieldRejected, forbidden, invalidField, notFound } from '../../lib/errors.js';
 import { guestsDisabled } from '../event-types/booking-fields.js';
-import { findBookableEventType } from '../event-types/event-types.service.js';
+import { findEventTypeById } from '../event-types/event-types.repository.js';
 import { setAttendeesAbsent } from './booking-details.repository.js';
 import { recordBookingEvent } from './booking-events.js';
 import * as repo from './bookings.repository.js';
@@ -97,12 +97,12 @@ async function assertGuestsAllowed(tx: Db, record: BookingRecord): Promise<void>
   if (isClosed(booking)) throw fieldRejected('guests', 'booking_not_active', `Guests cannot be added to a ${booking.status} booking.`);
   if (record.seating) throw fieldRejected('guests', 'seated_booking', 'Guests cannot be added to a seated booking: each attendee books their own seat.');
   if (booking.eventTypeId === null) return;
-  const found = await findBookableEventType(tx, { id: booking.eventTypeId });
-  if (found && guestsDisabled(found.eventType.bookingFields)) {
+  const eventType = await findEventTypeById(tx, booking.eventTypeId);
+  if (eventType && guestsDisabled(eventType.bookingFields)) {
     throw fieldRejected(
       'guests',
       'guests_disabled',
-      `Cannot add guests to this booking. The guests field is disabled for event type "${found.eventType.title}" (ID: ${found.eventType.id}). Please contact the event organizer to enable guest additions.`,
+      `Cannot add guests to this booking. The guests field is disabled for event type "${eventType.title}" (ID: ${eventType.id}). Please contact the event organizer to enable guest additions.`,
     );
   }
 }

@@ -5,7 +5,10 @@ const OUT_OF_BOUNDS =
   'The event type can\'t be booked at the "start" time provided. This could be because it\'s too soon (violating the minimum booking notice) or too far in the future (outside the event\'s scheduling window). Try fetching available slots first using the GET /v2/slots endpoint and then make a booking with "start" time set to one of the available slots.';
 
 /** The reference's answer (contract 4.6) when a start is not bookable, with svc's reason in details. */
-export function bookingUnavailable(reason: UnavailableReason, context: { start: number; existingBookingUid?: string | undefined; occurrence?: number | undefined }): DomainError {
+export function bookingUnavailable(
+  reason: UnavailableReason,
+  context: { start: number; existingBookingUid?: string | undefined; occurrence?: number | undefined; team?: boolean | undefined },
+): DomainError {
   const details = { property: 'start', start: new Date(context.start).toISOString(), ...(context.occurrence !== undefined ? { occurrence: context.occurrence } : {}) };
   switch (reason) {
     case 'in_the_past':
@@ -28,6 +31,10 @@ export function bookingUnavailable(reason: UnavailableReason, context: { start: 
     case 'reserved':
     case 'booked':
     case 'not_available':
-      return badRequest('slot_unavailable', 'User either already has booking at this time or is not available', { ...details, cause: reason });
+      return badRequest(
+        'slot_unavailable',
+        context.team ? 'One of the hosts either already has booking at this time or is not available' : 'User either already has booking at this time or is not available',
+        { ...details, cause: reason },
+      );
   }
 }

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.js';
-import { lockHostTime } from '../../db/locks.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { explainUnavailable, findSlot } from '../../scheduling/slot-check.js';
 import type { Slot } from '../../scheduling/slot-query.js';
 import { type EventTypeSettings } from '../event-types/event-type-model.js';
-import type { EventTypeRow } from '../event-types/event-types.repository.js';
-import { findBookableEventType } from '../event-types/event-types.service.js';
+import { type EventTypeRow, findEventTypeById } from '../event-types/event-types.repository.js';
 import { assertEndsInTime, buildSlotQuery, resolveSlotTarget, type SlotEventType } from '../slots/slots.service.js';
 import * as changes from './booking-changes.repository.js';
 import { announceHosts, bookingNotFound, callerIsOrganizer, type ChangeContext, hostIds, isClosed, MINUTE, settingsOf } from './booking-changes.service.js';
 import { type CreatedBookings, needsConfirmation } from './booking-create.service.js';
 import { bookingUnavailable } from './booking-errors.js';
+import { insertCoHosts } from './booking-hosts.repository.js';
+import { chooseHosts, lockBookingScope } from './team-hosts.service.js';
 import { recordBookingEvent } from './booking-events.js';
 import * as repo from './bookings.repository.js';
 import type { AttendeeRow, BookingRow } from './bookings.repository.js';
@@ -54,6 +54,27 @@ async function slotAt(tx: Db, eventType: SlotEventType, start: number, duration:
   throw bookingUnavailable(explainUnavailable(query, start), { start });
 }
 
+/**
+ * Hosts of the booking a reschedule makes, organizer first: a personal event type's owner; a
+ * collective type's hosts; for round robin, the booking's own host when still free and the event type
+ * says so (`rescheduleWithSameRoundRobinHost`), else the round-robin choice, re-checked under locks.
+ */
+async function newHosts(
+  tx: Db,
+  eventType: SlotEventType,
+  slot: Slot,
+  options: { now: number; length: number; ignoreBookingUid: string | undefined; old: BookingRow; sameHost: boolean },
+): Promise<number[]> {
+  if (!eventType.team) return [slot.hostIds.includes(options.old.userId) ? options.old.userId : (slot.hostIds[0] ?? options.old.userId)];
+  const recheck = async (hosts: SlotEventType['hosts']) => {
+    const query = await buildSlotQuery(tx, { ...eventType, hosts }, { from: slot.start, to: slot.start + 1, duration: options.length, now: options.now, ignoreBookingUid: options.ignoreBookingUid });
+    return findSlot(query, slot.start) !== null;
+  };
+  const hostIds = await chooseHosts(tx, eventType, [slot], { now: options.now, recheck, preferredHostId: options.sameHost ? options.old.userId : null });
+  if (!hostIds || hostIds.length === 0) throw bookingUnavailable('not_available', { start: slot.start, team: true });
+  return hostIds;
+}
+
 /** The old length while the event type still offers it, else the event length. */
 function lengthOf(old: BookingRow, eventType: EventTypeRow): number {
   const length = Math.round((old.endAt.getTime() - old.startAt.getTime()) / MINUTE);
@@ -75,11 +96,10 @@ export async function rescheduleBooking(ctx: ChangeContext, input: RescheduleInp
   const { tx, now } = ctx;
   const found = await repo.findBookingByUid(tx, input.uid);
   if (!found) throw bookingNotFound(input.uid);
-  const bookable = found.eventTypeId === null ? undefined : await findBookableEventType(tx, { id: found.eventTypeId });
-  if (!bookable) throw notFound('event_type_not_found', `Event type of booking with uid=${input.uid} not found.`);
-  const { eventType, organizer } = bookable;
+  const eventType = found.eventTypeId === null ? undefined : await findEventTypeById(tx, found.eventTypeId);
+  if (!eventType) throw notFound('event_type_not_found', `Event type of booking with uid=${input.uid} not found.`);
   const slotEventType = await resolveSlotTarget(tx, { kind: 'eventTypeId', eventTypeId: eventType.id });
-  await lockHostTime(tx, [found.userId, ...slotEventType.hosts.map((host) => host.userId)]);
+  await lockBookingScope(tx, slotEventType, [found.userId]);
   const old = (await repo.lockBookingByUid(tx, input.uid))!;
   assertReschedulable(ctx, old, settingsOf(eventType));
   const seated = eventType.seatsPerTimeSlot !== null;
@@ -92,6 +112,7 @@ export async function rescheduleBooking(ctx: ChangeContext, input: RescheduleInp
   }
   const [oldRecord] = await repo.loadRecords(tx, [old]);
   const attendees = oldRecord!.attendees;
+  const organizer = oldRecord!.host;
   // The old booking stops holding its time only when everyone in it moves.
   const movesAll = seat === null || attendees.length === 1;
   const length = lengthOf(old, eventType);
@@ -103,6 +124,8 @@ export async function rescheduleBooking(ctx: ChangeContext, input: RescheduleInp
     throw conflict('booking_seats_full', 'No more seats left at this seated booking.', { property: 'start', start: new Date(input.start).toISOString() });
   }
 
+  const ignoreBookingUid = movesAll ? old.uid : undefined;
+  const hostIds = joining ? [] : await newHosts(tx, slotEventType, slot, { now, length, ignoreBookingUid, old, sameHost: eventType.rescheduleWithSameRoundRobinHost });
   const rescheduledByEmail = input.rescheduledBy ?? null;
   const reschedulingReason = input.reschedulingReason ?? null;
   const targetUid = joining?.uid ?? randomUUID();
@@ -114,7 +137,7 @@ export async function rescheduleBooking(ctx: ChangeContext, input: RescheduleInp
     (await repo.insertBooking(tx, {
       uid: targetUid,
       eventTypeId: old.eventTypeId,
-      userId: slot.hostIds.includes(old.userId) ? old.userId : (slot.hostIds[0] ?? old.userId),
+      userId: hostIds[0]!,
       title: old.title,
       description: old.description,
       startAt: new Date(input.start),
@@ -129,6 +152,7 @@ export async function rescheduleBooking(ctx: ChangeContext, input: RescheduleInp
       rescheduledByEmail,
       reschedulingReason,
     }));
+  if (!joining) await insertCoHosts(tx, target, hostIds.slice(1));
   if (seated) {
     await changes.moveAttendees(tx, seat ? [seat.id] : attendees.map((attendee) => attendee.id), target.id);
   } else {

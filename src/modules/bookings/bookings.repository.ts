@@ -21,7 +21,7 @@ export interface BookingRecord {
   booking: BookingRow;
   attendees: AttendeeRow[];
   host: BookingHost;
-  eventType: { id: number; slug: string } | null;
+  eventType: { id: number; slug: string; teamId: number | null } | null;
   /** Set for bookings of a seated event type. */
   seating: { showAttendees: boolean } | null;
 }
@@ -67,7 +67,7 @@ export async function loadRecords(db: Db, rows: BookingRow[]): Promise<BookingRe
     .from(users)
     .where(inArray(users.id, [...new Set(rows.map((row) => row.userId))]));
   const types = await db
-    .select({ id: eventTypes.id, slug: eventTypes.slug, seatsPerTimeSlot: eventTypes.seatsPerTimeSlot, seatsShowAttendees: eventTypes.seatsShowAttendees })
+    .select({ id: eventTypes.id, slug: eventTypes.slug, teamId: eventTypes.teamId, seatsPerTimeSlot: eventTypes.seatsPerTimeSlot, seatsShowAttendees: eventTypes.seatsShowAttendees })
     .from(eventTypes)
     .where(inArray(eventTypes.id, [...new Set(rows.flatMap((row) => (row.eventTypeId === null ? [] : [row.eventTypeId])))].concat(-1)));
   const hostById = new Map(hosts.map((host) => [host.id, host]));
@@ -78,7 +78,7 @@ export async function loadRecords(db: Db, rows: BookingRow[]): Promise<BookingRe
       booking,
       attendees: attendees.filter((attendee) => attendee.bookingId === booking.id),
       host: hostById.get(booking.userId) ?? { id: booking.userId, name: null, email: 'unknown', username: null, timeZone: 'UTC' },
-      eventType: type ? { id: type.id, slug: type.slug } : null,
+      eventType: type ? { id: type.id, slug: type.slug, teamId: type.teamId } : null,
       seating: type && type.seatsPerTimeSlot !== null ? { showAttendees: type.seatsShowAttendees } : null,
     };
   });

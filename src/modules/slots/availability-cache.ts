@@ -38,6 +38,8 @@ export class AvailabilityCache implements ChangeSubscriber {
   private version = 0;
   private readonly profiles = new Map<string, { value: unknown; userIds: readonly number[] }>();
   private readonly profileKeysByUser = new Map<number, Set<string>>();
+  /** Profiles that depend on teams and memberships (team event types). */
+  private readonly teamProfileKeys = new Set<string>();
   private readonly busy = new Map<number, BusyEntry>();
   private readonly limits = new Map<number, LimitEntry>();
   private readonly limitTypesByUser = new Map<number, Set<number>>();
@@ -57,9 +59,14 @@ export class AvailabilityCache implements ChangeSubscriber {
   }
 
   invalidate(event: ChangeEvent): void {
-    // Team membership does not feed personal event types' slots yet.
-    if (event.kind === 'credential' || event.kind === 'tenancy') return;
+    if (event.kind === 'credential') return;
     this.version++;
+    // Memberships, teams and team event types decide who hosts a team event type: its profile goes.
+    if (event.kind === 'tenancy' || event.kind === 'teamEventType') {
+      for (const key of this.teamProfileKeys) this.profiles.delete(key);
+      this.teamProfileKeys.clear();
+      return;
+    }
     const { userId } = event;
     // A booking or reservation changes busy time only; settings stay cached.
     if (event.kind !== 'busyTime') {
@@ -71,8 +78,11 @@ export class AvailabilityCache implements ChangeSubscriber {
     this.limitTypesByUser.delete(userId);
   }
 
-  /** A value found under `key`, or `load`ed and kept (only if found); `usersOf` names whose changes drop it. */
-  async profile<T>(key: string, load: () => Promise<T | null>, usersOf: (value: T) => readonly number[]): Promise<T | null> {
+  /**
+   * A value found under `key`, or `load`ed and kept (only if found); `usersOf` names whose changes drop
+   * it, and `dependsOnTeams` whether team, membership and team event-type changes drop it too.
+   */
+  async profile<T>(key: string, load: () => Promise<T | null>, usersOf: (value: T) => readonly number[], dependsOnTeams: (value: T) => boolean = () => false): Promise<T | null> {
     const cached = this.enabled ? this.profiles.get(key) : undefined;
     if (cached) return cached.value as T;
     const seen = this.version;
@@ -82,6 +92,7 @@ export class AvailabilityCache implements ChangeSubscriber {
       const userIds = usersOf(value);
       this.profiles.set(key, { value, userIds });
       for (const userId of userIds) this.index(this.profileKeysByUser, userId, key);
+      if (dependsOnTeams(value)) this.teamProfileKeys.add(key);
     }
     return value;
   }
@@ -141,6 +152,7 @@ export class AvailabilityCache implements ChangeSubscriber {
 
   private clearProfiles(): void {
     this.profiles.clear();
+    this.teamProfileKeys.clear();
     this.profileKeysByUser.clear();
   }
 

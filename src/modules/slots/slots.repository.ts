@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { eventTypes, schedules, slotReservations, users } from '../../db/schema.js';
+import { eventTypes, schedules, slotReservations, teams, users } from '../../db/schema.js';
 import type { LimitBooking } from '../../scheduling/slot-query.js';
 import type { StoredBusyBlock } from './availability-cache.js';
 
@@ -127,7 +127,7 @@ export interface BusyQuery {
 }
 
 /**
- * Busy blocks of the hosts: accepted and pending bookings (with their event type's buffers and
+ * Busy blocks of the hosts: accepted and pending bookings they host, as organizer or not (with their event type's buffers and
  * confirmation policy, and the seats their attendees hold) and reservations live at `now`, in one
  * round trip.
  */
@@ -137,16 +137,16 @@ export async function listBusyBlocks(db: Db, query: BusyQuery): Promise<Map<numb
   const from = iso(query.from);
   const to = iso(query.to);
   const result = await db.execute(sql`
-    select b.user_id, (extract(epoch from b.start_at) * 1000)::float8 as start_ms, (extract(epoch from b.end_at) * 1000)::float8 as end_ms,
+    select bh.user_id, (extract(epoch from b.start_at) * 1000)::float8 as start_ms, (extract(epoch from b.end_at) * 1000)::float8 as end_ms,
       coalesce(et.before_event_buffer, 0) as buffer_before, coalesce(et.after_event_buffer, 0) as buffer_after,
       b.event_type_id, b.status = 'pending' as pending,
       coalesce((et.confirmation_policy ->> 'blockUnconfirmedBookingsInBooker')::boolean, false) as blocks_while_pending,
       b.uid, 'booking' as source,
       case when et.seats_per_time_slot is null then 1 else (select count(*)::int from booking_attendees a where a.booking_id = b.id) end as seats,
       null::float8 as live_until_ms
-    from bookings b left join event_types et on et.id = b.event_type_id
-    where b.user_id in ${query.userIds} and b.status in ('accepted', 'pending')
-      and b.end_at > ${from}::timestamptz and b.start_at < ${to}::timestamptz
+    from booking_hosts bh join bookings b on b.id = bh.booking_id left join event_types et on et.id = b.event_type_id
+    where bh.user_id in ${query.userIds} and bh.status in ('accepted', 'pending')
+      and bh.end_at > ${from}::timestamptz and bh.start_at < ${to}::timestamptz
     union all
     select r.user_id, (extract(epoch from r.slot_start) * 1000)::float8, (extract(epoch from r.slot_end) * 1000)::float8,
       et.before_event_buffer, et.after_event_buffer, r.event_type_id, false, false, null, 'reservation', 1,
@@ -213,4 +213,105 @@ export async function deleteReservation(db: Db, uid: string): Promise<Reservatio
 /** Expired reservations hold nothing; they are removed now and then so the table stays small. */
 export async function deleteExpiredReservations(db: Db, now: number): Promise<void> {
   await db.execute(sql`delete from slot_reservations where reserved_until < ${iso(now - 3_600_000)}::timestamptz`);
+}
+
+/** A team event type as the slot engine and the booking flow need it, with its team's rules. */
+const teamSlotProfileColumns = {
+  ...slotProfileColumns,
+  ownerId: sql<number | null>`null`,
+  ownerWeekStart: teams.weekStart,
+  teamId: teams.id,
+  teamSlug: teams.slug,
+  teamTimeZone: teams.timeZone,
+  teamWeekStart: teams.weekStart,
+  teamBookingLimits: teams.bookingLimits,
+  includeManagedEventsInLimits: teams.includeManagedEventsInLimits,
+  schedulingType: eventTypes.schedulingType,
+  assignAllTeamMembers: eventTypes.assignAllTeamMembers,
+  isRRWeightsEnabled: eventTypes.isRRWeightsEnabled,
+  eventScheduleId: eventTypes.scheduleId,
+};
+
+function selectTeamSlotProfiles(db: Db) {
+  return db.select(teamSlotProfileColumns).from(eventTypes).innerJoin(teams, eq(teams.id, eventTypes.teamId)).leftJoin(schedules, eq(schedules.id, eventTypes.scheduleId));
+}
+
+export type TeamSlotProfileRow = Awaited<ReturnType<typeof selectTeamSlotProfiles>>[number];
+
+export async function findTeamSlotProfile(db: Db, eventTypeId: number): Promise<TeamSlotProfileRow | undefined> {
+  const [row] = await selectTeamSlotProfiles(db).where(eq(eventTypes.id, eventTypeId));
+  return row;
+}
+
+/**
+ * A team event type by its team's slug: a team inside the organization with `organizationSlug`, or a
+ * team outside any organization without it.
+ */
+export async function findTeamSlotProfileBySlug(db: Db, teamSlug: string, slug: string, organizationSlug: string | undefined): Promise<TeamSlotProfileRow | undefined> {
+  const parent = organizationSlug === undefined
+    ? sql`${teams.parentId} is null and not ${teams.isOrganization}`
+    : sql`${teams.parentId} = (select o.id from teams o where o.is_organization and o.parent_id is null and lower(o.slug) = lower(${organizationSlug}))`;
+  const [row] = await selectTeamSlotProfiles(db).where(and(sql`lower(${teams.slug}) = lower(${teamSlug})`, parent, sql`lower(${eventTypes.slug}) = lower(${slug})`));
+  return row;
+}
+
+/** Whether a team exists under that slug (and organization), for the reference's 404 wording. */
+export async function teamExistsBySlug(db: Db, teamSlug: string, organizationSlug: string | undefined): Promise<boolean> {
+  const result = await db.execute(sql`
+    select 1 from teams t
+    where lower(t.slug) = lower(${teamSlug}) and not t.is_organization
+      and ${organizationSlug === undefined ? sql`t.parent_id is null` : sql`t.parent_id = (select o.id from teams o where o.is_organization and o.parent_id is null and lower(o.slug) = lower(${organizationSlug}))`}
+  `);
+  return (result as unknown as { rows: unknown[] }).rows.length > 0;
+}
+
+export interface TeamHostRow {
+  userId: number;
+  mandatory: boolean;
+  priority: number;
+  weight: number;
+  groupId: string | null;
+  username: string | null;
+  scheduleTimeZone: string | null;
+  availability: SlotProfileRow['availability'];
+  overrides: SlotProfileRow['overrides'];
+}
+
+/**
+ * The hosts of a team event type that are accepted members of its team, in the order they were
+ * given, each with their schedule: the host's own for this event type, else the event type's, else
+ * their default. With `assignAllTeamMembers` every accepted member hosts, keeping a host row's
+ * settings (fixed, priority, weight) where there is one.
+ */
+export async function listTeamHosts(db: Db, eventTypeId: number, teamId: number, assignAll: boolean): Promise<TeamHostRow[]> {
+  const result = await db.execute(sql`
+    select m.user_id as "userId", coalesce(h.mandatory, false) as mandatory, coalesce(h.priority, 2) as priority,
+      coalesce(h.weight, 100) as weight, h.group_id as "groupId", u.username,
+      s.time_zone as "scheduleTimeZone", s.availability, s.overrides
+    from memberships m
+    join users u on u.id = m.user_id
+    join event_types et on et.id = ${eventTypeId}
+    left join event_type_hosts h on h.event_type_id = et.id and h.user_id = m.user_id
+    left join schedules s on s.id = coalesce(h.schedule_id, et.schedule_id, u.default_schedule_id)
+    where m.team_id = ${teamId} and m.accepted and (${assignAll} or h.user_id is not null)
+    order by h.position nulls last, m.id
+  `);
+  return (result as unknown as { rows: TeamHostRow[] }).rows;
+}
+
+/**
+ * Accepted and pending bookings counted by a team's booking limits over [from, to): those of the
+ * team's event types, and of the managed children of its managed event types when
+ * `includeManaged` (the reference's `includeManagedEventsInLimits`).
+ */
+export async function listTeamLimitBookings(db: Db, teamId: number, includeManaged: boolean, from: number, to: number): Promise<LimitBooking[]> {
+  const result = await db.execute(sql`
+    select (extract(epoch from b.start_at) * 1000)::float8 as start_ms, (extract(epoch from b.end_at) * 1000)::float8 as end_ms, b.uid
+    from bookings b join event_types et on et.id = b.event_type_id
+    left join event_types parent on parent.id = et.parent_id
+    where (et.team_id = ${teamId} or (${includeManaged} and parent.team_id = ${teamId}))
+      and b.status in ('accepted', 'pending')
+      and b.end_at > ${iso(from)}::timestamptz and b.start_at < ${iso(to)}::timestamptz
+  `);
+  return (result as unknown as { rows: { start_ms: number; end_ms: number; uid: string }[] }).rows.map((row) => ({ start: row.start_ms, end: row.end_ms, uid: row.uid }));
 }

@@ -2,7 +2,7 @@ import type { Db } from '../../db/client.js';
 import { invalidField, notFound } from '../../lib/errors.js';
 import { limitHorizon } from '../../scheduling/booking-limits.js';
 import { ROLLING_WINDOW_SEARCH_DAYS } from '../../scheduling/booking-window.js';
-import { type BookingWindow, type EventRules, type HostAvailability, type IntervalLimits, PLAIN_EVENT_RULES, type Slot, type SlotQuery } from '../../scheduling/slot-query.js';
+import { type BookingWindow, type EventRules, type HostAvailability, type IntervalLimits, PLAIN_EVENT_RULES, type Slot, type SlotQuery, type TeamLimits } from '../../scheduling/slot-query.js';
 import { computeSlots } from '../../scheduling/slots.js';
 import type { HostSchedule } from '../../scheduling/working-hours.js';
 import { END_OF_TIME, localDayNumber, startOfDayNumber } from '../../scheduling/zones.js';
@@ -33,6 +33,27 @@ export interface SlotList {
   seatsPerTimeSlot: number | null;
 }
 
+export interface SlotHost {
+  userId: number;
+  schedule: HostSchedule | null;
+  /** Must attend (collective hosts, mandatory round-robin hosts). */
+  fixed: boolean;
+  /** Round robin: one host of each group attends. */
+  groupId?: string | null | undefined;
+  /** Round robin: 0 lowest ... 4 highest. */
+  priority?: number | undefined;
+  weight?: number | undefined;
+}
+
+/** What a team event type adds: its team, how hosts are chosen, and the team's own limits. */
+export interface SlotTeam {
+  id: number;
+  schedulingType: 'collective' | 'roundRobin' | 'managed';
+  isRRWeightsEnabled: boolean;
+  /** The team's booking-count limits, in its zone and week; null when it has none. */
+  limits: { count: IntervalLimits; timeZone: string; weekStart: number; includeManaged: boolean } | null;
+}
+
 /** An event type as the slot engine sees it, with its hosts and their schedules. */
 export interface SlotEventType {
   /** null for a dynamic group event. */
@@ -40,9 +61,11 @@ export interface SlotEventType {
   lengthInMinutes: number;
   lengthInMinutesOptions: number[];
   rules: EventRules;
-  hosts: { userId: number; schedule: HostSchedule | null; fixed: boolean }[];
+  /** In the order given: the first fixed host organizes. */
+  hosts: SlotHost[];
   organizerTimeZone: string;
   weekStart: number;
+  team: SlotTeam | null;
 }
 
 /** The reference's dynamic group event: 30 minutes (15 to 90 on request), two hours' notice, everyone attends. */
@@ -86,7 +109,47 @@ function slotEventTypeFrom(row: RuleColumns, owner: { id: number; weekStart: str
     hosts: [{ userId: owner.id, schedule, fixed: true }],
     organizerTimeZone: schedule?.timeZone ?? 'UTC',
     weekStart: weekdayNumber(owner.weekStart),
+    team: null,
   };
+}
+
+/**
+ * A team event type: collective hosts all attend; round-robin hosts attend one per group, beside the
+ * mandatory ones. Its zone (booking window, limits, "first slot of the day") is its schedule's, else
+ * the team's.
+ */
+function teamSlotEventType(row: repo.TeamSlotProfileRow, hostRows: repo.TeamHostRow[]): SlotEventType {
+  const schedulingType = row.schedulingType ?? 'collective';
+  const roundRobin = schedulingType === 'roundRobin';
+  const base = slotEventTypeFrom(row, { id: 0, weekStart: row.teamWeekStart }, null);
+  const limits = nonEmpty(row.teamBookingLimits as IntervalLimits | null);
+  return {
+    ...base,
+    // A managed type is a template: its members' children are booked, never the parent.
+    hosts:
+      schedulingType === 'managed'
+        ? []
+        : hostRows.map((host) => ({
+            userId: host.userId,
+            schedule: scheduleOf(host),
+            fixed: !roundRobin || host.mandatory,
+            groupId: host.groupId,
+            priority: host.priority,
+            weight: host.weight,
+          })),
+    organizerTimeZone: row.scheduleTimeZone ?? row.teamTimeZone,
+    team: {
+      id: row.teamId,
+      schedulingType,
+      isRRWeightsEnabled: row.isRRWeightsEnabled,
+      limits: limits && { count: limits, timeZone: row.teamTimeZone, weekStart: weekdayNumber(row.teamWeekStart), includeManaged: row.includeManagedEventsInLimits },
+    },
+  };
+}
+
+async function loadTeamSlotEventType(db: Db, row: repo.TeamSlotProfileRow | undefined): Promise<SlotEventType | null> {
+  if (!row) return null;
+  return teamSlotEventType(row, await repo.listTeamHosts(db, row.id, row.teamId, row.assignAllTeamMembers));
 }
 
 /** An event type to book, its organizer and its slot rules, read at once. */
@@ -117,6 +180,7 @@ async function dynamicEventType(db: Db, usernames: string[]): Promise<SlotEventT
     hosts,
     organizerTimeZone: (organizer && scheduleOf(organizer)?.timeZone) ?? 'UTC',
     weekStart: organizer ? weekdayNumber(organizer.weekStart) : 0,
+    team: null,
   };
 }
 
@@ -131,17 +195,20 @@ const hostIdsOf = (eventType: SlotEventType) => eventType.hosts.map((host) => ho
 
 /** Reads through `cache` when one is given (the listing), straight from `db` otherwise (writes under lock). */
 function cachedProfile(cache: AvailabilityCache | null, key: string, load: () => Promise<SlotEventType | null>): Promise<SlotEventType | null> {
-  return cache ? cache.profile(key, load, hostIdsOf) : load();
+  return cache ? cache.profile(key, load, hostIdsOf, (eventType) => eventType.team !== null) : load();
+}
+
+/** A personal event type by id, else a team one. */
+async function loadSlotEventTypeById(db: Db, eventTypeId: number): Promise<SlotEventType | null> {
+  const row = await repo.findSlotProfile(db, eventTypeId);
+  if (row) return slotEventTypeOf(row);
+  return loadTeamSlotEventType(db, await repo.findTeamSlotProfile(db, eventTypeId));
 }
 
 export async function resolveSlotTarget(db: Db, target: SlotTarget, cache: AvailabilityCache | null = null): Promise<SlotEventType> {
   switch (target.kind) {
     case 'eventTypeId': {
-      const load = async () => {
-        const row = await repo.findSlotProfile(db, target.eventTypeId);
-        return row ? slotEventTypeOf(row) : null;
-      };
-      const eventType = await cachedProfile(cache, `id:${target.eventTypeId}`, load);
+      const eventType = await cachedProfile(cache, `id:${target.eventTypeId}`, () => loadSlotEventTypeById(db, target.eventTypeId));
       if (!eventType) throw eventTypeNotFound();
       return eventType;
     }
@@ -156,9 +223,15 @@ export async function resolveSlotTarget(db: Db, target: SlotTarget, cache: Avail
       if (!(await repo.userExistsByUsername(db, target.username))) throw notFound('user_not_found', `User with username ${target.username} not found`);
       throw eventTypeNotFound();
     }
-    case 'teamEventType':
-      assertNoOrganization(target.organizationSlug);
-      throw notFound('team_not_found', `Team with slug ${target.teamSlug} not found`);
+    case 'teamEventType': {
+      const { teamSlug, eventTypeSlug, organizationSlug } = target;
+      const key = `team:${organizationSlug?.toLowerCase() ?? ''}/${teamSlug.toLowerCase()}/${eventTypeSlug.toLowerCase()}`;
+      const load = async () => loadTeamSlotEventType(db, await repo.findTeamSlotProfileBySlug(db, teamSlug, eventTypeSlug, organizationSlug));
+      const eventType = await cachedProfile(cache, key, load);
+      if (eventType) return eventType;
+      if (!(await repo.teamExistsBySlug(db, teamSlug, organizationSlug))) throw notFound('team_not_found', `Team with slug ${teamSlug} not found`);
+      throw eventTypeNotFound();
+    }
     case 'dynamic': {
       assertNoOrganization(target.organizationSlug);
       // Only a group whose every user exists is kept: a user created later must join it.
@@ -229,7 +302,8 @@ export async function buildSlotQuery(db: Db, eventType: SlotEventType, options: 
     : cache
       ? await cache.limitBookings(eventType.id!, userIds, { from: limitRange.start, to: limitRange.end }, loadLimits)
       : await loadLimits({ from: limitRange.start, to: limitRange.end });
-  const hosts: HostAvailability[] = eventType.hosts.map((host) => ({ ...host, busy: busy.get(host.userId) ?? [] }));
+  const teamLimits = await loadTeamLimits(db, eventType.team, spanStart, busyTo);
+  const hosts: HostAvailability[] = eventType.hosts.map((host) => ({ userId: host.userId, schedule: host.schedule, fixed: host.fixed, groupId: host.groupId, busy: busy.get(host.userId) ?? [] }));
   return {
     ...rules,
     now: options.now,
@@ -241,9 +315,19 @@ export async function buildSlotQuery(db: Db, eventType: SlotEventType, options: 
     weekStart: eventType.weekStart,
     hosts,
     limitBookings,
+    teamLimits,
     ignoreBookingUid: options.ignoreBookingUid ?? null,
     bookerLimit: options.bookerLimit ?? null,
   };
+}
+
+/** The team's limits with the bookings they count over every period [from, to) touches. */
+async function loadTeamLimits(db: Db, team: SlotTeam | null, from: number, to: number): Promise<TeamLimits | null> {
+  const limits = team?.limits;
+  if (!limits) return null;
+  const horizon = limitHorizon({ count: limits.count, duration: null, timeZone: limits.timeZone, weekStart: limits.weekStart }, from, to);
+  const bookings = horizon ? await repo.listTeamLimitBookings(db, team.id, limits.includeManaged, horizon.start, Math.min(END_OF_TIME, horizon.end)) : [];
+  return { count: limits.count, timeZone: limits.timeZone, weekStart: limits.weekStart, bookings };
 }
 
 /**

@@ -61,16 +61,16 @@ export async function emitWebhookEvent(tx: Db, event: WebhookEvent, subscription
  * Whose subscriptions a booking's events reach: the organizer's own webhooks, its event type's, and
  * those of every organization where the organizer holds an accepted membership (as the reference's
  * getOrgIdFromMemberOrTeamId, which counts accepted memberships only), resolved inside the
- * subscriptions query. Team and OAuth-client (platform) subscriptions are matched by the same query
- * as soon as a booking can name them: a team event type adds its team id, a managed user's booking
- * the OAuth client id. No producer sets them yet.
+ * subscriptions query, and the team's of a team event type. OAuth-client (platform) subscriptions are
+ * matched by the same query as soon as a booking can name them (a managed user's booking, the OAuth
+ * client id).
  */
 export function bookingAudience(record: BookingRecord): WebhookAudience {
   const { booking } = record;
   return {
     userIds: [booking.userId],
     eventTypeIds: booking.eventTypeId === null ? [] : [booking.eventTypeId],
-    teamIds: [],
+    teamIds: record.eventType?.teamId == null ? [] : [record.eventType.teamId],
     organizationIds: [],
     organizationMemberIds: [booking.userId],
     oauthClientIds: [],

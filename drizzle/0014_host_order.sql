@@ -1,0 +1,1 @@
+ALTER TABLE "event_type_hosts" ADD COLUMN "position" bigserial NOT NULL;

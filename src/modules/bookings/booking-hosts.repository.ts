@@ -1,0 +1,45 @@
+import { inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { bookingHosts, users } from '../../db/schema.js';
+import type { BookingStatus } from '../../db/schema/bookings.js';
+import type { BookingHost } from './bookings.repository.js';
+
+/**
+ * The hosts of a booking besides its organizer (whose row the insert trigger writes). Their rows
+ * carry the booking's time and status, so the exclusion constraint protects them too.
+ */
+export async function insertCoHosts(db: Db, booking: { id: number; startAt: Date; endAt: Date; status: BookingStatus }, userIds: readonly number[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await db.insert(bookingHosts).values(userIds.map((userId) => ({ bookingId: booking.id, userId, startAt: booking.startAt, endAt: booking.endAt, status: booking.status })));
+}
+
+export async function findHostUsers(db: Db, userIds: readonly number[]): Promise<BookingHost[]> {
+  if (userIds.length === 0) return [];
+  return db
+    .select({ id: users.id, name: users.name, email: users.email, username: users.username, timeZone: users.timeZone })
+    .from(users)
+    .where(inArray(users.id, [...userIds]));
+}
+
+export interface HostStandingRow {
+  userId: number;
+  bookingsInPeriod: number;
+  lastBookedAt: number | null;
+}
+
+/**
+ * Each host's accepted and pending bookings of the event type made since `periodStart`, and when they
+ * last took one: what round robin weighs hosts by.
+ */
+export async function listHostStandings(db: Db, eventTypeId: number, userIds: readonly number[], periodStart: number): Promise<HostStandingRow[]> {
+  if (userIds.length === 0) return [];
+  const result = await db.execute(sql`
+    select bh.user_id as "userId",
+      count(*) filter (where b.created_at >= ${new Date(periodStart).toISOString()}::timestamptz)::int as "bookingsInPeriod",
+      (extract(epoch from max(b.created_at)) * 1000)::float8 as "lastBookedAt"
+    from bookings b join booking_hosts bh on bh.booking_id = b.id
+    where b.event_type_id = ${eventTypeId} and b.status in ('accepted', 'pending') and bh.user_id in ${[...userIds]}
+    group by bh.user_id
+  `);
+  return (result as unknown as { rows: HostStandingRow[] }).rows;
+}

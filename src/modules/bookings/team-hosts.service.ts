@@ -1,0 +1,89 @@
+import type { Db } from '../../db/client.js';
+import { lockEventTypeBookings, lockHostTime, lockTeamBookings, tryLockHostTime } from '../../db/locks.js';
+import { rankRoundRobinHosts, roundRobinPeriodStart, type RoundRobinStanding } from '../../scheduling/round-robin.js';
+import type { Slot } from '../../scheduling/slot-query.js';
+import type { SlotEventType, SlotHost } from '../slots/slots.service.js';
+import { listHostStandings } from './booking-hosts.repository.js';
+
+const isRoundRobin = (eventType: SlotEventType) => eventType.team?.schedulingType === 'roundRobin';
+
+/**
+ * The locks a booking of `eventType` is decided under, taken before anything is read: a team's (when
+ * it limits its bookings), the team event type's (round-robin choices and its limits), then the hosts'
+ * time — every host, except round-robin hosts, who are locked once chosen (`chooseHosts`). `alsoHosts`
+ * (a rescheduled booking's organizer) are locked with the hosts.
+ */
+export async function lockBookingScope(tx: Db, eventType: SlotEventType, alsoHosts: readonly number[] = []): Promise<void> {
+  if (eventType.team) {
+    if (eventType.team.limits) await lockTeamBookings(tx, eventType.team.id);
+    await lockEventTypeBookings(tx, eventType.id!);
+  }
+  const hosts = isRoundRobin(eventType) ? eventType.hosts.filter((host) => host.fixed) : eventType.hosts;
+  await lockHostTime(tx, [...hosts.map((host) => host.userId), ...alsoHosts]);
+}
+
+/** Whether the given hosts (fixed ones and the round-robin hosts chosen so far) can take every occurrence, read under their locks. */
+export type HostsRecheck = (hosts: SlotHost[]) => Promise<boolean>;
+
+export interface ChooseHostsOptions {
+  now: number;
+  /** Round robin: this host first if free (rescheduleWithSameRoundRobinHost). */
+  preferredHostId?: number | null | undefined;
+  recheck: HostsRecheck;
+}
+
+/**
+ * The hosts of a new booking whose occurrences are `slots`, organizer first: every host the slots
+ * name for personal and collective event types; for round robin the fixed hosts and one host of each
+ * group free at every occurrence, the best ranked (src/scheduling/round-robin.ts) whose lock can be
+ * had and who is still free under it. Null when no host of some group can take it.
+ */
+export async function chooseHosts(tx: Db, eventType: SlotEventType, slots: readonly Slot[], options: ChooseHostsOptions): Promise<number[] | null> {
+  if (!isRoundRobin(eventType)) {
+    const free = new Set(slots[0]?.hostIds ?? []);
+    return eventType.hosts.filter((host) => free.has(host.userId)).map((host) => host.userId);
+  }
+  const fixed = eventType.hosts.filter((host) => host.fixed);
+  const groups = new Map<string, SlotHost[]>();
+  for (const host of eventType.hosts) {
+    if (host.fixed) continue;
+    const group = host.groupId ?? '';
+    groups.set(group, [...(groups.get(group) ?? []), host]);
+  }
+  const freeAtEvery = (userId: number) => slots.every((slot) => slot.hostIds.includes(userId));
+  const standings = new Map(
+    (await listHostStandings(tx, eventType.id!, [...groups.values()].flat().map((host) => host.userId), roundRobinPeriodStart(options.now))).map((row) => [row.userId, row]),
+  );
+  const ranked = [...groups.values()].map((members) => {
+    const group: RoundRobinStanding[] = members.map((host) => ({
+      userId: host.userId,
+      priority: host.priority ?? 2,
+      weight: host.weight ?? 100,
+      bookingsInPeriod: standings.get(host.userId)?.bookingsInPeriod ?? 0,
+      lastBookedAt: standings.get(host.userId)?.lastBookedAt ?? null,
+    }));
+    const order = rankRoundRobinHosts(group, new Set(members.filter((host) => freeAtEvery(host.userId)).map((host) => host.userId)), eventType.team!.isRRWeightsEnabled);
+    const preferred = options.preferredHostId;
+    return preferred != null && order.includes(preferred) ? [preferred, ...order.filter((id) => id !== preferred)] : order;
+  });
+  if (ranked.some((order) => order.length === 0)) return null;
+  // The first choices are locked with the fixed hosts in one ordered batch; a later candidate is only
+  // tried, so that no lock is ever waited for out of order.
+  await lockHostTime(tx, [...fixed.map((host) => host.userId), ...ranked.map((order) => order[0]!)]);
+  const byId = new Map(eventType.hosts.map((host) => [host.userId, host]));
+  const chosen: SlotHost[] = [];
+  for (const order of ranked) {
+    let taken: SlotHost | null = null;
+    for (const [index, userId] of order.entries()) {
+      if (index > 0 && !(await tryLockHostTime(tx, userId))) continue;
+      const host = byId.get(userId)!;
+      if (await options.recheck([...fixed, ...chosen, host])) {
+        taken = host;
+        break;
+      }
+    }
+    if (!taken) return null;
+    chosen.push(taken);
+  }
+  return [...fixed, ...chosen].map((host) => host.userId);
+}
