@@ -58,6 +58,11 @@ const LIST = { querystring: TeamBookingsQuery, response: { 200: BookingsListOutp
  * team's or an organization's bookings.
  */
 export function registerTeamBookingRoutes(app: App, ctx: AppContext): void {
+  const teamPage = async (teamId: number, query: Static<typeof TeamBookingsQuery>) => {
+    const input = variant.toListInput(query);
+    return page(await listTeamBookings(ctx.database.db, teamId, input, ctx.clock()), input);
+  };
+
   app.get('/v2/teams/:teamId/bookings', {
     config: { access: access.tenant('TEAM_BOOKING_READ', { role: 'TEAM_ADMIN', permissions: [] }) },
     schema: {
@@ -70,8 +75,7 @@ export function registerTeamBookingRoutes(app: App, ctx: AppContext): void {
     handler: async (request) => {
       // The system admin passes the access check for a team that does not exist.
       if (!tenantOf(request).team) throw notFound('team_not_found', `Team with id=${request.params.teamId} not found`);
-      const input = variant.toListInput(request.query);
-      return page(await listTeamBookings(ctx.database.db, request.params.teamId, input, ctx.clock()), input);
+      return teamPage(request.params.teamId, request.query);
     },
   });
 
@@ -84,10 +88,7 @@ export function registerTeamBookingRoutes(app: App, ctx: AppContext): void {
       params: OrgTeamParams,
       ...LIST,
     },
-    handler: async (request) => {
-      const input = variant.toListInput(request.query);
-      return page(await listTeamBookings(ctx.database.db, request.params.teamId, input, ctx.clock()), input);
-    },
+    handler: (request) => teamPage(request.params.teamId, request.query),
   });
 
   app.get('/v2/organizations/:orgId/teams/:teamId/bookings/:bookingUid/references', {
