@@ -27,6 +27,7 @@ import { registerRolesRoutes } from '../modules/roles/roles.routes.js';
 import { registerOrganizationUserRoutes } from '../modules/organizations/org-users.routes.js';
 import { registerOrganizationScheduleRoutes } from '../modules/organizations/org-schedules.routes.js';
 import { registerTeamScheduleRoutes } from '../modules/teams/team-schedules.routes.js';
+import { registerTeamBookingRoutes } from '../modules/bookings/team-bookings.routes.js';
 import { registerSystemRoutes } from '../modules/system/system.routes.js';
 import { registerTeamsRoutes } from '../modules/teams/teams.routes.js';
 import { registerTeamsV1Routes } from '../modules/teams/teams-v1.routes.js';
@@ -142,6 +143,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerOrganizationUserRoutes(app, ctx);
   registerOrganizationScheduleRoutes(app, ctx);
   registerTeamScheduleRoutes(app, ctx);
+  registerTeamBookingRoutes(app, ctx);
   registerOrganizationWebhookRoutes(app, ctx);
   registerManagedOrganizationRoutes(app, ctx);
 

@@ -52,10 +52,10 @@ const UpdateLocationBody = Type.Object({
   ),
 });
 
-const ReferencesQuery = Type.Object({ type: Type.Optional(StringEnum(REFERENCE_TYPES, { description: 'Only references of this type' })) });
+export const ReferencesQuery = Type.Object({ type: Type.Optional(StringEnum(REFERENCE_TYPES, { description: 'Only references of this type' })) });
 
 const CalendarLinksOutput = Envelope(Type.Array(Type.Object({ label: Type.String(), link: Type.String() })));
-const ReferencesOutput = Envelope(
+export const ReferencesOutput = Envelope(
   Type.Array(Type.Object({ id: Type.Integer(), type: Type.String(), eventUid: Type.String(), destinationCalendarId: Type.Union([Type.String(), Type.Null()]) })),
 );
 

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { bookingAttendees, bookingEvents, bookings, eventTypes, users } from '../../db/schema.js';
+import { bookingAttendees, bookingEvents, bookingHosts, bookings, eventTypes, memberships, teams, users } from '../../db/schema.js';
 
 export type BookingRow = typeof bookings.$inferSelect;
 export type NewBooking = Omit<typeof bookings.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
@@ -113,16 +113,28 @@ export async function activeBookingsOfBooker(db: Db, eventTypeId: number, email:
 
 export type ListStatus = 'upcoming' | 'recurring' | 'past' | 'cancelled' | 'unconfirmed';
 
+/**
+ * Whose bookings a list holds. `user`: those the user hosts or attends with this (verified) email;
+ * `team`: those of the team's event types, managed ones' copies included; `organization`: those of
+ * its teams' event types, and those its own users (created by it, still members) host or attend.
+ */
+export type BookingListScope =
+  | { kind: 'user'; userId: number; email: string | null }
+  | { kind: 'team'; teamId: number }
+  | { kind: 'organization'; organizationId: number };
+
 export interface BookingListFilter {
-  /** Bookings the user organizes, or attends with this (verified) email; null: organized ones only. */
-  userId: number;
-  email: string | null;
+  scope: BookingListScope;
+  /** Only bookings one of these users hosts, or one of these (verified) emails attends. */
+  participants?: { userIds: number[]; emails: string[] } | undefined;
   now: number;
   statuses?: ListStatus[] | undefined;
   attendeeEmail?: string | undefined;
   attendeeName?: string | undefined;
   bookingUid?: string | undefined;
+  /** Event types, or managed event types whose members' copies count too. */
   eventTypeIds?: number[] | undefined;
+  teamIds?: number[] | undefined;
   afterStart?: number | undefined;
   beforeEnd?: number | undefined;
   afterCreatedAt?: number | undefined;
@@ -139,6 +151,46 @@ const ORDER_COLUMNS = { start: bookings.startAt, end: bookings.endAt, created: b
 /** Attendee conditions are matched through a sub-query, so a booking with many attendees is listed once. */
 function attendeeMatches(condition: SQL): SQL {
   return sql`exists (select 1 from ${bookingAttendees} where ${bookingAttendees.bookingId} = ${bookings.id} and ${condition})`;
+}
+
+const hostedBy = (userIds: SQL) => sql`exists (select 1 from ${bookingHosts} where ${bookingHosts.bookingId} = ${bookings.id} and ${bookingHosts.userId} in (${userIds}))`;
+const attendedBy = (lowerEmails: SQL) => attendeeMatches(sql`lower(${bookingAttendees.email}) in (${lowerEmails})`);
+const valueList = (values: readonly (number | string)[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
+
+/** Bookings of these teams' event types, or of the members' copies of their managed event types. */
+function ofTeams(teamIds: SQL): SQL {
+  return sql`${bookings.eventTypeId} in (select ${eventTypes.id} from ${eventTypes} where ${eventTypes.teamId} in (${teamIds})
+    or ${eventTypes.parentId} in (select ${eventTypes.id} from ${eventTypes} where ${eventTypes.teamId} in (${teamIds})))`;
+}
+
+function participantsCondition(userIds: readonly number[], emails: readonly string[]): SQL {
+  const hosts = hostedBy(valueList(userIds.length > 0 ? userIds : [-1]));
+  return emails.length === 0 ? hosts : or(hosts, attendedBy(valueList(emails.map((email) => email.toLowerCase()))))!;
+}
+
+/**
+ * An organization's users are those it created that are still its members: a user merely added to it
+ * keeps their other bookings to themselves (any user id can be added to an organization).
+ */
+function organizationCondition(organizationId: number): SQL {
+  const ownUsers = sql`from ${users} where ${users.organizationId} = ${organizationId}
+    and exists (select 1 from ${memberships} where ${memberships.userId} = ${users.id} and ${memberships.teamId} = ${organizationId})`;
+  return or(
+    ofTeams(sql`select ${teams.id} from ${teams} where ${teams.parentId} = ${organizationId} or ${teams.id} = ${organizationId}`),
+    hostedBy(sql`select ${users.id} ${ownUsers}`),
+    attendedBy(sql`select lower(${users.verifiedEmail}) ${ownUsers} and ${users.verifiedEmail} is not null`),
+  )!;
+}
+
+function scopeCondition(scope: BookingListScope): SQL {
+  switch (scope.kind) {
+    case 'user':
+      return participantsCondition([scope.userId], scope.email === null ? [] : [scope.email]);
+    case 'team':
+      return ofTeams(sql`${scope.teamId}`);
+    case 'organization':
+      return organizationCondition(scope.organizationId);
+  }
 }
 
 /** The reference's list statuses (they are filters over time and status, not booking statuses). */
@@ -160,15 +212,17 @@ function statusCondition(status: ListStatus, now: Date): SQL {
 
 function listConditions(filter: BookingListFilter): SQL[] {
   const at = (epochMs: number) => new Date(epochMs);
-  const organizes = eq(bookings.userId, filter.userId);
-  const conditions: SQL[] = [
-    filter.email === null ? organizes : or(organizes, attendeeMatches(sql`lower(${bookingAttendees.email}) = lower(${filter.email})`))!,
-  ];
+  const conditions: SQL[] = [scopeCondition(filter.scope)];
+  if (filter.participants) conditions.push(participantsCondition(filter.participants.userIds, filter.participants.emails));
   if (filter.statuses?.length) conditions.push(or(...filter.statuses.map((status) => statusCondition(status, at(filter.now))))!);
   if (filter.attendeeEmail !== undefined) conditions.push(attendeeMatches(sql`lower(${bookingAttendees.email}) = lower(${filter.attendeeEmail})`));
   if (filter.attendeeName !== undefined) conditions.push(attendeeMatches(eq(bookingAttendees.name, filter.attendeeName)));
   if (filter.bookingUid !== undefined) conditions.push(eq(bookings.uid, filter.bookingUid));
-  if (filter.eventTypeIds !== undefined) conditions.push(inArray(bookings.eventTypeId, filter.eventTypeIds.length > 0 ? filter.eventTypeIds : [-1]));
+  if (filter.eventTypeIds !== undefined) {
+    const ids = valueList(filter.eventTypeIds.length > 0 ? filter.eventTypeIds : [-1]);
+    conditions.push(sql`(${bookings.eventTypeId} in (${ids}) or ${bookings.eventTypeId} in (select ${eventTypes.id} from ${eventTypes} where ${eventTypes.parentId} in (${ids})))`);
+  }
+  if (filter.teamIds !== undefined) conditions.push(ofTeams(valueList(filter.teamIds.length > 0 ? filter.teamIds : [-1])));
   if (filter.afterStart !== undefined) conditions.push(gte(bookings.startAt, at(filter.afterStart)));
   if (filter.beforeEnd !== undefined) conditions.push(lte(bookings.endAt, at(filter.beforeEnd)));
   if (filter.afterCreatedAt !== undefined) conditions.push(gte(bookings.createdAt, at(filter.afterCreatedAt)));
@@ -176,6 +230,12 @@ function listConditions(filter: BookingListFilter): SQL[] {
   if (filter.afterUpdatedAt !== undefined) conditions.push(gte(bookings.updatedAt, at(filter.afterUpdatedAt)));
   if (filter.beforeUpdatedAt !== undefined) conditions.push(lte(bookings.updatedAt, at(filter.beforeUpdatedAt)));
   return conditions;
+}
+
+/** The booking with this uid, if the scope holds it. */
+export async function findScopedBooking(db: Db, scope: BookingListScope, uid: string): Promise<BookingRow | undefined> {
+  const [row] = await db.select().from(bookings).where(and(eq(bookings.uid, uid), scopeCondition(scope)));
+  return row;
 }
 
 export async function listBookings(db: Db, filter: BookingListFilter): Promise<{ rows: BookingRow[]; total: number }> {

@@ -2,7 +2,7 @@ import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
 import { END_OF_TIME, utcTime } from '../../scheduling/zones.js';
 import * as repo from './bookings.repository.js';
-import type { BookingListFilter, BookingRecord, ListStatus } from './bookings.repository.js';
+import type { BookingListFilter, BookingListScope, BookingRecord, ListStatus } from './bookings.repository.js';
 
 /** A booking by its uid, or every occurrence of the series when the uid is a recurringBookingUid. */
 export async function getBooking(db: Db, uid: string): Promise<{ records: BookingRecord[]; series: boolean }> {
@@ -13,7 +13,7 @@ export async function getBooking(db: Db, uid: string): Promise<{ records: Bookin
   return { records: await repo.loadRecords(db, series), series: true };
 }
 
-export interface ListBookingsInput extends Omit<BookingListFilter, 'userId' | 'email' | 'now' | 'order'> {
+export interface ListBookingsInput extends Omit<BookingListFilter, 'scope' | 'now' | 'order'> {
   sort: { start?: 'asc' | 'desc' | undefined; end?: 'asc' | 'desc' | undefined; created?: 'asc' | 'desc' | undefined; updated?: 'asc' | 'desc' | undefined };
 }
 
@@ -44,9 +44,14 @@ function orderOf(input: ListBookingsInput): BookingListFilter['order'] {
   return { column: 'start', direction: only === 'past' || only === 'cancelled' ? 'desc' : 'asc' };
 }
 
-/** The caller's bookings: those they organize and those they attend (by their verified email). */
+/** The caller's bookings: those they host and those they attend (by their verified email). */
 export async function listBookings(db: Db, caller: { id: number; verifiedEmail: string | null }, input: ListBookingsInput, now: number) {
+  return listScopedBookings(db, { kind: 'user', userId: caller.id, email: caller.verifiedEmail }, input, now);
+}
+
+/** One page of the bookings a scope holds (a user's, a team's, an organization's) that match the filters. */
+export async function listScopedBookings(db: Db, scope: BookingListScope, input: ListBookingsInput, now: number) {
   const { sort: _sort, ...filters } = input;
-  const { rows, total } = await repo.listBookings(db, { ...filters, ...storableBounds(filters), userId: caller.id, email: caller.verifiedEmail, now, order: orderOf(input) });
+  const { rows, total } = await repo.listBookings(db, { ...filters, ...storableBounds(filters), scope, now, order: orderOf(input) });
   return { records: await repo.loadRecords(db, rows), total };
 }

@@ -67,10 +67,13 @@ function toListInput(query: ListQuery): ListBookingsInput {
   };
 }
 
-/** Seated bookings show their seats (attendees only to the organizer, unless the event type shows them). */
-function present(record: BookingRecord, viewerId: number | null) {
+/**
+ * Seated bookings show their seats: attendees only to the organizer (or to `viewerId: 'admin'`, a
+ * team's or organization's admins), unless the event type shows them.
+ */
+function present(record: BookingRecord, viewerId: number | 'admin' | null) {
   if (!record.seating) return presentBooking(record);
-  return presentSeatedBooking(record, record.seating.showAttendees || viewerId === record.booking.userId);
+  return presentSeatedBooking(record, record.seating.showAttendees || viewerId === 'admin' || viewerId === record.booking.userId);
 }
 
 function presentCreated(created: CreatedBookings, viewerId: number | null) {
@@ -84,7 +87,7 @@ function presentFound(found: { records: BookingRecord[]; series: boolean }, view
   return found.series ? found.records.map((record) => present(record, viewerId)) : present(found.records[0]!, viewerId);
 }
 
-function presentPage(records: BookingRecord[], total: number, page: { take: number; skip: number }, viewerId: number) {
+function presentPage(records: BookingRecord[], total: number, page: { take: number; skip: number }, viewerId: number | 'admin') {
   const returned = records.length;
   return {
     data: records.map((record) => present(record, viewerId)),
