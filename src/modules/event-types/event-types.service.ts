@@ -77,7 +77,7 @@ export interface EventTypesQuery {
 }
 
 /** The reference's values for every field a create body leaves out. */
-function initialState(): EventTypeState {
+export function initialState(): EventTypeState {
   return {
     slug: '',
     title: '',
@@ -115,12 +115,12 @@ function initialState(): EventTypeState {
   };
 }
 
-function stateOf(row: EventTypeRow): EventTypeState {
+export function stateOf(row: EventTypeRow): EventTypeState {
   const { id: _id, userId: _userId, createdAt: _createdAt, updatedAt: _updatedAt, ...state } = row;
   return state;
 }
 
-function applyChanges(state: EventTypeState, changes: EventTypeChanges): EventTypeState {
+export function applyChanges(state: EventTypeState, changes: EventTypeChanges): EventTypeState {
   const { settings, seats, bookingFields, disableGuests, calendarInvites, destinationCalendar: _checked, ...columns } = changes;
   const sentColumns = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined)) as Partial<EventTypeState>;
   const fields = bookingFields ?? state.bookingFields;
@@ -141,7 +141,7 @@ function sentFields(changes: EventTypeChanges): Set<string> {
   return new Set([...columns, ...Object.keys(settings)]);
 }
 
-function assertRules(state: EventTypeState, changes: EventTypeChanges): void {
+export function assertRules(state: EventTypeState, changes: EventTypeChanges): void {
   assertEventTypeRules(
     {
       lengthInMinutes: state.lengthInMinutes,
@@ -168,12 +168,16 @@ async function assertScheduleUsable(db: Db, userId: number, scheduleId: number):
   }
 }
 
-async function checkWrite(db: Db, userId: number, changes: EventTypeChanges, eventTypeId?: number): Promise<void> {
-  // Both need a connected calendar; svc cannot connect calendars yet, so no value can name one.
+/** Both need a connected calendar; svc cannot connect calendars yet, so no value can name one. */
+export function assertCalendarFieldsUsable(changes: EventTypeChanges): void {
   if (changes.destinationCalendar) throw invalidField('destinationCalendar', 'names a calendar that is not connected (svc cannot connect calendars yet)', changes.destinationCalendar);
   if (changes.settings.useDestinationCalendarEmail === true) {
     throw invalidField('useDestinationCalendarEmail', 'needs a connected primary calendar (svc cannot connect calendars yet)', true);
   }
+}
+
+async function checkWrite(db: Db, userId: number, changes: EventTypeChanges, eventTypeId?: number): Promise<void> {
+  assertCalendarFieldsUsable(changes);
   if (changes.scheduleId !== undefined) await assertScheduleUsable(db, userId, changes.scheduleId);
   if (changes.slug !== undefined && (await repo.isSlugTaken(db, userId, changes.slug, eventTypeId))) {
     // The reference's message and status (a 400, not a 409), naming the field.
