@@ -1,6 +1,6 @@
 import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
-import { DomainError, fieldRejected, invalidField, notFound } from '../../lib/errors.js';
+import { badRequest, DomainError, fieldRejected, invalidField, notFound } from '../../lib/errors.js';
 import { ownsEventType } from '../access/resource-policy.js';
 import { assertOwnsSchedule } from '../schedules/schedules.service.js';
 import { defaultBookingFields, withGuestsHidden } from './booking-fields.js';
@@ -213,10 +213,27 @@ export async function getEventType(db: Db, caller: EventTypeOwner, id: number): 
   return { eventType: row, ownerId: caller.id, users: [caller] };
 }
 
+/** What a member may change in their child of a managed event type (the reference's unlocked fields). */
+export const MANAGED_CHILD_UNLOCKED_FIELDS: ReadonlySet<string> = new Set(['locations', 'scheduleId']);
+
+/** A managed child follows its parent: its member changes only the unlocked fields (400 naming the first other one). */
+function assertChildChangeAllowed(row: EventTypeRow, changes: EventTypeChanges): void {
+  if (row.parentId === null) return;
+  const locked = [...sentFields(changes)].find((field) => !MANAGED_CHILD_UNLOCKED_FIELDS.has(field));
+  if (locked !== undefined) {
+    throw fieldRejected(
+      locked,
+      'managed_event_type_locked',
+      `${locked} is locked: event type ${row.id} belongs to the managed event type ${row.parentId}; only ${[...MANAGED_CHILD_UNLOCKED_FIELDS].join(' and ')} can be changed here.`,
+    );
+  }
+}
+
 export async function updateEventType(deps: Deps, caller: EventTypeOwner, id: number, changes: EventTypeChanges): Promise<EventTypeView> {
   return deps.changes.transaction(deps.database, async (tx, announce) => {
     const row = await repo.lockEventType(tx, id);
     if (!row || !ownsEventType(caller.id, row)) throw notFoundFor(id);
+    assertChildChangeAllowed(row, changes);
     await checkWrite(tx, caller.id, changes, id);
     const state = applyChanges(stateOf(row), changes);
     assertRules(state, changes);
@@ -234,6 +251,9 @@ export async function deleteEventType(deps: Deps, callerId: number, id: number):
   return deps.changes.transaction(deps.database, async (tx, announce) => {
     const row = await repo.lockEventType(tx, id);
     if (!row || !ownsEventType(callerId, row)) throw notFound('event_type_not_found', `Event type with ID=${id} does not exist.`);
+    if (row.parentId !== null) {
+      throw badRequest('managed_event_type_child', `Event type ${id} belongs to the managed event type ${row.parentId}: it goes when its team removes you from the hosts.`);
+    }
     await repo.deleteEventType(tx, id);
     await announce({ kind: 'availability', userId: callerId });
     return row;

@@ -60,15 +60,14 @@ const eventTypeNotFound = (id: number) => notFound('event_type_not_found', `Even
 
 /**
  * The fields a managed parent imposes on its children. As in the reference, everything is locked
- * except locations and the schedule (its `unlockedManagedEventTypeProps`), which each member keeps.
+ * except locations and the schedule (its `unlockedManagedEventTypeProps`; `MANAGED_CHILD_UNLOCKED_FIELDS`),
+ * which each member keeps.
  * A child behaves as its member's personal event type: no team, no scheduling type.
  */
 function lockedFields(parent: EventTypeRow): Partial<EventTypeState> {
   const { locations: _locations, scheduleId: _scheduleId, teamId: _teamId, parentId: _parentId, schedulingType: _type, assignAllTeamMembers: _all, ...locked } = stateOf(parent);
   return locked;
 }
-
-export const UNLOCKED_CHILD_FIELDS: ReadonlySet<string> = new Set(['locations', 'scheduleId']);
 
 function childState(parent: EventTypeRow): EventTypeState {
   return { ...stateOf(parent), teamId: null, parentId: parent.id, schedulingType: null, assignAllTeamMembers: false, scheduleId: null };
