@@ -221,6 +221,18 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'PUT /v2/organizations/:orgId/teams/:teamId/roles/:roleId/permissions': 'orgTeamOrgAdmin',
   'DELETE /v2/organizations/:orgId/teams/:teamId/roles/:roleId/permissions': 'orgTeamOrgAdmin',
   'DELETE /v2/organizations/:orgId/teams/:teamId/roles/:roleId/permissions/:permission': 'orgTeamOrgAdmin',
+  // Team event types: the team's admins (and the organization's); the lists of one team are public.
+  'POST /v2/teams/:teamId/event-types': 'teamAdmin',
+  'GET /v2/teams/:teamId/event-types': 'public',
+  'GET /v2/teams/:teamId/event-types/:eventTypeId': 'teamAdmin',
+  'PATCH /v2/teams/:teamId/event-types/:eventTypeId': 'teamAdmin',
+  'DELETE /v2/teams/:teamId/event-types/:eventTypeId': 'teamAdmin',
+  'POST /v2/organizations/:orgId/teams/:teamId/event-types': 'orgTeamAdmin',
+  'GET /v2/organizations/:orgId/teams/:teamId/event-types': 'public',
+  'GET /v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId': 'orgTeamAdmin',
+  'PATCH /v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId': 'orgTeamAdmin',
+  'DELETE /v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId': 'orgTeamAdmin',
+  'GET /v2/organizations/:orgId/teams/event-types': 'orgAdmin',
 };
 
 const isPluginRoute = (method: string, url: string) => url === '/docs' || url.startsWith('/docs/') || method === 'OPTIONS' || method === 'HEAD';

@@ -20,7 +20,7 @@ import { eventTypeVariant } from './event-types.versions.js';
 const versionHeader = versionHeaderSchema('2024-06-14', 'Send 2024-06-14 (or 2026-06-12 to also set calendarInvites)');
 
 /** Where the caller's version does not take `calendarInvites`, it is dropped before validation, like any unknown property. */
-async function dropCalendarInvitesUnlessAccepted(request: FastifyRequest): Promise<void> {
+export async function dropCalendarInvitesUnlessAccepted(request: FastifyRequest): Promise<void> {
   const body = request.body as Record<string, unknown> | null;
   if (body && typeof body === 'object' && !eventTypeVariant(request.apiVersion).acceptsCalendarInvites) delete body.calendarInvites;
 }

@@ -1,6 +1,6 @@
 import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
-import { DomainError, fieldRejected, invalidField, notFound } from '../../lib/errors.js';
+import { badRequest, DomainError, fieldRejected, invalidField, notFound } from '../../lib/errors.js';
 import { ownsEventType } from '../access/resource-policy.js';
 import { assertOwnsSchedule } from '../schedules/schedules.service.js';
 import { defaultBookingFields, withGuestsHidden } from './booking-fields.js';
@@ -77,7 +77,7 @@ export interface EventTypesQuery {
 }
 
 /** The reference's values for every field a create body leaves out. */
-function initialState(): EventTypeState {
+export function initialState(): EventTypeState {
   return {
     slug: '',
     title: '',
@@ -115,12 +115,12 @@ function initialState(): EventTypeState {
   };
 }
 
-function stateOf(row: EventTypeRow): EventTypeState {
+export function stateOf(row: EventTypeRow): EventTypeState {
   const { id: _id, userId: _userId, createdAt: _createdAt, updatedAt: _updatedAt, ...state } = row;
   return state;
 }
 
-function applyChanges(state: EventTypeState, changes: EventTypeChanges): EventTypeState {
+export function applyChanges(state: EventTypeState, changes: EventTypeChanges): EventTypeState {
   const { settings, seats, bookingFields, disableGuests, calendarInvites, destinationCalendar: _checked, ...columns } = changes;
   const sentColumns = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined)) as Partial<EventTypeState>;
   const fields = bookingFields ?? state.bookingFields;
@@ -141,7 +141,7 @@ function sentFields(changes: EventTypeChanges): Set<string> {
   return new Set([...columns, ...Object.keys(settings)]);
 }
 
-function assertRules(state: EventTypeState, changes: EventTypeChanges): void {
+export function assertRules(state: EventTypeState, changes: EventTypeChanges): void {
   assertEventTypeRules(
     {
       lengthInMinutes: state.lengthInMinutes,
@@ -168,12 +168,16 @@ async function assertScheduleUsable(db: Db, userId: number, scheduleId: number):
   }
 }
 
-async function checkWrite(db: Db, userId: number, changes: EventTypeChanges, eventTypeId?: number): Promise<void> {
-  // Both need a connected calendar; svc cannot connect calendars yet, so no value can name one.
+/** Both need a connected calendar; svc cannot connect calendars yet, so no value can name one. */
+export function assertCalendarFieldsUsable(changes: EventTypeChanges): void {
   if (changes.destinationCalendar) throw invalidField('destinationCalendar', 'names a calendar that is not connected (svc cannot connect calendars yet)', changes.destinationCalendar);
   if (changes.settings.useDestinationCalendarEmail === true) {
     throw invalidField('useDestinationCalendarEmail', 'needs a connected primary calendar (svc cannot connect calendars yet)', true);
   }
+}
+
+async function checkWrite(db: Db, userId: number, changes: EventTypeChanges, eventTypeId?: number): Promise<void> {
+  assertCalendarFieldsUsable(changes);
   if (changes.scheduleId !== undefined) await assertScheduleUsable(db, userId, changes.scheduleId);
   if (changes.slug !== undefined && (await repo.isSlugTaken(db, userId, changes.slug, eventTypeId))) {
     // The reference's message and status (a 400, not a 409), naming the field.
@@ -209,10 +213,27 @@ export async function getEventType(db: Db, caller: EventTypeOwner, id: number): 
   return { eventType: row, ownerId: caller.id, users: [caller] };
 }
 
+/** What a member may change in their child of a managed event type (the reference's unlocked fields). */
+export const MANAGED_CHILD_UNLOCKED_FIELDS: ReadonlySet<string> = new Set(['locations', 'scheduleId']);
+
+/** A managed child follows its parent: its member changes only the unlocked fields (400 naming the first other one). */
+function assertChildChangeAllowed(row: EventTypeRow, changes: EventTypeChanges): void {
+  if (row.parentId === null) return;
+  const locked = [...sentFields(changes)].find((field) => !MANAGED_CHILD_UNLOCKED_FIELDS.has(field));
+  if (locked !== undefined) {
+    throw fieldRejected(
+      locked,
+      'managed_event_type_locked',
+      `${locked} is locked: event type ${row.id} belongs to the managed event type ${row.parentId}; only ${[...MANAGED_CHILD_UNLOCKED_FIELDS].join(' and ')} can be changed here.`,
+    );
+  }
+}
+
 export async function updateEventType(deps: Deps, caller: EventTypeOwner, id: number, changes: EventTypeChanges): Promise<EventTypeView> {
   return deps.changes.transaction(deps.database, async (tx, announce) => {
     const row = await repo.lockEventType(tx, id);
     if (!row || !ownsEventType(caller.id, row)) throw notFoundFor(id);
+    assertChildChangeAllowed(row, changes);
     await checkWrite(tx, caller.id, changes, id);
     const state = applyChanges(stateOf(row), changes);
     assertRules(state, changes);
@@ -230,6 +251,9 @@ export async function deleteEventType(deps: Deps, callerId: number, id: number):
   return deps.changes.transaction(deps.database, async (tx, announce) => {
     const row = await repo.lockEventType(tx, id);
     if (!row || !ownsEventType(callerId, row)) throw notFound('event_type_not_found', `Event type with ID=${id} does not exist.`);
+    if (row.parentId !== null) {
+      throw badRequest('managed_event_type_child', `Event type ${id} belongs to the managed event type ${row.parentId}: it goes when its team removes you from the hosts.`);
+    }
     await repo.deleteEventType(tx, id);
     await announce({ kind: 'availability', userId: callerId });
     return row;

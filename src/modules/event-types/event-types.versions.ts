@@ -37,7 +37,7 @@ export function normalizeSlug(slug: string): string {
 }
 
 /** Wire -> internal for the 2024-06-14 body; every field is parsed once here, the service sees only stored forms. */
-function toChanges(body: UpdateBody, withCalendarInvites: boolean): EventTypeChanges {
+export function toChanges(body: UpdateBody, withCalendarInvites: boolean): EventTypeChanges {
   const {
     slug, locations, bookingFields, bookingLimitsCount, bookingLimitsDuration, bookerActiveBookingsLimit, bookingWindow,
     confirmationPolicy, recurrence, seats, calendarInvites, destinationCalendar,

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
+import { syncOrganizationMemberEventTypes } from '../event-types/team-event-types.service.js';
 import * as teamsRepo from '../teams/teams.repository.js';
 import type { MembershipWithUser } from '../teams/teams.repository.js';
 import { createMembershipIn, type CreateMembershipInput, deleteMembershipIn, type Deps, updateMembershipIn, type UpdateMembershipInput } from '../teams/teams.service.js';
@@ -42,6 +43,7 @@ export async function deleteOrganizationMembership(deps: Deps, organizationId: n
     await getOrganizationMembership(tx, organizationId, membershipId);
     const removed = await deleteMembershipIn(tx, organizationId, membershipId);
     await teamsRepo.deleteMembershipsInChildTeams(tx, organizationId, removed.userId);
+    await syncOrganizationMemberEventTypes(tx, organizationId, removed.userId);
     await repo.deleteProfile(tx, organizationId, removed.userId);
     return removed;
   });

@@ -4,6 +4,7 @@ import type { MembershipRole, TeamMetadata, Weekday } from '../../db/schema.js';
 import { badRequest, conflict, fieldRejected, forbidden, notFound } from '../../lib/errors.js';
 import { findRoleOfTeam } from '../access/access.repository.js';
 import { systemRole } from '../access/permissions.js';
+import { syncTeamMemberEventTypes } from '../event-types/team-event-types.service.js';
 import { createTeamScheduleIn } from '../schedules/schedules.service.js';
 import * as repo from './teams.repository.js';
 import type { MembershipWithUser, TeamChanges, TeamRow } from './teams.repository.js';
@@ -174,6 +175,7 @@ export async function createMembershipIn(tx: Db, teamId: number, input: CreateMe
     accepted: input.accepted ?? false,
     disableImpersonation: input.disableImpersonation ?? false,
   });
+  await syncTeamMemberEventTypes(tx, teamId, input.userId);
   return (await repo.findMembership(tx, teamId, row.id))!;
 }
 
@@ -227,6 +229,7 @@ export async function updateMembershipIn(tx: Db, teamId: number, membershipId: n
     }
   }
   await repo.updateMembership(tx, membershipId, { ...definedOnly(changes), ...(customRoleId !== undefined ? { customRoleId } : {}) });
+  if (input.accepted !== undefined) await syncTeamMemberEventTypes(tx, teamId, current.userId);
   return getMembership(tx, teamId, membershipId);
 }
 
@@ -239,6 +242,7 @@ export async function deleteMembershipIn(tx: Db, teamId: number, membershipId: n
   const current = await getMembership(tx, teamId, membershipId);
   await assertKeepsAnOwner(tx, current, 'remove');
   await repo.deleteMembership(tx, membershipId);
+  await syncTeamMemberEventTypes(tx, teamId, current.userId);
   return current;
 }
 

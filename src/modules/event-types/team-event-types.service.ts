@@ -1,0 +1,380 @@
+import type { ChangeFeed } from '../../db/change-feed.js';
+import type { Database, Db } from '../../db/client.js';
+import type { EventTypeEmailSettings, SchedulingType } from '../../db/schema.js';
+import { badRequest, fieldRejected, invalidField, notFound } from '../../lib/errors.js';
+import { type EventTypeRow, type EventTypeState, updateEventType } from './event-types.repository.js';
+import {
+  applyChanges,
+  assertCalendarFieldsUsable,
+  assertRules,
+  type EventTypeChanges,
+  initialState,
+  stateOf,
+} from './event-types.service.js';
+import * as repo from './team-event-types.repository.js';
+import type { HostView, NewHost, TeamRow } from './team-event-types.repository.js';
+
+export interface HostChange {
+  userId: number;
+  mandatory?: boolean | undefined;
+  /** 0 (lowest) to 4 (highest). */
+  priority?: number | undefined;
+  weight?: number | undefined;
+}
+
+/** A parsed team create or update body: the personal fields plus the team's. */
+export interface TeamEventTypeChanges extends EventTypeChanges {
+  schedulingType?: SchedulingType | undefined;
+  hosts?: HostChange[] | undefined;
+  assignAllTeamMembers?: boolean | undefined;
+  emailSettings?: Partial<EventTypeEmailSettings> | undefined;
+  rescheduleWithSameRoundRobinHost?: boolean | undefined;
+}
+
+export interface CreateTeamEventTypeInput extends TeamEventTypeChanges {
+  title: string;
+  slug: string;
+  lengthInMinutes: number;
+  schedulingType: SchedulingType;
+}
+
+/**
+ * A team event type with its team and hosts. A managed parent's hosts are its children's owners; a
+ * managed child (returned by a managed create) has the parent's team.
+ */
+export interface TeamEventTypeView {
+  eventType: EventTypeRow;
+  team: TeamRow;
+  hosts: HostView[];
+}
+
+interface Deps {
+  database: Database;
+  changes: ChangeFeed;
+}
+
+const DEFAULT_PRIORITY = 2;
+const DEFAULT_WEIGHT = 100;
+
+const eventTypeNotFound = (id: number) => notFound('event_type_not_found', `Event type with id ${id} not found`);
+
+/**
+ * The fields a managed parent imposes on its children. As in the reference, everything is locked
+ * except locations and the schedule (its `unlockedManagedEventTypeProps`; `MANAGED_CHILD_UNLOCKED_FIELDS`),
+ * which each member keeps.
+ * A child behaves as its member's personal event type: no team, no scheduling type.
+ */
+function lockedFields(parent: EventTypeRow): Partial<EventTypeState> {
+  const { locations: _locations, scheduleId: _scheduleId, teamId: _teamId, parentId: _parentId, schedulingType: _type, assignAllTeamMembers: _all, ...locked } = stateOf(parent);
+  return locked;
+}
+
+function childState(parent: EventTypeRow): EventTypeState {
+  return { ...stateOf(parent), teamId: null, parentId: parent.id, schedulingType: null, assignAllTeamMembers: false, scheduleId: null };
+}
+
+/** Hosts of a managed parent as outputs show them: its children's owners. */
+async function childOwnersAsHosts(db: Db, parentIds: number[]): Promise<HostView[]> {
+  const children = await repo.listChildren(db, parentIds);
+  return children.map(({ child, name, username, avatarUrl }) => ({
+    eventTypeId: child.parentId!,
+    userId: child.userId!,
+    mandatory: false,
+    priority: DEFAULT_PRIORITY,
+    weight: DEFAULT_WEIGHT,
+    name,
+    username,
+    avatarUrl,
+  }));
+}
+
+/** Views of several event types, hosts loaded in two queries. */
+async function viewsOf(db: Db, rows: EventTypeRow[], teamsById: Map<number, TeamRow>): Promise<TeamEventTypeView[]> {
+  const managed = rows.filter((row) => row.schedulingType === 'managed').map((row) => row.id);
+  const others = rows.filter((row) => row.schedulingType !== 'managed').map((row) => row.id);
+  const hosts = [...(await repo.listHosts(db, others)), ...(await childOwnersAsHosts(db, managed))];
+  return rows.map((eventType) => ({
+    eventType,
+    team: teamsById.get(eventType.teamId!)!,
+    hosts: hosts.filter((host) => host.eventTypeId === eventType.id),
+  }));
+}
+
+async function viewOf(db: Db, row: EventTypeRow, team: TeamRow): Promise<TeamEventTypeView> {
+  return (await viewsOf(db, [row], new Map([[team.id, team]])))[0]!;
+}
+
+/** The reference also lets its internal upper-case names through. */
+export function normalizeSchedulingType(value: string): SchedulingType {
+  if (value === 'COLLECTIVE') return 'collective';
+  if (value === 'ROUND_ROBIN') return 'roundRobin';
+  if (value === 'MANAGED') return 'managed';
+  return value as SchedulingType;
+}
+
+/** Each host named once, and only accepted members of the team (400 naming the user otherwise). */
+async function assertHostsAreMembers(db: Db, teamId: number, hosts: HostChange[]): Promise<void> {
+  const seen = new Set<number>();
+  for (const host of hosts) {
+    if (seen.has(host.userId)) throw fieldRejected('hosts', 'duplicate_host', `hosts names user ${host.userId} more than once`, host.userId);
+    seen.add(host.userId);
+  }
+  const members = new Set(await repo.acceptedMemberIds(db, teamId));
+  const outsiders = hosts.filter((host) => !members.has(host.userId)).map((host) => host.userId);
+  if (outsiders.length > 0) {
+    throw fieldRejected('hosts', 'host_not_team_member', `Invalid hosts: ${outsiders.join(', ')} are not accepted members of team with id ${teamId}.`, outsiders);
+  }
+}
+
+/**
+ * Spec 2.1: `hosts` and `assignAllTeamMembers` exclude each other for collective and managed types;
+ * round robin accepts both, the hosts then only marking fixed (mandatory) hosts.
+ */
+function assertHostsOrAssignAll(type: SchedulingType, hosts: HostChange[] | undefined, assignAll: boolean): void {
+  if (assignAll && hosts && hosts.length > 0 && type !== 'roundRobin') {
+    throw invalidField('hosts', `cannot be sent with assignAllTeamMembers: true for ${type} event types (provide either hosts or assignAllTeamMembers)`, hosts.map((host) => host.userId));
+  }
+}
+
+function hostRow(type: SchedulingType, host: HostChange): NewHost {
+  // The reference makes every collective host fixed, at medium priority.
+  if (type === 'collective') return { userId: host.userId, mandatory: true, priority: DEFAULT_PRIORITY, weight: host.weight ?? DEFAULT_WEIGHT };
+  return { userId: host.userId, mandatory: host.mandatory ?? false, priority: host.priority ?? DEFAULT_PRIORITY, weight: host.weight ?? DEFAULT_WEIGHT };
+}
+
+/** The host rows of a collective or round-robin type. */
+async function hostRows(db: Db, teamId: number, type: SchedulingType, hosts: HostChange[] | undefined, assignAll: boolean): Promise<NewHost[]> {
+  if (!assignAll) return (hosts ?? []).map((host) => hostRow(type, host));
+  const fixed = new Map((hosts ?? []).filter((host) => host.mandatory === true).map((host) => [host.userId, host]));
+  return (await repo.acceptedMemberIds(db, teamId)).map((userId) => hostRow(type, fixed.get(userId) ?? { userId }));
+}
+
+/** `emailSettings` exists only on organization team event types. */
+function applyEmailSettings(team: TeamRow, current: EventTypeEmailSettings | null, sent: Partial<EventTypeEmailSettings> | undefined): EventTypeEmailSettings | null {
+  if (sent === undefined) return current;
+  if (team.parentId === null) throw invalidField('emailSettings', 'is only available for event types of organization teams', sent);
+  if (sent.disableEmailsToAttendees === undefined && sent.disableEmailsToHosts === undefined) return current;
+  return {
+    disableEmailsToAttendees: sent.disableEmailsToAttendees ?? current?.disableEmailsToAttendees ?? false,
+    disableEmailsToHosts: sent.disableEmailsToHosts ?? current?.disableEmailsToHosts ?? false,
+  };
+}
+
+async function assertSlugFree(db: Db, teamId: number, slug: string | undefined, exceptId?: number): Promise<void> {
+  if (slug !== undefined && (await repo.isTeamSlugTaken(db, teamId, slug, exceptId))) {
+    throw fieldRejected('slug', 'event_type_slug_taken', 'Team event type with this slug already exists', slug);
+  }
+}
+
+/** A team event type's schedule is the team's own or one of its hosts'. */
+async function assertScheduleOfTeam(db: Db, teamId: number, scheduleId: number | undefined, hostIds: number[]): Promise<void> {
+  if (scheduleId === undefined) return;
+  if (!(await repo.scheduleExists(db, scheduleId))) throw notFound('schedule_not_found', `Schedule with id ${scheduleId} not found`);
+  if (!(await repo.isScheduleOfTeamOrUsers(db, scheduleId, teamId, hostIds))) {
+    throw invalidField('scheduleId', `must be the schedule of team ${teamId} or of one of the event type's hosts`, scheduleId);
+  }
+}
+
+/** A member who already has an event type of their own with the slug cannot get a child with it (unique per user). */
+async function assertOwnersCanTakeSlug(db: Db, ownerIds: number[], slug: string, parentId?: number): Promise<void> {
+  const taken = await repo.usersWithSlug(db, ownerIds, slug, parentId);
+  if (taken.length > 0) {
+    throw fieldRejected('hosts', 'host_slug_taken', `Users ${taken.join(', ')} already have an event type with the slug "${slug}": a managed event type's members get one with its slug.`, taken);
+  }
+}
+
+/** The team fields split from the personal ones, which `applyChanges` knows. */
+function splitTeamFields(changes: TeamEventTypeChanges) {
+  const { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, ...personal } = changes;
+  return { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, personal };
+}
+
+/** Creates, updates (locked fields) and removes children so that exactly `ownerIds` have one. */
+async function syncChildren(db: Db, parent: EventTypeRow, ownerIds: number[]): Promise<void> {
+  const current = (await repo.listChildren(db, [parent.id])).map(({ child }) => child.userId!);
+  await repo.deleteChildren(db, parent.id, current.filter((userId) => !ownerIds.includes(userId)));
+  await repo.updateChildren(db, parent.id, lockedFields(parent));
+  for (const userId of ownerIds.filter((id) => !current.includes(id))) await repo.insertEventTypeOf(db, userId, childState(parent));
+}
+
+type Announce = (event: { kind: 'availability'; userId: number }) => Promise<void>;
+
+async function announceUsers(announce: Announce, userIds: Iterable<number>): Promise<void> {
+  for (const userId of new Set(userIds)) await announce({ kind: 'availability', userId });
+}
+
+/**
+ * Creates a team event type. A managed one gets a child per member it is assigned to, and the answer
+ * is the parent followed by its children, as the reference's.
+ */
+export async function createTeamEventType(deps: Deps, team: TeamRow, input: CreateTeamEventTypeInput): Promise<TeamEventTypeView[]> {
+  return deps.changes.transaction(deps.database, async (tx, announce) => {
+    const { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, personal } = splitTeamFields(input);
+    const assignAll = assignAllTeamMembers ?? false;
+    assertCalendarFieldsUsable(personal);
+    assertHostsOrAssignAll(schedulingType!, hosts, assignAll);
+    if (hosts) await assertHostsAreMembers(tx, team.id, hosts);
+    await assertSlugFree(tx, team.id, personal.slug);
+    const state: EventTypeState = {
+      ...applyChanges(initialState(), personal),
+      teamId: team.id,
+      schedulingType: schedulingType!,
+      assignAllTeamMembers: assignAll,
+      rescheduleWithSameRoundRobinHost: rescheduleWithSameRoundRobinHost ?? false,
+      emailSettings: applyEmailSettings(team, null, emailSettings),
+    };
+    assertRules(state, personal);
+
+    if (schedulingType === 'managed') {
+      const ownerIds = assignAll ? await repo.acceptedMemberIds(tx, team.id) : (hosts ?? []).map((host) => host.userId);
+      await assertOwnersCanTakeSlug(tx, ownerIds, state.slug);
+      await assertScheduleOfTeam(tx, team.id, personal.scheduleId, ownerIds);
+      const parent = await repo.insertEventTypeOf(tx, null, state);
+      await syncChildren(tx, parent, ownerIds);
+      await announceUsers(announce, ownerIds);
+      const children = (await repo.listChildren(tx, [parent.id])).map(({ child }) => ({ eventType: child, team, hosts: [] }));
+      return [await viewOf(tx, parent, team), ...children];
+    }
+
+    const rows = await hostRows(tx, team.id, schedulingType!, hosts, assignAll);
+    await assertScheduleOfTeam(tx, team.id, personal.scheduleId, rows.map((host) => host.userId));
+    const eventType = await repo.insertEventTypeOf(tx, null, state);
+    await repo.replaceHosts(tx, eventType.id, rows);
+    await announceUsers(announce, rows.map((host) => host.userId));
+    return [await viewOf(tx, eventType, team)];
+  });
+}
+
+export async function getTeamEventType(db: Db, team: TeamRow, id: number): Promise<TeamEventTypeView> {
+  const row = await repo.findTeamEventType(db, team.id, id);
+  if (!row) throw eventTypeNotFound(id);
+  return viewOf(db, row, team);
+}
+
+export interface TeamEventTypesQuery {
+  eventSlug?: string | undefined;
+  sortCreatedAt?: 'asc' | 'desc' | undefined;
+}
+
+/** The team's event types (public, as in the reference); a team that does not exist has none. */
+export async function listTeamEventTypes(db: Db, teamId: number, query: TeamEventTypesQuery): Promise<TeamEventTypeView[]> {
+  const team = await repo.findTeam(db, teamId);
+  if (!team || team.isOrganization) return [];
+  const rows = await repo.listEventTypesOfTeams(db, [teamId], { slug: query.eventSlug, order: query.sortCreatedAt ?? 'asc' });
+  return viewsOf(db, rows, new Map([[team.id, team]]));
+}
+
+/** `GET /v2/organizations/{orgId}/teams/event-types`: every event type of the organization's teams. */
+export async function listOrganizationTeamsEventTypes(
+  db: Db,
+  organizationId: number,
+  query: { skip: number; take: number; sortCreatedAt?: 'asc' | 'desc' | undefined },
+): Promise<TeamEventTypeView[]> {
+  const teamIds = await repo.teamIdsOfOrganization(db, organizationId);
+  const rows = await repo.listEventTypesOfTeams(db, teamIds, { order: query.sortCreatedAt ?? 'asc', page: { skip: query.skip, take: query.take } });
+  const teams = await repo.findTeams(db, [...new Set(rows.map((row) => row.teamId!))]);
+  return viewsOf(db, rows, new Map(teams.map((team) => [team.id, team])));
+}
+
+/** Switching between collective and round robin needs the hosts of the new type (the reference's 400); managed stays managed. */
+function nextSchedulingType(current: SchedulingType, sent: SchedulingType | undefined, changes: TeamEventTypeChanges): SchedulingType {
+  if (sent === undefined || sent === current) return current;
+  if (sent === 'managed' || current === 'managed') {
+    throw invalidField('schedulingType', `cannot change a ${current} event type into ${sent}: delete it and create a new one`, sent);
+  }
+  if (changes.hosts === undefined && changes.assignAllTeamMembers !== true) {
+    throw badRequest(
+      'hosts_required',
+      "Hosts required when switching schedulingType. Please provide 'hosts' or set 'assignAllTeamMembers: true' to specify how hosts should be configured for the new scheduling type.",
+    );
+  }
+  return sent;
+}
+
+export async function updateTeamEventType(deps: Deps, team: TeamRow, id: number, changes: TeamEventTypeChanges): Promise<TeamEventTypeView> {
+  return deps.changes.transaction(deps.database, async (tx, announce) => {
+    const row = await repo.lockTeamEventType(tx, team.id, id);
+    if (!row) throw eventTypeNotFound(id);
+    const { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, personal } = splitTeamFields(changes);
+    const type = nextSchedulingType(row.schedulingType!, schedulingType, changes);
+    // Hosts sent alone to a collective or managed type replace "all members".
+    const assignAll = assignAllTeamMembers ?? (hosts !== undefined && type !== 'roundRobin' ? false : row.assignAllTeamMembers);
+    assertCalendarFieldsUsable(personal);
+    if (assignAllTeamMembers !== undefined || hosts !== undefined) assertHostsOrAssignAll(type, hosts, assignAll);
+    if (hosts) await assertHostsAreMembers(tx, team.id, hosts);
+    await assertSlugFree(tx, team.id, personal.slug, id);
+    const state: EventTypeState = {
+      ...applyChanges(stateOf(row), personal),
+      schedulingType: type,
+      assignAllTeamMembers: assignAll,
+      rescheduleWithSameRoundRobinHost: rescheduleWithSameRoundRobinHost ?? row.rescheduleWithSameRoundRobinHost,
+      emailSettings: applyEmailSettings(team, row.emailSettings, emailSettings),
+    };
+    assertRules(state, personal);
+
+    const before = type === 'managed' ? (await repo.listChildren(tx, [id])).map(({ child }) => child.userId!) : (await repo.listHostRows(tx, id)).map((host) => host.userId);
+    let after: number[];
+    if (type === 'managed') {
+      after = assignAll ? await repo.acceptedMemberIds(tx, team.id) : hosts ? hosts.map((host) => host.userId) : before;
+      await assertOwnersCanTakeSlug(tx, after, state.slug, id);
+      await assertScheduleOfTeam(tx, team.id, personal.scheduleId, after);
+      const updated = await updateEventType(tx, id, state);
+      await syncChildren(tx, updated, after);
+    } else {
+      const recompute = hosts !== undefined || assignAllTeamMembers === true || type !== row.schedulingType;
+      const rows = recompute ? await hostRows(tx, team.id, type, hosts ?? (await currentHostChanges(tx, id)), assignAll) : undefined;
+      after = rows ? rows.map((host) => host.userId) : before;
+      await assertScheduleOfTeam(tx, team.id, personal.scheduleId, after);
+      await updateEventType(tx, id, state);
+      if (rows) await repo.replaceHosts(tx, id, rows);
+    }
+    await announceUsers(announce, [...before, ...after]);
+    return viewOf(tx, (await repo.findTeamEventType(tx, team.id, id))!, team);
+  });
+}
+
+/** The current hosts as a host list, to recompute their rows for a new scheduling type. */
+async function currentHostChanges(db: Db, eventTypeId: number): Promise<HostChange[]> {
+  return (await repo.listHostRows(db, eventTypeId)).map(({ userId, mandatory, priority, weight }) => ({ userId, mandatory, priority, weight }));
+}
+
+/** Deletes the event type with its hosts and, for a managed one, its children. */
+export async function deleteTeamEventType(deps: Deps, team: TeamRow, id: number): Promise<EventTypeRow> {
+  return deps.changes.transaction(deps.database, async (tx, announce) => {
+    const row = await repo.lockTeamEventType(tx, team.id, id);
+    if (!row) throw eventTypeNotFound(id);
+    const affected = row.schedulingType === 'managed' ? (await repo.listChildren(tx, [id])).map(({ child }) => child.userId!) : (await repo.listHostRows(tx, id)).map((host) => host.userId);
+    await repo.deleteEventType(tx, id);
+    await announceUsers(announce, affected);
+    return row;
+  });
+}
+
+/**
+ * Membership hook (called by the team and organization membership services, in their transaction):
+ * makes the user's hosts and managed children of the team follow their membership. An accepted member
+ * is a host of every collective and round-robin type with `assignAllTeamMembers` and has a child of
+ * every such managed type; anyone else is host of none and has no child of the team's managed types.
+ * The hosts of "all members" types are stored rows, kept here, so that slots and bookings read one
+ * table whatever the assignment.
+ */
+export async function syncTeamMemberEventTypes(db: Db, teamId: number, userId: number): Promise<void> {
+  if (!(await repo.isAcceptedMember(db, teamId, userId))) {
+    await repo.deleteHostOfTeam(db, teamId, userId);
+    await repo.deleteChildrenOfTeam(db, teamId, userId);
+    return;
+  }
+  for (const eventType of await repo.listAssignAllEventTypes(db, teamId)) {
+    if (eventType.schedulingType !== 'managed') {
+      await repo.insertHostIfMissing(db, eventType.id, hostRow(eventType.schedulingType!, { userId }));
+    } else if (!(await repo.hasChild(db, eventType.id, userId)) && (await repo.usersWithSlug(db, [userId], eventType.slug)).length === 0) {
+      // A member who has an event type of their own with the slug keeps it and gets no child.
+      await repo.insertEventTypeOf(db, userId, childState(eventType));
+    }
+  }
+}
+
+/** The same for every team of an organization (a member leaving the organization leaves its teams). */
+export async function syncOrganizationMemberEventTypes(db: Db, organizationId: number, userId: number): Promise<void> {
+  for (const teamId of await repo.teamIdsOfOrganization(db, organizationId)) await syncTeamMemberEventTypes(db, teamId, userId);
+}

@@ -1,0 +1,12 @@
+// Team scheduling fixtures made through the API, as a client would.
+import type { TestApp } from './test-app.js';
+
+/**
+ * Creates a team event type through POST /v2/teams/{teamId}/event-types and returns `data`: the event
+ * type, or for a managed one the parent followed by its children. Throws on anything but 201.
+ */
+export async function createTeamEventType(api: TestApp, apiKey: string, teamId: number, body: Record<string, unknown>): Promise<any> {
+  const response = await api.request('POST', `/v2/teams/${teamId}/event-types`, { key: apiKey, body });
+  if (response.status !== 201) throw new Error(`createTeamEventType: ${response.status} ${response.text}`);
+  return response.body.data;
+}
