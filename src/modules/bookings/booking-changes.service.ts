@@ -5,6 +5,7 @@ import { badRequest, fieldRejected, forbidden, notFound, unauthorized } from '..
 import { DEFAULT_SETTINGS, type EventTypeSettings } from '../event-types/event-type-model.js';
 import { type EventTypeRow, findEventTypeById } from '../event-types/event-types.repository.js';
 import * as changes from './booking-changes.repository.js';
+import { listHostIdsOfBookings } from './booking-hosts.repository.js';
 import { recordBookingEvent } from './booking-events.js';
 import { isBookingOrganizer as isOrganizer } from '../access/resource-policy.js';
 import * as repo from './bookings.repository.js';
@@ -40,8 +41,10 @@ export async function eventTypeOf(tx: Db, booking: BookingRow): Promise<EventTyp
 /** Settings stored before a key existed read as the reference's default. */
 export const settingsOf = (eventType: EventTypeRow | null): EventTypeSettings => ({ ...DEFAULT_SETTINGS, ...eventType?.settings });
 
+/** Tells the availability cache that every host of these bookings (co-hosts too) changed. */
 export async function announceHosts(ctx: ChangeContext, rows: BookingRow[]): Promise<void> {
-  for (const userId of new Set(hostIds(rows))) await ctx.announce({ kind: 'busyTime', userId });
+  const coHosts = await listHostIdsOfBookings(ctx.tx, rows.map((row) => row.id));
+  for (const userId of new Set([...hostIds(rows), ...coHosts])) await ctx.announce({ kind: 'busyTime', userId });
 }
 
 export async function seriesRecords(tx: Db, recurringBookingUid: string): Promise<FoundBookings> {

@@ -13,6 +13,13 @@ export async function insertCoHosts(db: Db, booking: { id: number; startAt: Date
   await db.insert(bookingHosts).values(userIds.map((userId) => ({ bookingId: booking.id, userId, startAt: booking.startAt, endAt: booking.endAt, status: booking.status })));
 }
 
+/** Every host (organizer and co-hosts) of the given bookings. */
+export async function listHostIdsOfBookings(db: Db, bookingIds: readonly number[]): Promise<number[]> {
+  if (bookingIds.length === 0) return [];
+  const rows = await db.selectDistinct({ userId: bookingHosts.userId }).from(bookingHosts).where(inArray(bookingHosts.bookingId, [...bookingIds]));
+  return rows.map((row) => row.userId);
+}
+
 export async function findHostUsers(db: Db, userIds: readonly number[]): Promise<BookingHost[]> {
   if (userIds.length === 0) return [];
   return db
