@@ -1,6 +1,6 @@
 import { bookingLimitChecker } from './booking-limits.js';
 import { fixedWindowBounds, isBusinessDay, ROLLING_WINDOW_SEARCH_DAYS } from './booking-window.js';
-import { fits, type HostPlan, planHost, seatUseAt, sharedPieces, sharedStretches } from './host-availability.js';
+import { fits, fitsAllAscending, type HostPlan, planHost, seatUseAt, sharedPieces, sharedStretches } from './host-availability.js';
 import { type Interval, intersectIntervals } from './intervals.js';
 import type { Slot, SlotQuery } from './slot-query.js';
 import { END_OF_TIME, localDayNumber, startOfDayNumber } from './zones.js';
@@ -31,10 +31,12 @@ function startsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart
   const pieces = sharedPieces(plans);
 
   if (!query.showOptimizedSlots) {
+    // Pieces are sorted and disjoint, so starts come in ascending order.
+    const fitsInOrder = fitsAllAscending(plans, duration, seats);
     let resume = spanStart;
     for (const [pieceStart, pieceEnd] of pieces) {
       for (let start = gridAt(pieceStart + offset, step, resume); start < pieceEnd && start < spanEnd; start += step) {
-        if (!fitsAll(start)) continue;
+        if (!fitsInOrder(start)) continue;
         const skipTo = emit(start);
         if (skipTo !== undefined && skipTo > start + step) {
           resume = skipTo;
@@ -76,49 +78,90 @@ function startsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart
   }
 }
 
+/**
+ * Walks the distinct values of several ascending lists (each strictly ascending) in order; `visit`
+ * gets each value with the indexes of the lists holding it, ascending (the array is reused). Each
+ * value costs a scan of the lists' heads: teams have tens of hosts whose starts mostly coincide, and
+ * two tight loops over them beat a heap or a map keyed by start.
+ */
+function mergeAscending(lists: readonly number[][], visit: (value: number, members: readonly number[]) => void): void {
+  const count = lists.length;
+  const positions = new Int32Array(count);
+  const heads = new Float64Array(count);
+  for (let list = 0; list < count; list++) heads[list] = lists[list]!.length > 0 ? lists[list]![0]! : Infinity;
+  const members: number[] = [];
+  for (;;) {
+    let value = Infinity;
+    for (let list = 0; list < count; list++) if (heads[list]! < value) value = heads[list]!;
+    if (value === Infinity) return;
+    members.length = 0;
+    for (let list = 0; list < count; list++) {
+      if (heads[list] !== value) continue;
+      members.push(list);
+      const next = (positions[list] = positions[list]! + 1);
+      heads[list] = next < lists[list]!.length ? lists[list]![next]! : Infinity;
+    }
+    visit(value, members);
+  }
+}
+
+/** The sorted union of two ascending id lists, without repeats. */
+function unionOfSorted(a: readonly number[], b: readonly number[]): number[] {
+  const union: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const next = j >= b.length || (i < a.length && a[i]! <= b[j]!) ? a[i++]! : b[j++]!;
+    if (union[union.length - 1] !== next) union.push(next);
+  }
+  return union;
+}
+
 /** Every start the hosts offer in [spanStart, spanEnd), with the hosts free for it (ascending ids). */
 function offeredStarts(prepared: Prepared, query: SlotQuery, spanStart: number, spanEnd: number, take: (start: number, hostIds: number[]) => number | void): void {
   const { plans, roundRobinGroups } = prepared;
   const fixed = plans.filter((plan) => plan.fixed);
-  const roundRobin = plans.filter((plan) => !plan.fixed);
-  const fixedIds = fixed.map((plan) => plan.userId);
+  const fixedIds = unionOfSorted(fixed.map((plan) => plan.userId).sort((a, b) => a - b), []);
   if (roundRobinGroups.size === 0) {
     if (fixed.length === 0) return;
-    const hostIds = [...fixedIds].sort((a, b) => a - b);
-    startsOfHostSet(fixed, query, spanStart, spanEnd, (start) => take(start, hostIds));
+    startsOfHostSet(fixed, query, spanStart, spanEnd, (start) => take(start, fixedIds));
     return;
   }
+  // Round-robin hosts in id order, so the hosts of a start come out sorted.
+  const roundRobin = plans.filter((plan) => !plan.fixed).sort((a, b) => a.userId - b.userId);
+  const groupIndex = new Map([...roundRobinGroups].map((group, index) => [group, index]));
   // Every group must be served, including one whose hosts have no schedule at all.
-  const groups = new Map<string, Map<number, number[]>>([...roundRobinGroups].map((group) => [group, new Map()]));
-  for (const host of roundRobin) {
-    const byStart = groups.get(host.group)!;
+  if (new Set(roundRobin.map((plan) => plan.group)).size < groupIndex.size) return;
+  const startLists = roundRobin.map((host) => {
+    const starts: number[] = [];
     startsOfHostSet([host, ...fixed], query, spanStart, spanEnd, (start) => {
-      const ids = byStart.get(start);
-      if (ids) ids.push(host.userId);
-      else byStart.set(start, [host.userId]);
+      starts.push(start);
     });
-  }
-  const [first, ...others] = [...groups.values()];
-  const offered: { start: number; hostIds: number[] }[] = [];
-  for (const [start, ids] of first!) {
-    const all = [...fixedIds, ...ids];
-    let everyGroup = true;
-    for (const group of others) {
-      const more = group.get(start);
-      if (!more) {
-        everyGroup = false;
-        break;
-      }
-      all.push(...more);
-    }
-    if (everyGroup) offered.push({ start, hostIds: [...new Set(all)].sort((a, b) => a - b) });
-  }
-  offered.sort((a, b) => a.start - b.start);
+    return starts;
+  });
+  const groupOf = Int32Array.from(roundRobin, (plan) => groupIndex.get(plan.group)!);
+  const servedAt = new Float64Array(groupIndex.size).fill(Number.NaN);
   let resume = -Infinity;
-  for (const { start, hostIds } of offered) {
-    if (start < resume) continue;
-    resume = take(start, hostIds) ?? resume;
-  }
+  mergeAscending(startLists, (start, members) => {
+    if (start < resume) return;
+    if (groupIndex.size > 1) {
+      let served = 0;
+      for (const member of members) {
+        const group = groupOf[member]!;
+        if (servedAt[group] !== start) {
+          servedAt[group] = start;
+          served++;
+        }
+      }
+      if (served < groupIndex.size) return;
+    }
+    const ids: number[] = [];
+    for (const member of members) {
+      const id = roundRobin[member]!.userId;
+      if (ids[ids.length - 1] !== id) ids.push(id);
+    }
+    resume = take(start, fixedIds.length === 0 ? ids : unionOfSorted(fixedIds, ids)) ?? resume;
+  });
 }
 
 interface Prepared {

@@ -3,15 +3,25 @@
  * Temporal's "compatible" disambiguation: a local time inside a spring-forward gap moves forward by
  * the gap, and an ambiguous local time (fall-back overlap) takes the earlier instant.
  *
- * Offsets come from Intl and are cached per zone and quarter hour. A bucket whose two ends share an
- * offset holds it throughout (no zone changes offset twice within 15 minutes); a bucket holding a
- * transition (most fall on quarter hours, but e.g. St John's changed at 00:01 local until 2011) is
- * resolved exactly for each instant.
+ * Offsets come from Intl, read once per zone and span of 384 days: the span's transitions (the
+ * instants its offset changes) are found by probing every 3 days and bisecting to the second, and
+ * every lookup is then a binary search over them. No Intl call is made per instant, so the first
+ * query in a process costs about what later ones do.
  */
 const MINUTE = 60_000;
-const QUARTER_HOUR = 15 * MINUTE;
 const DAY = 86_400_000;
-const MAX_CACHED_OFFSETS = 250_000;
+/**
+ * Probe spacing: shorter than any stay in an offset between two transitions that undo each other (the
+ * shortest in the tz database: Africa/Freetown, 3.99 days in 1939), so no such pair falls between two
+ * probes. Transitions that do not undo each other are all found by the bisection, however close.
+ */
+const PROBE_STEP = 3 * DAY;
+const PROBES_PER_SPAN = 128;
+const SPAN = PROBES_PER_SPAN * PROBE_STEP;
+/** JavaScript's instants end 8.64e15 ms either side of 1970. */
+const LAST_INSTANT = 8.64e15;
+/** Spans kept before the tables are dropped (a few hundred bytes each). */
+const MAX_CACHED_SPANS = 20_000;
 
 /**
  * Date.UTC for any year: Date.UTC reads years 0-99 as 1900-1999. Month and day may overflow, as with
@@ -33,71 +43,130 @@ export function utcTime(year: number, monthIndex: number, day: number, hours = 0
 export const END_OF_TIME = Date.UTC(9999, 11, 31);
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
-/** Offsets by zone, then by quarter-hour bucket (numeric keys: no string built per lookup). */
-const offsetCache = new Map<string, Map<number, number>>();
-let cachedOffsets = 0;
 
-function formatterFor(zone: string): Intl.DateTimeFormat {
+/** A formatter that prints `zone`'s offset, e.g. `3/1/2026, GMT+05:45` (seconds too where it has them). */
+function offsetFormatterFor(zone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(zone);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-      era: 'short',
-    });
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
     formatters.set(zone, formatter);
   }
   return formatter;
 }
 
-function computeOffsetMinutes(zone: string, epochMs: number): number {
-  const parts: Record<string, string> = {};
-  for (const { type, value } of formatterFor(zone).formatToParts(epochMs)) parts[type] = value;
-  const year = parts.era === 'BC' ? 1 - Number(parts.year) : Number(parts.year);
-  const asUtc = utcTime(year, Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
-  return Math.round((asUtc - Math.floor(epochMs / 1000) * 1000) / MINUTE);
+/** `zone`'s UTC offset at `epochMs` in seconds, as Intl reports it. */
+function probeOffsetSeconds(formatter: Intl.DateTimeFormat, epochMs: number): number {
+  const text = formatter.format(epochMs);
+  const at = text.lastIndexOf('GMT') + 3;
+  if (at === text.length) return 0; // "GMT": UTC itself
+  const digits = (from: number) => (text.charCodeAt(from) - 48) * 10 + text.charCodeAt(from + 1) - 48;
+  const seconds = digits(at + 1) * 3600 + digits(at + 4) * 60 + (text.length > at + 6 ? digits(at + 7) : 0);
+  return text.charCodeAt(at) === 45 || text.charCodeAt(at) === 0x2212 ? -seconds : seconds; // '-' or U+2212 minus
 }
 
-/** Cache marker of a bucket whose offset changes inside it. */
-const CHANGES_INSIDE = Number.NaN;
+/** Offsets are read in whole minutes (local mean times before 1900 had seconds). */
+const toMinutes = (seconds: number) => Math.round(seconds / 60);
 
-/** The last bucket looked up: engines ask for the same quarter hour many times in a row. */
+/** One span of a zone: where each of its offsets begins (the first at the span's start). */
+interface Span {
+  starts: number[];
+  offsets: number[];
+}
+
+interface ZoneTable {
+  formatter: Intl.DateTimeFormat;
+  spans: Map<number, Span>;
+}
+
+const tables = new Map<string, ZoneTable>();
+let cachedSpans = 0;
+
+/** A whole second in (from, to] where the offset stops being `before` (it is `before` at `from`, not at `to`). */
+function firstChange(formatter: Intl.DateTimeFormat, from: number, before: number, to: number): number {
+  // Invariant: the offset at `low` is `before`, at `high` it is not. Probes sit on whole seconds, as
+  // transitions do.
+  let low = from;
+  let high = to;
+  while (high - low > 1000) {
+    const mid = low + Math.floor((high - low) / 2000) * 1000;
+    if (probeOffsetSeconds(formatter, mid) === before) low = mid;
+    else high = mid;
+  }
+  return high;
+}
+
+/** Reads span `index` of a zone from Intl: a probe every PROBE_STEP, bisection where two probes differ. */
+function readSpan(formatter: Intl.DateTimeFormat, index: number): Span {
+  const spanStart = index * SPAN;
+  const clamp = (at: number) => Math.min(LAST_INSTANT, Math.max(-LAST_INSTANT, at));
+  let previous = clamp(spanStart);
+  let previousSeconds = probeOffsetSeconds(formatter, previous);
+  const starts = [spanStart];
+  const offsets = [toMinutes(previousSeconds)];
+  for (let probe = 1; probe <= PROBES_PER_SPAN; probe++) {
+    const at = clamp(spanStart + probe * PROBE_STEP);
+    const seconds = probeOffsetSeconds(formatter, at);
+    // Several transitions between two probes are found one after the other.
+    while (seconds !== previousSeconds) {
+      const change = firstChange(formatter, previous, previousSeconds, at);
+      previous = change;
+      previousSeconds = change === at ? seconds : probeOffsetSeconds(formatter, change);
+      const minutes = toMinutes(previousSeconds);
+      if (minutes !== offsets[offsets.length - 1]) {
+        starts.push(change);
+        offsets.push(minutes);
+      }
+    }
+    previous = at;
+  }
+  return { starts, offsets };
+}
+
+function tableOf(zone: string): ZoneTable {
+  let table = tables.get(zone);
+  if (!table) {
+    table = { formatter: offsetFormatterFor(zone), spans: new Map() };
+    tables.set(zone, table);
+  }
+  return table;
+}
+
+/** The last offset looked up and the instants it holds between: engines ask near the same instant many times in a row. */
 let lastZone = '';
-let lastBucket = Number.NaN;
+let lastFrom = Number.NaN;
+let lastUntil = Number.NaN;
 let lastOffset = Number.NaN;
 
 /** UTC offset of `zone` at `epochMs`, in minutes (e.g. 330 for Asia/Kolkata). */
 export function offsetMinutes(zone: string, epochMs: number): number {
-  const bucket = Math.floor(epochMs / QUARTER_HOUR);
-  let offset: number | undefined;
-  if (bucket === lastBucket && zone === lastZone) offset = lastOffset;
-  else {
-    let zoneOffsets = offsetCache.get(zone);
-    if (!zoneOffsets) offsetCache.set(zone, (zoneOffsets = new Map()));
-    offset = zoneOffsets.get(bucket);
-    if (offset === undefined) {
-      if (cachedOffsets >= MAX_CACHED_OFFSETS) {
-        offsetCache.clear();
-        offsetCache.set(zone, (zoneOffsets = new Map()));
-        cachedOffsets = 0;
-      }
-      const atStart = computeOffsetMinutes(zone, bucket * QUARTER_HOUR);
-      const atEnd = computeOffsetMinutes(zone, (bucket + 1) * QUARTER_HOUR - 1000);
-      offset = atStart === atEnd ? atStart : CHANGES_INSIDE;
-      zoneOffsets.set(bucket, offset);
-      cachedOffsets += 1;
+  if (epochMs >= lastFrom && epochMs < lastUntil && zone === lastZone) return lastOffset;
+  if (!(Math.abs(epochMs) <= LAST_INSTANT)) throw new RangeError(`Invalid time value: ${epochMs}`);
+  const index = Math.floor(epochMs / SPAN);
+  let table = tableOf(zone);
+  let span = table.spans.get(index);
+  if (!span) {
+    if (cachedSpans >= MAX_CACHED_SPANS) {
+      tables.clear();
+      cachedSpans = 0;
+      table = tableOf(zone);
     }
-    lastZone = zone;
-    lastBucket = bucket;
-    lastOffset = offset;
+    span = readSpan(table.formatter, index);
+    table.spans.set(index, span);
+    cachedSpans += 1;
   }
-  return Number.isNaN(offset) ? computeOffsetMinutes(zone, epochMs) : offset;
+  const { starts, offsets } = span;
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (starts[mid]! <= epochMs) low = mid;
+    else high = mid - 1;
+  }
+  lastZone = zone;
+  lastFrom = starts[low]!;
+  lastUntil = low + 1 < starts.length ? starts[low + 1]! : (index + 1) * SPAN;
+  lastOffset = offsets[low]!;
+  return lastOffset;
 }
 
 /** The instant of a wall-clock time in `zone`; `minuteOfDay` may be 1440 (the next day's midnight). */
