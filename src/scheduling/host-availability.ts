@@ -107,35 +107,13 @@ export function fits(plan: HostPlan, start: number, end: number, seatsPerTimeSlo
 }
 
 /** Clear of every occupancy but one of exactly [start, end), and that one (if any) has a seat left. */
-function seatLeft(plan: HostPlan, start: number, end: number, seatsPerTimeSlot: number | null): boolean {
+export function seatLeft(plan: HostPlan, start: number, end: number, seatsPerTimeSlot: number | null): boolean {
   let seats = 0;
   for (const occupancy of plan.occupancies) {
     if (occupancy.start === start && occupancy.end === end) seats += occupancy.seats;
     else if (occupancy.blockedFrom < end && occupancy.blockedUntil > start) return false;
   }
   return seatsPerTimeSlot === null || seats < seatsPerTimeSlot;
-}
-
-/**
- * `fits` of every plan, for starts asked in ascending order: each plan's free list is walked once
- * instead of searched again for every start.
- */
-export function fitsAllAscending(plans: readonly HostPlan[], duration: number, seatsPerTimeSlot: number | null): (start: number) => boolean {
-  const cursors = new Int32Array(plans.length);
-  return (start) => {
-    const end = start + duration;
-    for (let p = 0; p < plans.length; p++) {
-      const plan = plans[p]!;
-      const free = plan.free;
-      let index = cursors[p]!;
-      while (index + 1 < free.length && free[index + 1]![0] <= start) index++;
-      cursors[p] = index;
-      const interval = free[index];
-      if (!interval || interval[0] > start || interval[1] < end) return false;
-      if (plan.occupancies.length > 0 && !seatLeft(plan, start, end, seatsPerTimeSlot)) return false;
-    }
-    return true;
-  };
 }
 
 /** Pieces shared by every plan: each non-empty intersection of one piece of each. */

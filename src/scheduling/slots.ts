@@ -1,52 +1,63 @@
 import { bookingLimitChecker } from './booking-limits.js';
 import { fixedWindowBounds, isBusinessDay, ROLLING_WINDOW_SEARCH_DAYS } from './booking-window.js';
-import { fits, fitsAllAscending, type HostPlan, planHost, seatUseAt, sharedPieces, sharedStretches } from './host-availability.js';
+import { fits, type HostPlan, planHost, seatLeft, seatUseAt, sharedPieces, sharedStretches } from './host-availability.js';
 import { type Interval, intersectIntervals } from './intervals.js';
 import type { Slot, SlotQuery } from './slot-query.js';
 import { END_OF_TIME, localDayNumber, startOfDayNumber } from './zones.js';
 
 const MINUTE = 60_000;
 
-/**
- * Starts a set of hosts can all take, in ascending order: the grid of each shared piece (or, with
- * showOptimizedSlots, the better of two grids per free stretch), keeping the starts whose candidate
- * is free for every host of the set.
- */
 /** Receives each start in order; returning an instant skips every later start before it. */
 type Emit = (start: number) => number | void;
 
 /** The first start of the grid `first + k * step` at or after `at`. */
 const gridAt = (first: number, step: number, at: number) => (first >= at ? first : first + Math.ceil((at - first) / step) * step);
 
+/**
+ * Starts a set of hosts can all take, in ascending order: the grid of each shared piece (or, with
+ * showOptimizedSlots, the better of two grids per free stretch), keeping the starts whose candidate
+ * is free for every host of the set.
+ */
 function startsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart: number, spanEnd: number, emit: Emit): void {
   const duration = query.duration * MINUTE;
   const step = (query.slotInterval ?? query.duration) * MINUTE;
   const offset = query.offsetStart * MINUTE;
   const seats = query.seatsPerTimeSlot;
-  const fitsAll =
-    plans.length === 1
-      ? (start: number) => fits(plans[0]!, start, start + duration, seats)
-      : (start: number) => plans.every((plan) => fits(plan, start, start + duration, seats));
-  const inSpan = (start: number) => start >= spanStart && start < spanEnd;
   const pieces = sharedPieces(plans);
 
   if (!query.showOptimizedSlots) {
-    // Pieces are sorted and disjoint, so starts come in ascending order.
-    const fitsInOrder = fitsAllAscending(plans, duration, seats);
+    // A candidate is free for every host when it lies in one interval of their shared free time (free
+    // lists never touch, so neither do their intersections): the grid is read off those intervals,
+    // with no search per start. Seated bookings are then checked start by start.
+    const free = plans.length === 1 ? plans[0]!.free : plans.slice(1).reduce((shared, plan) => intersectIntervals(shared, plan.free), plans[0]!.free);
+    const seated = plans.filter((plan) => plan.occupancies.length > 0);
+    let first = 0;
     let resume = spanStart;
     for (const [pieceStart, pieceEnd] of pieces) {
-      for (let start = gridAt(pieceStart + offset, step, resume); start < pieceEnd && start < spanEnd; start += step) {
-        if (!fitsInOrder(start)) continue;
-        const skipTo = emit(start);
-        if (skipTo !== undefined && skipTo > start + step) {
-          resume = skipTo;
-          start = gridAt(pieceStart + offset, step, skipTo) - step;
+      const anchor = pieceStart + offset;
+      const limit = Math.min(pieceEnd, spanEnd);
+      // Pieces and free intervals are both ascending: one too short for this piece's starts is too short for the next.
+      while (first < free.length && free[first]![1] - duration < Math.max(anchor, resume)) first++;
+      for (let index = first; index < free.length && free[index]![0] < limit; index++) {
+        const [freeStart, freeEnd] = free[index]!;
+        for (let start = gridAt(anchor, step, Math.max(freeStart, resume)); start < limit && start + duration <= freeEnd; start += step) {
+          if (seated.length > 0 && !seated.every((plan) => seatLeft(plan, start, start + duration, seats))) continue;
+          const skipTo = emit(start);
+          if (skipTo !== undefined && skipTo > start + step) {
+            resume = skipTo;
+            start = gridAt(anchor, step, skipTo) - step;
+          }
         }
       }
     }
     return;
   }
 
+  const fitsAll =
+    plans.length === 1
+      ? (start: number) => fits(plans[0]!, start, start + duration, seats)
+      : (start: number) => plans.every((plan) => fits(plan, start, start + duration, seats));
+  const inSpan = (start: number) => start >= spanStart && start < spanEnd;
   const stretches = sharedStretches(plans);
   const countFitting = (first: number, end: number) => {
     let count = 0;

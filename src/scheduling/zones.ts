@@ -3,12 +3,13 @@
  * Temporal's "compatible" disambiguation: a local time inside a spring-forward gap moves forward by
  * the gap, and an ambiguous local time (fall-back overlap) takes the earlier instant.
  *
- * Offsets come from Intl, read once per zone and span of 384 days: the span's transitions (the
+ * Offsets come from Intl, read once per zone and span of 24 days: the span's transitions (the
  * instants its offset changes) are found by probing every 3 days and bisecting to the second, and
  * every lookup is then a binary search over them. No Intl call is made per instant, so the first
  * query in a process costs about what later ones do.
  */
 const MINUTE = 60_000;
+const QUARTER_HOUR = 15 * MINUTE;
 const DAY = 86_400_000;
 /**
  * Probe spacing: shorter than any stay in an offset between two transitions that undo each other (the
@@ -16,12 +17,12 @@ const DAY = 86_400_000;
  * probes. Transitions that do not undo each other are all found by the bisection, however close.
  */
 const PROBE_STEP = 3 * DAY;
-const PROBES_PER_SPAN = 128;
+const PROBES_PER_SPAN = 8;
 const SPAN = PROBES_PER_SPAN * PROBE_STEP;
 /** JavaScript's instants end 8.64e15 ms either side of 1970. */
 const LAST_INSTANT = 8.64e15;
 /** Spans kept before the tables are dropped (a few hundred bytes each). */
-const MAX_CACHED_SPANS = 20_000;
+const MAX_CACHED_SPANS = 50_000;
 
 /**
  * Date.UTC for any year: Date.UTC reads years 0-99 as 1900-1999. Month and day may overflow, as with
@@ -83,14 +84,25 @@ let cachedSpans = 0;
 
 /** A whole second in (from, to] where the offset stops being `before` (it is `before` at `from`, not at `to`). */
 function firstChange(formatter: Intl.DateTimeFormat, from: number, before: number, to: number): number {
-  // Invariant: the offset at `low` is `before`, at `high` it is not. Probes sit on whole seconds, as
-  // transitions do.
   let low = from;
   let high = to;
-  while (high - low > 1000) {
-    const mid = low + Math.floor((high - low) / 2000) * 1000;
-    if (probeOffsetSeconds(formatter, mid) === before) low = mid;
-    else high = mid;
+  // Bisection on a grid keeps the offset `before` at `low` and not at `high`: first on quarter hours,
+  // where nearly every transition falls, then (once `high` - 1 s is found still past it) to the second.
+  const narrow = (grain: number) => {
+    for (;;) {
+      const first = Math.floor(low / grain) * grain + grain;
+      const last = Math.ceil(high / grain) * grain - grain;
+      if (first > last) return;
+      const mid = first + Math.floor((last - first) / grain / 2) * grain;
+      if (probeOffsetSeconds(formatter, mid) === before) low = mid;
+      else high = mid;
+    }
+  };
+  narrow(QUARTER_HOUR);
+  if (high - 1000 > low) {
+    if (probeOffsetSeconds(formatter, high - 1000) === before) return high;
+    high -= 1000;
+    narrow(1000);
   }
   return high;
 }
