@@ -1,10 +1,16 @@
-// Slot-engine micro-benchmark: computeSlots (pure, in-process) on two fixed, seeded queries.
+// Slot-engine micro-benchmark: computeSlots (pure, in-process) on two fixed, seeded queries and one shared input.
 //   oneHost:      1 fixed host, 30-day window, 30-minute event, Mon-Fri 09:00-17:00 America/New_York,
 //                 200 bookings (30-60 min, own buffers 0-15 min), minimum notice 120 min.
 //   roundRobin50: 50 round-robin hosts (New York / Chicago / London), 20 bookings each, same window and event.
+//   sharedRoundRobin50: ../shared/bench/roundrobin-50-hosts.json (bench/roundrobin-50.ts), its slot count
+//                 checked, timed warm in this process and cold in fresh processes (bench/engine-fresh.ts).
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type BusyBlock, type HostAvailability, PLAIN_EVENT_RULES, type SlotQuery } from '../src/scheduling/slot-query.js';
 import { computeSlots } from '../src/scheduling/slots.js';
 import { dateOfDayNumber, dayNumber, parseDate, startOfDayNumber, weekdayOfDayNumber, zonedToEpoch } from '../src/scheduling/zones.js';
+import { EXPECTED_SLOTS, EXTRA_SLOT_START, loadRoundRobin50, REFERENCE_SLOTS } from './roundrobin-50.js';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -153,9 +159,69 @@ function timeQuery(query: SlotQuery, warmup: number, calls: number): Timing {
   return { firstCallUs: round(firstCallUs), medianUs: round(percentile(samples, 50)), p95Us: round(percentile(samples, 95)), minUs: round(samples[0]!), slots, calls };
 }
 
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+const FRESH_SPAWNS = 7;
+const WARM_TARGET_MS = 4;
+const FRESH_TARGET_MS = 15;
+
+interface SharedRoundRobin50 {
+  file: string;
+  check: { expected: number; got: number; ok: boolean; referenceSlots: number; extraSlotStart: string; extraSlotListed: boolean };
+  warm: { medianMs: number; p95Ms: number; minMs: number; calls: number; targetMs: number; metTarget: boolean };
+  fresh: { medianMs: number; samplesMs: number[]; importMedianMs: number; spawns: number; targetMs: number; metTarget: boolean } | { failed: string };
+}
+
+/** `bench/engine-fresh.ts` in FRESH_SPAWNS new node processes, one after the other. */
+function freshProcessTimes(expectedSlots: number): SharedRoundRobin50['fresh'] {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const samples: number[] = [];
+  const imports: number[] = [];
+  for (let i = 0; i < FRESH_SPAWNS; i++) {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', 'bench/engine-fresh.ts'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    if (child.status !== 0) return { failed: `bench/engine-fresh.ts exited with ${child.status ?? child.signal}: ${child.stderr.trim().split('\n').slice(-3).join(' ')}` };
+    const result = JSON.parse(child.stdout) as { importMs: number; firstQueryMs: number; slots: number };
+    if (result.slots !== expectedSlots) return { failed: `a fresh process listed ${result.slots} slots, this one ${expectedSlots}` };
+    samples.push(round(result.firstQueryMs, 2));
+    imports.push(result.importMs);
+  }
+  const medianMs = round(median(samples), 2);
+  return { medianMs, samplesMs: samples, importMedianMs: round(median(imports)), spawns: FRESH_SPAWNS, targetMs: FRESH_TARGET_MS, metTarget: medianMs <= FRESH_TARGET_MS };
+}
+
+function runSharedRoundRobin50(log: (message: string) => void): SharedRoundRobin50 | { file: string; skipped: string } {
+  const input = loadRoundRobin50();
+  if ('absent' in input) return { file: input.file, skipped: input.absent };
+  const slots = computeSlots(input.query);
+  const extraSlotListed = slots.some((slot) => slot.start === Date.parse(EXTRA_SLOT_START));
+  const check = { expected: EXPECTED_SLOTS, got: slots.length, ok: slots.length === EXPECTED_SLOTS && extraSlotListed, referenceSlots: REFERENCE_SLOTS, extraSlotStart: EXTRA_SLOT_START, extraSlotListed };
+  log(`engine: sharedRoundRobin50 ${slots.length} slots (expected ${EXPECTED_SLOTS}); 200 warm-up + 300 timed calls`);
+  const timing = timeQuery(input.query, 200, 300);
+  const warm = {
+    medianMs: round(timing.medianUs / 1000, 3),
+    p95Ms: round(timing.p95Us / 1000, 3),
+    minMs: round(timing.minUs / 1000, 3),
+    calls: timing.calls,
+    targetMs: WARM_TARGET_MS,
+    metTarget: timing.medianUs <= WARM_TARGET_MS * 1000,
+  };
+  log(`engine: sharedRoundRobin50 warm median ${warm.medianMs} ms; ${FRESH_SPAWNS} fresh processes`);
+  const fresh = freshProcessTimes(slots.length);
+  log(`engine: sharedRoundRobin50 fresh median ${'medianMs' in fresh ? `${fresh.medianMs} ms` : fresh.failed}`);
+  return { file: input.file, check, warm, fresh };
+}
+
+/** How the shared-input figures are measured (for the bench's notes). */
+export const SHARED_ROUND_ROBIN_NOTE = `engine.sharedRoundRobin50: ../shared/bench/roundrobin-50-hosts.json read as it is (bench/roundrobin-50.ts: round robin, one group, starts in [window.start, window.end + 1 ms), organizer zone = bookerTimeZone, busy blocks as calendar events); skipped when the file is absent. check: the slot count against ${EXPECTED_SLOTS} (the reference's ${REFERENCE_SLOTS} plus ${EXTRA_SLOT_START}, which starts inside the window and ends after it). warm: median of 300 timed calls after 200 warm-up calls in this process. fresh: ${FRESH_SPAWNS} new node processes one after the other (node --import tsx bench/engine-fresh.ts), each timing its first computeSlots with the zone tables empty; importMedianMs is loading the engine and the input before it (module evaluation, the file, and Intl's one-time load, which zones.ts triggers on import).`;
+
 export interface EngineResult {
   oneHost: Timing & { hosts: number; bookings: number; targetUs: number; metTarget: boolean };
   roundRobin50: { medianMs: number; p95Ms: number; minMs: number; firstCallMs: number; slots: number; calls: number; hosts: number; bookingsPerHost: number; targetMs: number; metTarget: boolean; meanHostsPerSlot: number };
+  sharedRoundRobin50: ReturnType<typeof runSharedRoundRobin50>;
 }
 
 export function runEngineBench(log: (message: string) => void = () => {}): EngineResult {
@@ -185,6 +251,7 @@ export function runEngineBench(log: (message: string) => void = () => {}): Engin
       metTarget: timing.medianUs <= 10_000,
       meanHostsPerSlot: round(meanHostsPerSlot, 2),
     },
+    sharedRoundRobin50: runSharedRoundRobin50(log),
   };
 }
 

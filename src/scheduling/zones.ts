@@ -79,6 +79,10 @@ interface ZoneTable {
   spans: Map<number, Span>;
 }
 
+// Intl's first formatter loads ICU's locale and zone data (10-30 ms once per process): paid here, on
+// import (server start), rather than by the first request that converts a time.
+offsetFormatterFor('UTC').format(0);
+
 const tables = new Map<string, ZoneTable>();
 let cachedSpans = 0;
 
