@@ -13,8 +13,10 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 /**
  * Where the input lives: `../shared/bench/` next to the repository. A git worktree is a repository of
  * its own, so its parents are searched too (the first ancestor holding `shared/bench/<file>` wins).
+ * SVC_BENCH_INPUTS names another directory.
  */
 export function roundRobin50Path(): string {
+  if (process.env.SVC_BENCH_INPUTS) return path.resolve(process.env.SVC_BENCH_INPUTS, FILE_NAME);
   const candidates: string[] = [];
   for (let dir = repoRoot; ; dir = path.dirname(dir)) {
     candidates.push(path.join(dir, '..', 'shared', 'bench', FILE_NAME));
