@@ -5,6 +5,8 @@
  * - "engine = oracle": fast-check properties comparing computeSlots(q) with oracleSlots(q) (whole slot
  *   lists, deepStrictEqual) on random queries around the 2026 DST changes of TEST_ZONES, month and year
  *   edges and ordinary dates. A failure prints the shrunk query with ISO times and both slot lists.
+ * - "teams of each scheduling type": 3 to 6 hosts in zones of their own (one at +05:45) on a DST
+ *   change: collective, round robin, round robin with fixed hosts, and round-robin groups.
  *
  * Run: TZ=Pacific/Chatham node --import tsx --test test/engine/slots-oracle.test.ts
  * Replay a failure: SLOTS_SEED=<seed printed by fast-check> (same command). Generators and the
@@ -17,7 +19,7 @@ import fc from 'fast-check';
 import type { DateOverride, WeeklyRule } from '../../src/scheduling/availability-rules.js';
 import { type BusyBlock, type HostAvailability, PLAIN_EVENT_RULES, type Slot, type SlotQuery } from '../../src/scheduling/slot-query.js';
 import { computeSlots } from '../../src/scheduling/slots.js';
-import { assertSameSlots, compare, queryArb, runEngine } from '../support/slot-queries.js';
+import { assertSameSlots, compare, queryArb, runEngine, type TeamType } from '../support/slot-queries.js';
 import { oracleSlots } from './oracle.js';
 
 const utc = (text: string) => Date.parse(text);
@@ -296,5 +298,60 @@ describe('engine = oracle on random queries', () => {
       }),
       params(400),
     );
+  });
+});
+
+// Teams of 3 to 6 hosts, each in a zone of its own (one in Asia/Kathmandu, +05:45), on a DST change of
+// one of their zones. Besides engine = oracle, each slot must have the hosts its scheduling type asks
+// for, and enough queries must offer slots for the comparison to mean something.
+describe('engine = oracle on teams of each scheduling type', () => {
+  const TEAM_RUNS = 150;
+
+  function teamProperty(team: TeamType, hostsOf: (query: SlotQuery, slot: Slot) => string | null) {
+    let offering = 0;
+    fc.assert(
+      fc.property(queryArb({ hosts: { min: 3, max: 6 }, team }), (query) => {
+        compare(query, computeSlots);
+        const slots = computeSlots(query);
+        if (slots.length > 0) offering++;
+        for (const slot of slots) {
+          const wrong = hostsOf(query, slot);
+          if (wrong) throw new Error(`${team}: slot ${iso(slot.start)} hosts ${JSON.stringify(slot.hostIds)}: ${wrong}`);
+        }
+      }),
+      params(TEAM_RUNS),
+    );
+    // Mostly slotless queries would make the comparison vacuous (a quarter to two thirds offer slots).
+    assert.ok(offering >= TEAM_RUNS / 10, `${team}: only ${offering} of ${TEAM_RUNS} queries offered any slot`);
+  }
+
+  const ids = (query: SlotQuery, fixed: boolean) => query.hosts.filter((host) => host.fixed === fixed).map((host) => host.userId);
+  const missingFixed = (query: SlotQuery, slot: Slot) => ids(query, true).filter((id) => !slot.hostIds.includes(id));
+
+  test('collective: every host free', () => {
+    teamProperty('collective', (query, slot) => {
+      const all = query.hosts.map((host) => host.userId).sort((a, b) => a - b);
+      return JSON.stringify(slot.hostIds) === JSON.stringify(all) ? null : `expected every host ${JSON.stringify(all)}`;
+    });
+  });
+
+  test('round robin: at least one host free, only candidates listed', () => {
+    teamProperty('roundRobin', (query, slot) => (slot.hostIds.length >= 1 && slot.hostIds.every((id) => ids(query, false).includes(id)) ? null : 'expected one or more candidates'));
+  });
+
+  test('round robin with fixed hosts: every fixed host and at least one candidate', () => {
+    teamProperty('roundRobinWithFixed', (query, slot) => {
+      if (missingFixed(query, slot).length > 0) return `fixed hosts ${JSON.stringify(missingFixed(query, slot))} missing`;
+      return slot.hostIds.some((id) => ids(query, false).includes(id)) ? null : 'no candidate';
+    });
+  });
+
+  test('round-robin groups: at least one host of every group (and the fixed host, if any)', () => {
+    teamProperty('groups', (query, slot) => {
+      if (missingFixed(query, slot).length > 0) return `fixed hosts ${JSON.stringify(missingFixed(query, slot))} missing`;
+      const groups = new Set(query.hosts.filter((host) => !host.fixed).map((host) => host.groupId));
+      const served = new Set(query.hosts.filter((host) => !host.fixed && slot.hostIds.includes(host.userId)).map((host) => host.groupId));
+      return served.size === groups.size ? null : `groups served ${[...served].join(',')} of ${[...groups].join(',')}`;
+    });
   });
 });

@@ -43,7 +43,18 @@ export interface GenOptions {
   nullSchedules?: boolean;
   /** Round-the-clock hosts in zones other than the organizer's: pieces touch at every host midnight and straddle organizer dates. */
   roundTheClock?: boolean;
+  /**
+   * A team of one scheduling type, its hosts each in a zone of their own, one of them Asia/Kathmandu
+   * (+05:45), on a DST change of one of the hosts' zones: `collective` (every host fixed), `roundRobin`
+   * (every host a candidate of one group), `roundRobinWithFixed` (1 to all but one fixed, the rest
+   * candidates), `groups` (candidates in 2 or 3 groups, each group served, sometimes with a fixed host).
+   */
+  team?: TeamType;
 }
+
+export type TeamType = 'collective' | 'roundRobin' | 'roundRobinWithFixed' | 'groups';
+/** +05:45: every team has a host there. */
+const KATHMANDU = 'Asia/Kathmandu';
 
 const minutes5 = (min: number, max: number) => fc.integer({ min: Math.ceil(min / 5), max: Math.floor(max / 5) }).map((n) => n * 5);
 const anyOrAligned = (min: number, max: number) => fc.oneof({ weight: 3, arbitrary: minutes5(min, max) }, { weight: 1, arbitrary: fc.integer({ min, max }) });
@@ -167,6 +178,16 @@ export function rawQueryArb(options: GenOptions) {
     /** Every host takes host 0's zone and weekly rules (a team with common hours; overrides and busy stay their own). */
     sameHours: fc.oneof({ weight: 2, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
     hostZones: fc.array(fc.constantFrom(...TEST_ZONES), { minLength: 3, maxLength: 3 }),
+    team: fc.constant(options.team ?? null),
+    /** Distinct zones: one with DST changes first, Kathmandu at a drawn position. */
+    teamDstZone: fc.constantFrom(...Object.keys(TRANSITIONS)),
+    teamZones: fc.shuffledSubarray(TEST_ZONES.filter((zone) => zone !== KATHMANDU), { minLength: options.hosts.max - 1, maxLength: options.hosts.max - 1 }),
+    kathmanduAt: fc.nat(),
+    /** Per host: open round the clock (mostly, so that hosts across zones overlap) or its drawn rules. */
+    allDay: fc.array(fc.oneof({ weight: 2, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }), { minLength: options.hosts.max, maxLength: options.hosts.max }),
+    fixedPick: fc.nat(),
+    groupCount: fc.integer({ min: 2, max: 3 }),
+    groupPicks: fc.array(fc.nat(2), { minLength: options.hosts.max, maxLength: options.hosts.max }),
     seatsPerTimeSlot:
       options.seats === true ? fc.oneof(fc.constantFrom(1, 2), fc.integer({ min: 1, max: 4 })) : options.seats === false ? fc.constant(null) : fc.option(fc.integer({ min: 1, max: 4 }), { freq: 2 }),
     nullEventType: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
@@ -177,9 +198,35 @@ export function rawQueryArb(options: GenOptions) {
 
 type RawQuery = ReturnType<typeof rawQueryArb> extends fc.Arbitrary<infer T> ? T : never;
 
+/** Per host of a team: its zone, whether it is fixed, its group. */
+function teamRoles(raw: RawQuery): { zone: string; fixed: boolean; groupId: string | null }[] {
+  const zones = [raw.teamDstZone, ...raw.teamZones.filter((zone) => zone !== raw.teamDstZone)];
+  zones.splice(raw.kathmanduAt % raw.hosts.length, 0, KATHMANDU);
+  const count = raw.hosts.length;
+  return raw.hosts.map((_, i) => {
+    const zone = zones[i]!;
+    switch (raw.team!) {
+      case 'collective':
+        return { zone, fixed: true, groupId: null };
+      case 'roundRobin':
+        return { zone, fixed: false, groupId: null };
+      case 'roundRobinWithFixed':
+        return { zone, fixed: i < 1 + (raw.fixedPick % (count - 1)), groupId: null };
+      case 'groups': {
+        // The first hosts cover every group; with 4 or more hosts the last may be fixed.
+        const fixed = count >= 4 && i === count - 1 && raw.fixedPick % 2 === 0;
+        return { zone, fixed, groupId: fixed ? null : `g${i < raw.groupCount ? i : raw.groupPicks[i]! % raw.groupCount}` };
+      }
+    }
+  });
+}
+
 export function buildQuery(raw: RawQuery): SlotQuery {
   const zo = raw.organizerZone;
-  const dates = raw.onTransition ? (TRANSITIONS[zo] ?? ALL_TRANSITIONS) : ORDINARY;
+  const roles = raw.team ? teamRoles(raw) : null;
+  // A team's dates are DST changes of its hosts' zones (teamDstZone is always one of them).
+  const teamDstZones = roles?.map((role) => role.zone).filter((zone) => TRANSITIONS[zone]) ?? [];
+  const dates = roles ? TRANSITIONS[teamDstZones[raw.datePick % teamDstZones.length]!]! : raw.onTransition ? (TRANSITIONS[zo] ?? ALL_TRANSITIONS) : ORDINARY;
   const baseDate = addDays(dates[raw.datePick % dates.length]!, raw.dayShift);
   const from = midnight(raw.viewZone ?? zo, baseDate) + raw.fromJitter * M;
   const to = from + raw.days * DAY + raw.toJitter * M;
@@ -187,7 +234,9 @@ export function buildQuery(raw: RawQuery): SlotQuery {
 
   const hosts: HostAvailability[] = raw.hosts.map((h, i) => {
     const lead = raw.sameHours ? raw.hosts[0]! : h;
-    const zone = raw.roundTheClock ? raw.hostZones[i]! : (lead.ownZone ?? zo);
+    const role = roles?.[i];
+    const zone = role ? role.zone : raw.roundTheClock ? raw.hostZones[i]! : (lead.ownZone ?? zo);
+    const allDay = raw.roundTheClock || (role !== undefined && raw.allDay[i]!);
     const overrides: DateOverride[] = [];
     for (const o of h.overrides) {
       const date = addDays(baseDate, o.dayOffset);
@@ -219,11 +268,13 @@ export function buildQuery(raw: RawQuery): SlotQuery {
     const noSchedule = h.noSchedule && raw.nullSchedules;
     const availability: HostAvailability = {
       userId: 30 - i * 7, // host order is not id order: hostIds must really be sorted
-      schedule: noSchedule ? null : { timeZone: zone, weeklyRules: raw.roundTheClock ? [{ days: ALL_DAYS, startMinute: 0, endMinute: 1440 }] : lead.rules, overrides },
+      schedule: noSchedule ? null : { timeZone: zone, weeklyRules: allDay ? [{ days: ALL_DAYS, startMinute: 0, endMinute: 1440 }] : lead.rules, overrides },
       busy,
-      fixed: h.fixed,
+      fixed: role ? role.fixed : h.fixed,
     };
-    if (h.groupId !== undefined) availability.groupId = h.groupId;
+    if (role) {
+      if (role.groupId !== null) availability.groupId = role.groupId;
+    } else if (h.groupId !== undefined) availability.groupId = h.groupId;
     return availability;
   });
 
