@@ -3,9 +3,13 @@ export type Interval = readonly [start: number, end: number];
 
 /** Sorts and merges overlapping or touching intervals; drops empty ones. Accepts any order. */
 export function normalizeIntervals(intervals: readonly Interval[]): Interval[] {
-  const sorted = intervals.filter(([start, end]) => end > start).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  // Most lists arrive sorted by start (pieces, busy time read in order): they are merged as they are.
+  let sorted = true;
+  for (let i = 1; i < intervals.length && sorted; i++) sorted = intervals[i - 1]![0] <= intervals[i]![0];
+  const ordered = sorted ? intervals : [...intervals].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const merged: [number, number][] = [];
-  for (const [start, end] of sorted) {
+  for (const [start, end] of ordered) {
+    if (end <= start) continue;
     const last = merged[merged.length - 1];
     if (last && start <= last[1]) last[1] = Math.max(last[1], end);
     else merged.push([start, end]);

@@ -93,7 +93,7 @@ function startsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart
  * Walks the distinct values of several ascending lists (each strictly ascending) in order; `visit`
  * gets each value with the indexes of the lists holding it, ascending (the array is reused). Each
  * value costs a scan of the lists' heads: teams have tens of hosts whose starts mostly coincide, and
- * two tight loops over them beat a heap or a map keyed by start.
+ * a tight loop over them beats a heap or a map keyed by start.
  */
 function mergeAscending(lists: readonly number[][], visit: (value: number, members: readonly number[]) => void): void {
   const count = lists.length;
@@ -102,13 +102,18 @@ function mergeAscending(lists: readonly number[][], visit: (value: number, membe
   for (let list = 0; list < count; list++) heads[list] = lists[list]!.length > 0 ? lists[list]![0]! : Infinity;
   const members: number[] = [];
   for (;;) {
+    // One pass finds the smallest head and the lists holding it.
     let value = Infinity;
-    for (let list = 0; list < count; list++) if (heads[list]! < value) value = heads[list]!;
-    if (value === Infinity) return;
-    members.length = 0;
     for (let list = 0; list < count; list++) {
-      if (heads[list] !== value) continue;
-      members.push(list);
+      const head = heads[list]!;
+      if (head < value) {
+        value = head;
+        members.length = 0;
+        members.push(list);
+      } else if (head === value && head !== Infinity) members.push(list);
+    }
+    if (value === Infinity) return;
+    for (const list of members) {
       const next = (positions[list] = positions[list]! + 1);
       heads[list] = next < lists[list]!.length ? lists[list]![next]! : Infinity;
     }
@@ -150,6 +155,7 @@ function offeredStarts(prepared: Prepared, query: SlotQuery, spanStart: number, 
     });
     return starts;
   });
+  const userIds = roundRobin.map((plan) => plan.userId);
   const groupOf = Int32Array.from(roundRobin, (plan) => groupIndex.get(plan.group)!);
   const servedAt = new Float64Array(groupIndex.size).fill(Number.NaN);
   let resume = -Infinity;
@@ -168,7 +174,7 @@ function offeredStarts(prepared: Prepared, query: SlotQuery, spanStart: number, 
     }
     const ids: number[] = [];
     for (const member of members) {
-      const id = roundRobin[member]!.userId;
+      const id = userIds[member]!;
       if (ids[ids.length - 1] !== id) ids.push(id);
     }
     resume = take(start, fixedIds.length === 0 ? ids : unionOfSorted(fixedIds, ids)) ?? resume;

@@ -72,6 +72,7 @@ export function workingIntervals(schedule: HostSchedule, from: number, to: numbe
 
 /** Whether the weekly rules alone keep every weekday open from midnight to midnight. */
 function openAllWeek(schedule: HostSchedule): boolean {
+  if (!schedule.weeklyRules.some((rule) => rule.startMinute === 0)) return false;
   for (let weekday = 0; weekday < 7; weekday++) {
     const ranges = schedule.weeklyRules.filter((rule) => rule.days.includes(weekday)).map((rule) => [rule.startMinute, rule.endMinute] as const);
     const merged = normalizeIntervals(ranges);
