@@ -7,18 +7,21 @@ import { END_OF_TIME, localDayNumber, startOfDayNumber } from './zones.js';
 
 const MINUTE = 60_000;
 
-/** Receives each start in order; returning an instant skips every later start before it. */
-type Emit = (start: number) => number | void;
+/**
+ * Receives the starts `first`, `first + step`, ..., `last`, runs in ascending order; returning an
+ * instant skips every later start before it.
+ */
+type EmitRun = (first: number, last: number) => number | void;
 
 /** The first start of the grid `first + k * step` at or after `at`. */
 const gridAt = (first: number, step: number, at: number) => (first >= at ? first : first + Math.ceil((at - first) / step) * step);
 
 /**
- * Starts a set of hosts can all take, in ascending order: the grid of each shared piece (or, with
- * showOptimizedSlots, the better of two grids per free stretch), keeping the starts whose candidate
- * is free for every host of the set.
+ * Starts a set of hosts can all take, in ascending order, as runs of consecutive grid starts: the
+ * grid of each shared piece (or, with showOptimizedSlots, the better of two grids per free stretch),
+ * keeping the starts whose candidate is free for every host of the set.
  */
-function startsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart: number, spanEnd: number, emit: Emit): void {
+function runsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart: number, spanEnd: number, emit: EmitRun): void {
   const duration = query.duration * MINUTE;
   const step = (query.slotInterval ?? query.duration) * MINUTE;
   const offset = query.offsetStart * MINUTE;
@@ -27,8 +30,8 @@ function startsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart
 
   if (!query.showOptimizedSlots) {
     // A candidate is free for every host when it lies in one interval of their shared free time (free
-    // lists never touch, so neither do their intersections): the grid is read off those intervals,
-    // with no search per start. Seated bookings are then checked start by start.
+    // lists never touch, so neither do their intersections): each free interval holds one run of the
+    // piece's grid, read off with no search per start. Seated bookings are then checked start by start.
     const free = plans.length === 1 ? plans[0]!.free : plans.slice(1).reduce((shared, plan) => intersectIntervals(shared, plan.free), plans[0]!.free);
     const seated = plans.filter((plan) => plan.occupancies.length > 0);
     let first = 0;
@@ -40,13 +43,16 @@ function startsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart
       while (first < free.length && free[first]![1] - duration < Math.max(anchor, resume)) first++;
       for (let index = first; index < free.length && free[index]![0] < limit; index++) {
         const [freeStart, freeEnd] = free[index]!;
-        for (let start = gridAt(anchor, step, Math.max(freeStart, resume)); start < limit && start + duration <= freeEnd; start += step) {
-          if (seated.length > 0 && !seated.every((plan) => seatLeft(plan, start, start + duration, seats))) continue;
-          const skipTo = emit(start);
-          if (skipTo !== undefined && skipTo > start + step) {
-            resume = skipTo;
-            start = gridAt(anchor, step, skipTo) - step;
-          }
+        const runFirst = gridAt(anchor, step, Math.max(freeStart, resume));
+        if (runFirst >= limit || runFirst + duration > freeEnd) continue;
+        // The last start before `limit` whose candidate ends within the free interval.
+        const runLast = runFirst + Math.min(Math.ceil((limit - runFirst) / step) - 1, Math.floor((freeEnd - duration - runFirst) / step)) * step;
+        if (seated.length === 0) {
+          resume = Math.max(resume, emit(runFirst, runLast) ?? resume);
+          continue;
+        }
+        for (let start = runFirst; start <= runLast; start += step) {
+          if (start >= resume && seated.every((plan) => seatLeft(plan, start, start + duration, seats))) resume = Math.max(resume, emit(start, start) ?? resume);
         }
       }
     }
@@ -84,41 +90,121 @@ function startsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart
     let resume = -Infinity;
     for (const start of starts) {
       if (start < resume) continue;
-      resume = emit(start) ?? resume;
+      resume = emit(start, start) ?? resume;
     }
   }
 }
 
+/** Runs of grid starts (`step` apart) of several hosts: run `r` is host `hosts[r]`'s starts `firsts[r]` ... `lasts[r]`. */
+interface HostRuns {
+  hosts: number[];
+  firsts: number[];
+  lasts: number[];
+}
+
 /**
- * Walks the distinct values of several ascending lists (each strictly ascending) in order; `visit`
- * gets each value with the indexes of the lists holding it, ascending (the array is reused). Each
- * value costs a scan of the lists' heads: teams have tens of hosts whose starts mostly coincide, and
- * a tight loop over them beats a heap or a map keyed by start.
+ * Every start of the runs, in order, with the hosts whose runs hold it (host indexes ascending).
+ * Runs on one grid (the same start modulo `step`) are swept together: the hosts change only where a
+ * run begins or ends, so each stretch between two such places gets its host list once, shared by all
+ * its starts. Starts of different grids never coincide; the grids' lists are merged by start.
  */
-function mergeAscending(lists: readonly number[][], visit: (value: number, members: readonly number[]) => void): void {
-  const count = lists.length;
-  const positions = new Int32Array(count);
-  const heads = new Float64Array(count);
-  for (let list = 0; list < count; list++) heads[list] = lists[list]!.length > 0 ? lists[list]![0]! : Infinity;
-  const members: number[] = [];
-  for (;;) {
-    // One pass finds the smallest head and the lists holding it.
-    let value = Infinity;
-    for (let list = 0; list < count; list++) {
-      const head = heads[list]!;
-      if (head < value) {
-        value = head;
-        members.length = 0;
-        members.push(list);
-      } else if (head === value && head !== Infinity) members.push(list);
-    }
-    if (value === Infinity) return;
-    for (const list of members) {
-      const next = (positions[list] = positions[list]! + 1);
-      heads[list] = next < lists[list]!.length ? lists[list]![next]! : Infinity;
-    }
-    visit(value, members);
+function startsOfRuns(runs: HostRuns, step: number, hostCount: number): { starts: number[]; hostLists: (readonly number[])[] } {
+  const byGrid = new Map<number, number[]>();
+  for (let run = 0; run < runs.firsts.length; run++) {
+    const first = runs.firsts[run]!;
+    const phase = first - Math.floor(first / step) * step;
+    const list = byGrid.get(phase);
+    if (list) list.push(run);
+    else byGrid.set(phase, [run]);
   }
+  const grids = [...byGrid.values()].map((gridRuns) => sweepGrid(runs, gridRuns, step, hostCount));
+  if (grids.length === 1) return grids[0]!;
+  const merged: { starts: number[]; hostLists: (readonly number[])[] } = { starts: [], hostLists: [] };
+  const positions = grids.map(() => 0);
+  for (;;) {
+    let next = -1;
+    for (let grid = 0; grid < grids.length; grid++) {
+      const at = positions[grid]!;
+      if (at < grids[grid]!.starts.length && (next < 0 || grids[grid]!.starts[at]! < grids[next]!.starts[positions[next]!]!)) next = grid;
+    }
+    if (next < 0) return merged;
+    merged.starts.push(grids[next]!.starts[positions[next]!]!);
+    merged.hostLists.push(grids[next]!.hostLists[positions[next]!]!);
+    positions[next]! += 1;
+  }
+}
+
+/** `startsOfRuns` for runs on one grid. */
+function sweepGrid(runs: HostRuns, gridRuns: readonly number[], step: number, hostCount: number): { starts: number[]; hostLists: (readonly number[])[] } {
+  // Places on the grid as integers from the first run's start; a run of host h adds h at its first
+  // start and removes it after its last (code 2h + 1 adds, 2h removes). All events of a place apply
+  // before it is listed.
+  let origin = Infinity;
+  for (const run of gridRuns) origin = Math.min(origin, runs.firsts[run]!);
+  const placeOf = (at: number) => Math.round((at - origin) / step);
+  const places: number[] = [];
+  const codes: number[] = [];
+  for (const run of gridRuns) {
+    places.push(placeOf(runs.firsts[run]!), placeOf(runs.lasts[run]!) + 1);
+    codes.push(2 * runs.hosts[run]! + 1, 2 * runs.hosts[run]!);
+  }
+  sortEvents(places, codes, 2 * hostCount);
+  const starts: number[] = [];
+  const hostLists: (readonly number[])[] = [];
+  const active: number[] = [];
+  for (let at = 0; at < places.length; ) {
+    const place = places[at]!;
+    for (; at < places.length && places[at] === place; at++) {
+      const code = codes[at]!;
+      const host = code >> 1;
+      // `active` stays sorted: hosts are few, and a host's runs never overlap.
+      if (code & 1) active.splice(lowerBound(active, host), 0, host);
+      else active.splice(lowerBound(active, host), 1);
+    }
+    if (active.length === 0 || at === places.length) continue;
+    const until = places[at]!;
+    const hosts = [...active];
+    for (let p = place; p < until; p++) {
+      starts.push(origin + p * step);
+      hostLists.push(hosts);
+    }
+  }
+  return { starts, hostLists };
+}
+
+/**
+ * Sorts events (`places[i]`, `codes[i]`, codes below `codeCount`) by place, then code. Each becomes one
+ * number for a native numeric sort when that number stays exact, as it does for any real query.
+ */
+function sortEvents(places: number[], codes: number[], codeCount: number): void {
+  const lastPlace = places.reduce((last, place) => Math.max(last, place), 0);
+  if ((lastPlace + 1) * codeCount <= Number.MAX_SAFE_INTEGER) {
+    const keys = Float64Array.from(places, (place, i) => place * codeCount + codes[i]!).sort();
+    keys.forEach((key, i) => {
+      places[i] = Math.floor(key / codeCount);
+      codes[i] = key - places[i] * codeCount;
+    });
+    return;
+  }
+  const order = places.map((_, i) => i).sort((a, b) => places[a]! - places[b]! || codes[a]! - codes[b]!);
+  const byPlace = order.map((i) => places[i]!);
+  const byCode = order.map((i) => codes[i]!);
+  order.forEach((_, i) => {
+    places[i] = byPlace[i]!;
+    codes[i] = byCode[i]!;
+  });
+}
+
+/** Index of the first element of ascending `list` not below `value`. */
+function lowerBound(list: readonly number[], value: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (list[mid]! < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 /** The sorted union of two ascending id lists, without repeats. */
@@ -136,11 +222,20 @@ function unionOfSorted(a: readonly number[], b: readonly number[]): number[] {
 /** Every start the hosts offer in [spanStart, spanEnd), with the hosts free for it (ascending ids). */
 function offeredStarts(prepared: Prepared, query: SlotQuery, spanStart: number, spanEnd: number, take: (start: number, hostIds: number[]) => number | void): void {
   const { plans, roundRobinGroups } = prepared;
+  const step = (query.slotInterval ?? query.duration) * MINUTE;
   const fixed = plans.filter((plan) => plan.fixed);
   const fixedIds = unionOfSorted(fixed.map((plan) => plan.userId).sort((a, b) => a - b), []);
   if (roundRobinGroups.size === 0) {
     if (fixed.length === 0) return;
-    startsOfHostSet(fixed, query, spanStart, spanEnd, (start) => take(start, fixedIds));
+    runsOfHostSet(fixed, query, spanStart, spanEnd, (first, last) => {
+      let resume = -Infinity;
+      for (let start = first; start <= last; start += step) {
+        if (start < resume) start = gridAt(first, step, resume);
+        if (start > last) break;
+        resume = take(start, fixedIds) ?? resume;
+      }
+      return resume;
+    });
     return;
   }
   // Round-robin hosts in id order, so the hosts of a start come out sorted.
@@ -148,37 +243,30 @@ function offeredStarts(prepared: Prepared, query: SlotQuery, spanStart: number, 
   const groupIndex = new Map([...roundRobinGroups].map((group, index) => [group, index]));
   // Every group must be served, including one whose hosts have no schedule at all.
   if (new Set(roundRobin.map((plan) => plan.group)).size < groupIndex.size) return;
-  const startLists = roundRobin.map((host) => {
-    const starts: number[] = [];
-    startsOfHostSet([host, ...fixed], query, spanStart, spanEnd, (start) => {
-      starts.push(start);
+  const runs: HostRuns = { hosts: [], firsts: [], lasts: [] };
+  roundRobin.forEach((host, index) => {
+    runsOfHostSet([host, ...fixed], query, spanStart, spanEnd, (first, last) => {
+      runs.hosts.push(index);
+      runs.firsts.push(first);
+      runs.lasts.push(last);
     });
-    return starts;
   });
-  const userIds = roundRobin.map((plan) => plan.userId);
-  const groupOf = Int32Array.from(roundRobin, (plan) => groupIndex.get(plan.group)!);
-  const servedAt = new Float64Array(groupIndex.size).fill(Number.NaN);
+  const { starts, hostLists } = startsOfRuns(runs, step, roundRobin.length);
+  const groupOf = roundRobin.map((plan) => groupIndex.get(plan.group)!);
+  // Consecutive starts share host lists: each list is checked and turned into user ids once.
+  let lastHosts: readonly number[] | null = null;
+  let lastIds: number[] | null = null;
   let resume = -Infinity;
-  mergeAscending(startLists, (start, members) => {
-    if (start < resume) return;
-    if (groupIndex.size > 1) {
-      let served = 0;
-      for (const member of members) {
-        const group = groupOf[member]!;
-        if (servedAt[group] !== start) {
-          servedAt[group] = start;
-          served++;
-        }
-      }
-      if (served < groupIndex.size) return;
+  for (let at = 0; at < starts.length; at++) {
+    const start = starts[at]!;
+    if (start < resume) continue;
+    const hosts = hostLists[at]!;
+    if (hosts !== lastHosts) {
+      lastHosts = hosts;
+      lastIds = groupIndex.size > 1 && new Set(hosts.map((host) => groupOf[host])).size < groupIndex.size ? null : unionOfSorted(fixedIds, hosts.map((host) => roundRobin[host]!.userId));
     }
-    const ids: number[] = [];
-    for (const member of members) {
-      const id = userIds[member]!;
-      if (ids[ids.length - 1] !== id) ids.push(id);
-    }
-    resume = take(start, fixedIds.length === 0 ? ids : unionOfSorted(fixedIds, ids)) ?? resume;
-  });
+    if (lastIds) resume = take(start, lastIds) ?? resume;
+  }
 }
 
 interface Prepared {

@@ -1,6 +1,9 @@
 import { type DateOverride, isDayOff, type WeeklyRule } from './availability-rules.js';
 import { type Interval, clipIntervals, normalizeIntervals } from './intervals.js';
-import { dateOfDayNumber, dayNumber, formatDate, localDateOf, parseDate, weekdayOfDayNumber, zonedToEpoch } from './zones.js';
+import { dateOfDayNumber, dayNumber, epochOfWallClock, formatDate, localDayNumber, parseDate, weekdayOfDayNumber, zonedToEpoch } from './zones.js';
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
 
 export interface HostSchedule {
   timeZone: string;
@@ -45,17 +48,17 @@ export function workingPieces(schedule: HostSchedule, from: number, to: number):
   if (to <= from) return [];
   const { timeZone } = schedule;
   const rangesOf = indexSchedule(schedule);
-  const firstDay = dayNumber(localDateOf(timeZone, from));
-  const lastDay = dayNumber(localDateOf(timeZone, to - 1));
+  const firstDay = localDayNumber(timeZone, from);
+  const lastDay = localDayNumber(timeZone, to - 1);
   const pieces: Interval[] = [];
   for (let dayNo = firstDay; dayNo <= lastDay; dayNo++) {
     const ranges = rangesOf(dayNo);
     if (ranges.length === 0) continue;
-    const { year, month, day } = dateOfDayNumber(dayNo);
+    const midnight = dayNo * DAY; // the date's midnight as a wall-clock time (see epochOfWallClock)
     const dated: Interval[] = [];
     for (const { startMinute, endMinute } of ranges) {
-      const start = zonedToEpoch(timeZone, year, month, day, startMinute);
-      const end = zonedToEpoch(timeZone, year, month, day, endMinute);
+      const start = epochOfWallClock(timeZone, midnight + startMinute * MINUTE);
+      const end = epochOfWallClock(timeZone, midnight + endMinute * MINUTE);
       if (end > start) dated.push([start, end]);
     }
     for (const piece of dated.length > 1 ? normalizeIntervals(dated) : dated) {
@@ -95,7 +98,7 @@ export function workingRunAfter(schedule: HostSchedule, from: number, until: num
   let cursor = from;
   while (cursor < until) {
     if (allWeek) {
-      const dayNo = dayNumber(localDateOf(timeZone, cursor));
+      const dayNo = localDayNumber(timeZone, cursor);
       const dayStart = zonedToEpoch(timeZone, ...ymd(dayNo), 0);
       const nextOverride = overrideDays.find((day) => day > dayNo);
       if (dayStart === cursor && !overrideDays.includes(dayNo)) {
@@ -118,7 +121,6 @@ export function workingRunAfter(schedule: HostSchedule, from: number, until: num
   return run;
 }
 
-const DAY = 86_400_000;
 
 function ymd(dayNo: number): [number, number, number] {
   const { year, month, day } = dateOfDayNumber(dayNo);

@@ -187,7 +187,14 @@ export function offsetMinutes(zone: string, epochMs: number): number {
 
 /** The instant of a wall-clock time in `zone`; `minuteOfDay` may be 1440 (the next day's midnight). */
 export function zonedToEpoch(zone: string, year: number, month: number, day: number, minuteOfDay: number): number {
-  const wall = utcTime(year, month - 1, day) + minuteOfDay * MINUTE;
+  return epochOfWallClock(zone, utcTime(year, month - 1, day) + minuteOfDay * MINUTE);
+}
+
+/**
+ * The instant of a wall-clock time in `zone`, given as the instant that wall-clock time would be in
+ * UTC (for the start of a day number, `dayNo * 86_400_000`).
+ */
+export function epochOfWallClock(zone: string, wall: number): number {
   const before = offsetMinutes(zone, wall - DAY);
   const after = offsetMinutes(zone, wall + DAY);
   if (before === after) return wall - before * MINUTE;
