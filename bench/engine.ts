@@ -3,8 +3,9 @@
 //                 200 bookings (30-60 min, own buffers 0-15 min), minimum notice 120 min.
 //   roundRobin50: 50 round-robin hosts (New York / Chicago / London), 20 bookings each, same window and event.
 //   sharedRoundRobin50: ../shared/bench/roundrobin-50-hosts.json (bench/roundrobin-50.ts), its slot count
-//                 checked, timed warm in this process and cold in fresh processes (bench/engine-fresh.ts).
+//                 checked, timed warm in this process and cold in fresh processes (bench/engine-fresh.mjs).
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BusyBlock, type HostAvailability, PLAIN_EVENT_RULES, type SlotQuery } from '../src/scheduling/slot-query.js';
@@ -173,24 +174,29 @@ interface SharedRoundRobin50 {
   file: string;
   check: { expected: number; got: number; ok: boolean; referenceSlots: number; extraSlotStart: string; extraSlotListed: boolean };
   warm: { medianMs: number; p95Ms: number; minMs: number; calls: number; targetMs: number; metTarget: boolean };
-  fresh: { medianMs: number; samplesMs: number[]; importMedianMs: number; spawns: number; targetMs: number; metTarget: boolean } | { failed: string };
+  fresh: { medianMs: number; samplesMs: number[]; importMedianMs: number; engine: string; spawns: number; targetMs: number; metTarget: boolean } | { failed: string };
 }
 
-/** `bench/engine-fresh.ts` in FRESH_SPAWNS new node processes, one after the other. */
-function freshProcessTimes(expectedSlots: number): SharedRoundRobin50['fresh'] {
+/**
+ * `bench/engine-fresh.mjs` in FRESH_SPAWNS new node processes, one after the other, on the built
+ * engine (dist/, as `svc serve` runs it) or, when it is not built, on the sources through tsx.
+ */
+function freshProcessTimes(query: SlotQuery, expectedSlots: number): SharedRoundRobin50['fresh'] {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const built = path.join(root, 'dist/src/scheduling/slots.js');
+  const [loader, engine] = fs.existsSync(built) ? [[], built] : [['--import', 'tsx'], path.join(root, 'src/scheduling/slots.ts')];
   const samples: number[] = [];
   const imports: number[] = [];
   for (let i = 0; i < FRESH_SPAWNS; i++) {
-    const child = spawnSync(process.execPath, ['--import', 'tsx', 'bench/engine-fresh.ts'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
-    if (child.status !== 0) return { failed: `bench/engine-fresh.ts exited with ${child.status ?? child.signal}: ${child.stderr.trim().split('\n').slice(-3).join(' ')}` };
+    const child = spawnSync(process.execPath, [...loader, 'bench/engine-fresh.mjs', engine], { cwd: root, input: JSON.stringify(query), encoding: 'utf8', timeout: 60_000 });
+    if (child.status !== 0) return { failed: `bench/engine-fresh.mjs exited with ${child.status ?? child.signal}: ${child.stderr.trim().split('\n').slice(-3).join(' ')}` };
     const result = JSON.parse(child.stdout) as { importMs: number; firstQueryMs: number; slots: number };
-    if (result.slots !== expectedSlots) return { failed: `a fresh process listed ${result.slots} slots, this one ${expectedSlots}` };
+    if (result.slots !== expectedSlots) return { failed: `a fresh process listed ${result.slots} slots, this one ${expectedSlots} (is dist/ stale? npm run build)` };
     samples.push(round(result.firstQueryMs, 2));
     imports.push(result.importMs);
   }
   const medianMs = round(median(samples), 2);
-  return { medianMs, samplesMs: samples, importMedianMs: round(median(imports)), spawns: FRESH_SPAWNS, targetMs: FRESH_TARGET_MS, metTarget: medianMs <= FRESH_TARGET_MS };
+  return { medianMs, samplesMs: samples, importMedianMs: round(median(imports)), engine: path.relative(root, engine), spawns: FRESH_SPAWNS, targetMs: FRESH_TARGET_MS, metTarget: medianMs <= FRESH_TARGET_MS };
 }
 
 function runSharedRoundRobin50(log: (message: string) => void): SharedRoundRobin50 | { file: string; skipped: string } {
@@ -210,13 +216,13 @@ function runSharedRoundRobin50(log: (message: string) => void): SharedRoundRobin
     metTarget: timing.medianUs <= WARM_TARGET_MS * 1000,
   };
   log(`engine: sharedRoundRobin50 warm median ${warm.medianMs} ms; ${FRESH_SPAWNS} fresh processes`);
-  const fresh = freshProcessTimes(slots.length);
+  const fresh = freshProcessTimes(input.query, slots.length);
   log(`engine: sharedRoundRobin50 fresh median ${'medianMs' in fresh ? `${fresh.medianMs} ms` : fresh.failed}`);
   return { file: input.file, check, warm, fresh };
 }
 
 /** How the shared-input figures are measured (for the bench's notes). */
-export const SHARED_ROUND_ROBIN_NOTE = `engine.sharedRoundRobin50: ../shared/bench/roundrobin-50-hosts.json read as it is (bench/roundrobin-50.ts: round robin, one group, starts in [window.start, window.end + 1 ms), organizer zone = bookerTimeZone, busy blocks as calendar events); skipped when the file is absent. check: the slot count against ${EXPECTED_SLOTS} (the reference's ${REFERENCE_SLOTS} plus ${EXTRA_SLOT_START}, which starts inside the window and ends after it). warm: median of 300 timed calls after 200 warm-up calls in this process. fresh: ${FRESH_SPAWNS} new node processes one after the other (node --import tsx bench/engine-fresh.ts), each timing its first computeSlots with the zone tables empty; importMedianMs is loading the engine and the input before it (module evaluation, the file, and Intl's one-time load, which zones.ts triggers on import).`;
+export const SHARED_ROUND_ROBIN_NOTE = `engine.sharedRoundRobin50: ../shared/bench/roundrobin-50-hosts.json read as it is (bench/roundrobin-50.ts: round robin, one group, starts in [window.start, window.end + 1 ms), organizer zone = bookerTimeZone, busy blocks as calendar events); skipped when the file is absent. check: the slot count against ${EXPECTED_SLOTS} (the reference's ${REFERENCE_SLOTS} plus ${EXTRA_SLOT_START}, which starts inside the window and ends after it). warm: median of 300 timed calls after 200 warm-up calls in this process. fresh: ${FRESH_SPAWNS} new node processes one after the other (bench/engine-fresh.mjs, the query on stdin), each importing the engine as the server runs it (fresh.engine: dist/ when built, else the sources through tsx), waiting 100 ms for start-up's compilations, then timing its first computeSlots with the zone tables empty; importMedianMs is the engine's import, Intl's one-time load (which zones.ts triggers on import) included.`;
 
 export interface EngineResult {
   oneHost: Timing & { hosts: number; bookings: number; targetUs: number; metTarget: boolean };

@@ -53,10 +53,11 @@ export function planHost(host: HostAvailability, query: SlotQuery, spanStart: nu
   // A candidate may run past its piece into the next one, and showOptimizedSlots counts fits over the
   // whole of a piece: working time is read to the last piece's end plus one slot.
   const lastEnd = pieces.length > 0 ? Math.max(spanEnd, pieces[pieces.length - 1]![1]) : spanEnd;
-  const working = normalizeIntervals([...pieces, ...workingRunAfter(host.schedule, lastEnd, lastEnd + query.duration * MINUTE)]);
+  const working = normalizeIntervals(pieces.concat(workingRunAfter(host.schedule, lastEnd, lastEnd + query.duration * MINUTE)));
   const blocking: Interval[] = [];
   const occupancies: Occupancy[] = [];
-  for (const block of host.busy) {
+  for (let i = 0; i < host.busy.length; i++) {
+    const block = host.busy[i]!;
     if (!inEffect(block, query.ignoreBookingUid)) continue;
     const blockedFrom = block.start - block.bufferBefore * MINUTE - after;
     const blockedUntil = block.end + block.bufferAfter * MINUTE + before;

@@ -1,4 +1,9 @@
-/** Half-open time intervals [start, end) in epoch milliseconds. Lists are sorted and disjoint unless noted. */
+/**
+ * Half-open time intervals [start, end) in epoch milliseconds. Lists are sorted and disjoint unless noted.
+ * The loops over them index their elements instead of destructuring them (`for (const [a, b] of ...)`):
+ * until the optimizing compiler steps in, destructuring runs the iterator protocol, allocating as it
+ * goes, and the first query of a process pays for it.
+ */
 export type Interval = readonly [start: number, end: number];
 
 /** Sorts and merges overlapping or touching intervals; drops empty ones. Accepts any order. */
@@ -8,7 +13,9 @@ export function normalizeIntervals(intervals: readonly Interval[]): Interval[] {
   for (let i = 1; i < intervals.length && sorted; i++) sorted = intervals[i - 1]![0] <= intervals[i]![0];
   const ordered = sorted ? intervals : [...intervals].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const merged: [number, number][] = [];
-  for (const [start, end] of ordered) {
+  for (let i = 0; i < ordered.length; i++) {
+    const start = ordered[i]![0];
+    const end = ordered[i]![1];
     if (end <= start) continue;
     const last = merged[merged.length - 1];
     if (last && start <= last[1]) last[1] = Math.max(last[1], end);
@@ -21,12 +28,15 @@ export function normalizeIntervals(intervals: readonly Interval[]): Interval[] {
 export function subtractIntervals(free: readonly Interval[], busy: readonly Interval[]): Interval[] {
   const result: Interval[] = [];
   let b = 0;
-  for (const [freeStart, freeEnd] of free) {
+  for (let f = 0; f < free.length; f++) {
+    const freeStart = free[f]![0];
+    const freeEnd = free[f]![1];
     let cursor = freeStart;
     while (b < busy.length && busy[b]![1] <= cursor) b++;
     let i = b;
     while (i < busy.length && busy[i]![0] < freeEnd) {
-      const [busyStart, busyEnd] = busy[i]!;
+      const busyStart = busy[i]![0];
+      const busyEnd = busy[i]![1];
       if (busyStart > cursor) result.push([cursor, busyStart]);
       cursor = Math.max(cursor, busyEnd);
       if (cursor >= freeEnd) break;

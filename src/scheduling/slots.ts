@@ -36,13 +36,14 @@ function runsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart: 
     const seated = plans.filter((plan) => plan.occupancies.length > 0);
     let first = 0;
     let resume = spanStart;
-    for (const [pieceStart, pieceEnd] of pieces) {
-      const anchor = pieceStart + offset;
-      const limit = Math.min(pieceEnd, spanEnd);
+    for (let piece = 0; piece < pieces.length; piece++) {
+      const anchor = pieces[piece]![0] + offset;
+      const limit = Math.min(pieces[piece]![1], spanEnd);
       // Pieces and free intervals are both ascending: one too short for this piece's starts is too short for the next.
       while (first < free.length && free[first]![1] - duration < Math.max(anchor, resume)) first++;
       for (let index = first; index < free.length && free[index]![0] < limit; index++) {
-        const [freeStart, freeEnd] = free[index]!;
+        const freeStart = free[index]![0];
+        const freeEnd = free[index]![1];
         const runFirst = gridAt(anchor, step, Math.max(freeStart, resume));
         if (runFirst >= limit || runFirst + duration > freeEnd) continue;
         // The last start before `limit` whose candidate ends within the free interval.
@@ -102,13 +103,20 @@ interface HostRuns {
   lasts: number[];
 }
 
+/** Starts in order, each with its host list (lists are shared by consecutive starts). */
+interface StartList {
+  starts: number[];
+  hostLists: number[][];
+}
+
 /**
- * Every start of the runs, in order, with the hosts whose runs hold it (host indexes ascending).
- * Runs on one grid (the same start modulo `step`) are swept together: the hosts change only where a
- * run begins or ends, so each stretch between two such places gets its host list once, shared by all
- * its starts. Starts of different grids never coincide; the grids' lists are merged by start.
+ * Every start of the runs, in order, with `listOf` the hosts whose runs hold it (host indexes
+ * ascending; null leaves the start out). Runs on one grid (the same start modulo `step`) are swept
+ * together: the hosts change only where a run begins or ends, so each stretch between two such places
+ * gets its list once, shared by all its starts. Starts of different grids never coincide; the grids'
+ * lists are merged by start.
  */
-function startsOfRuns(runs: HostRuns, step: number, hostCount: number): { starts: number[]; hostLists: (readonly number[])[] } {
+function startsOfRuns(runs: HostRuns, step: number, hostCount: number, listOf: (hosts: readonly number[]) => number[] | null): StartList {
   const byGrid = new Map<number, number[]>();
   for (let run = 0; run < runs.firsts.length; run++) {
     const first = runs.firsts[run]!;
@@ -117,9 +125,9 @@ function startsOfRuns(runs: HostRuns, step: number, hostCount: number): { starts
     if (list) list.push(run);
     else byGrid.set(phase, [run]);
   }
-  const grids = [...byGrid.values()].map((gridRuns) => sweepGrid(runs, gridRuns, step, hostCount));
+  const grids = [...byGrid.values()].map((gridRuns) => sweepGrid(runs, gridRuns, step, hostCount, listOf));
   if (grids.length === 1) return grids[0]!;
-  const merged: { starts: number[]; hostLists: (readonly number[])[] } = { starts: [], hostLists: [] };
+  const merged: StartList = { starts: [], hostLists: [] };
   const positions = grids.map(() => 0);
   for (;;) {
     let next = -1;
@@ -135,35 +143,44 @@ function startsOfRuns(runs: HostRuns, step: number, hostCount: number): { starts
 }
 
 /** `startsOfRuns` for runs on one grid. */
-function sweepGrid(runs: HostRuns, gridRuns: readonly number[], step: number, hostCount: number): { starts: number[]; hostLists: (readonly number[])[] } {
+function sweepGrid(runs: HostRuns, gridRuns: readonly number[], step: number, hostCount: number, listOf: (hosts: readonly number[]) => number[] | null): StartList {
   // Places on the grid as integers from the first run's start; a run of host h adds h at its first
   // start and removes it after its last (code 2h + 1 adds, 2h removes). All events of a place apply
   // before it is listed.
   let origin = Infinity;
-  for (const run of gridRuns) origin = Math.min(origin, runs.firsts[run]!);
-  const placeOf = (at: number) => Math.round((at - origin) / step);
+  for (let i = 0; i < gridRuns.length; i++) origin = Math.min(origin, runs.firsts[gridRuns[i]!]!);
   const places: number[] = [];
   const codes: number[] = [];
-  for (const run of gridRuns) {
-    places.push(placeOf(runs.firsts[run]!), placeOf(runs.lasts[run]!) + 1);
+  for (let i = 0; i < gridRuns.length; i++) {
+    const run = gridRuns[i]!;
+    places.push(Math.round((runs.firsts[run]! - origin) / step), Math.round((runs.lasts[run]! - origin) / step) + 1);
     codes.push(2 * runs.hosts[run]! + 1, 2 * runs.hosts[run]!);
   }
   sortEvents(places, codes, 2 * hostCount);
   const starts: number[] = [];
-  const hostLists: (readonly number[])[] = [];
+  const hostLists: number[][] = [];
   const active: number[] = [];
   for (let at = 0; at < places.length; ) {
     const place = places[at]!;
     for (; at < places.length && places[at] === place; at++) {
       const code = codes[at]!;
       const host = code >> 1;
-      // `active` stays sorted: hosts are few, and a host's runs never overlap.
-      if (code & 1) active.splice(lowerBound(active, host), 0, host);
-      else active.splice(lowerBound(active, host), 1);
+      // `active` stays sorted (hosts are few, and a host's runs never overlap): shifted by hand, as
+      // splice allocates the array it returns.
+      const index = lowerBound(active, host);
+      if (code & 1) {
+        active.push(host);
+        for (let i = active.length - 1; i > index; i--) active[i] = active[i - 1]!;
+        active[index] = host;
+      } else {
+        for (let i = index; i < active.length - 1; i++) active[i] = active[i + 1]!;
+        active.pop();
+      }
     }
     if (active.length === 0 || at === places.length) continue;
     const until = places[at]!;
-    const hosts = [...active];
+    const hosts = listOf(active);
+    if (!hosts) continue;
     for (let p = place; p < until; p++) {
       starts.push(origin + p * step);
       hostLists.push(hosts);
@@ -177,13 +194,17 @@ function sweepGrid(runs: HostRuns, gridRuns: readonly number[], step: number, ho
  * number for a native numeric sort when that number stays exact, as it does for any real query.
  */
 function sortEvents(places: number[], codes: number[], codeCount: number): void {
-  const lastPlace = places.reduce((last, place) => Math.max(last, place), 0);
+  let lastPlace = 0;
+  for (let i = 0; i < places.length; i++) lastPlace = Math.max(lastPlace, places[i]!);
   if ((lastPlace + 1) * codeCount <= Number.MAX_SAFE_INTEGER) {
-    const keys = Float64Array.from(places, (place, i) => place * codeCount + codes[i]!).sort();
-    keys.forEach((key, i) => {
-      places[i] = Math.floor(key / codeCount);
-      codes[i] = key - places[i] * codeCount;
-    });
+    const keys = new Float64Array(places.length);
+    for (let i = 0; i < keys.length; i++) keys[i] = places[i]! * codeCount + codes[i]!;
+    keys.sort();
+    for (let i = 0; i < keys.length; i++) {
+      const place = Math.floor(keys[i]! / codeCount);
+      places[i] = place;
+      codes[i] = keys[i]! - place * codeCount;
+    }
     return;
   }
   const order = places.map((_, i) => i).sort((a, b) => places[a]! - places[b]! || codes[a]! - codes[b]!);
@@ -244,28 +265,43 @@ function offeredStarts(prepared: Prepared, query: SlotQuery, spanStart: number, 
   // Every group must be served, including one whose hosts have no schedule at all.
   if (new Set(roundRobin.map((plan) => plan.group)).size < groupIndex.size) return;
   const runs: HostRuns = { hosts: [], firsts: [], lasts: [] };
-  roundRobin.forEach((host, index) => {
-    runsOfHostSet([host, ...fixed], query, spanStart, spanEnd, (first, last) => {
-      runs.hosts.push(index);
-      runs.firsts.push(first);
-      runs.lasts.push(last);
-    });
-  });
-  const { starts, hostLists } = startsOfRuns(runs, step, roundRobin.length);
+  let host = 0;
+  const addRun = (first: number, last: number) => {
+    runs.hosts.push(host);
+    runs.firsts.push(first);
+    runs.lasts.push(last);
+  };
+  for (; host < roundRobin.length; host++) runsOfHostSet(fixed.length === 0 ? [roundRobin[host]!] : [roundRobin[host]!, ...fixed], query, spanStart, spanEnd, addRun);
+  // A stretch's hosts as the slot lists them: user ids (ascending, once each) with the fixed hosts;
+  // none unless every group is served.
+  const userIds = roundRobin.map((plan) => plan.userId);
   const groupOf = roundRobin.map((plan) => groupIndex.get(plan.group)!);
-  // Consecutive starts share host lists: each list is checked and turned into user ids once.
-  let lastHosts: readonly number[] | null = null;
-  let lastIds: number[] | null = null;
+  const servedIn = new Int32Array(groupIndex.size);
+  let stretch = 0;
+  const listOf = (hosts: readonly number[]) => {
+    if (groupIndex.size > 1) {
+      stretch++;
+      let served = 0;
+      for (let i = 0; i < hosts.length; i++) {
+        const group = groupOf[hosts[i]!]!;
+        if (servedIn[group] !== stretch) {
+          servedIn[group] = stretch;
+          served++;
+        }
+      }
+      if (served < groupIndex.size) return null;
+    }
+    const ids: number[] = [];
+    for (let i = 0; i < hosts.length; i++) {
+      const id = userIds[hosts[i]!]!;
+      if (ids[ids.length - 1] !== id) ids.push(id);
+    }
+    return fixedIds.length === 0 ? ids : unionOfSorted(fixedIds, ids);
+  };
+  const { starts, hostLists } = startsOfRuns(runs, step, roundRobin.length, listOf);
   let resume = -Infinity;
   for (let at = 0; at < starts.length; at++) {
-    const start = starts[at]!;
-    if (start < resume) continue;
-    const hosts = hostLists[at]!;
-    if (hosts !== lastHosts) {
-      lastHosts = hosts;
-      lastIds = groupIndex.size > 1 && new Set(hosts.map((host) => groupOf[host])).size < groupIndex.size ? null : unionOfSorted(fixedIds, hosts.map((host) => roundRobin[host]!.userId));
-    }
-    if (lastIds) resume = take(start, lastIds) ?? resume;
+    if (starts[at]! >= resume) resume = take(starts[at]!, hostLists[at]!) ?? resume;
   }
 }
 

@@ -55,14 +55,16 @@ export function workingPieces(schedule: HostSchedule, from: number, to: number):
     const ranges = rangesOf(dayNo);
     if (ranges.length === 0) continue;
     const midnight = dayNo * DAY; // the date's midnight as a wall-clock time (see epochOfWallClock)
+    // Indexed loops: see intervals.ts on destructuring.
     const dated: Interval[] = [];
-    for (const { startMinute, endMinute } of ranges) {
-      const start = epochOfWallClock(timeZone, midnight + startMinute * MINUTE);
-      const end = epochOfWallClock(timeZone, midnight + endMinute * MINUTE);
+    for (let i = 0; i < ranges.length; i++) {
+      const start = epochOfWallClock(timeZone, midnight + ranges[i]!.startMinute * MINUTE);
+      const end = epochOfWallClock(timeZone, midnight + ranges[i]!.endMinute * MINUTE);
       if (end > start) dated.push([start, end]);
     }
-    for (const piece of dated.length > 1 ? normalizeIntervals(dated) : dated) {
-      if (piece[1] > from && piece[0] < to) pieces.push(piece);
+    const merged = dated.length > 1 ? normalizeIntervals(dated) : dated;
+    for (let i = 0; i < merged.length; i++) {
+      if (merged[i]![1] > from && merged[i]![0] < to) pieces.push(merged[i]!);
     }
   }
   return pieces;

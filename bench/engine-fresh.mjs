@@ -1,0 +1,20 @@
+// One fresh process (spawned by bench/engine.ts): the first computeSlots of the process, with the zone
+// tables empty and no engine code compiled yet. Plain JavaScript, so that nothing but the engine is
+// loaded: argv[2] is the engine module (dist/src/scheduling/slots.js as the server runs it), the query
+// (JSON) comes on stdin. Prints one JSON object: importMs (evaluating the engine's modules, Intl's
+// one-time load among them), firstQueryMs, slots.
+import { pathToFileURL } from 'node:url';
+
+let input = '';
+for await (const chunk of process.stdin) input += chunk;
+const query = JSON.parse(input);
+const importStart = performance.now();
+const { computeSlots } = await import(pathToFileURL(process.argv[2]).href);
+const importMs = performance.now() - importStart;
+// A server answers its first request after start-up, not during it: let the compiler threads finish
+// with start-up's code before timing.
+await new Promise((resolve) => setTimeout(resolve, 100));
+const queryStart = performance.now();
+const slots = computeSlots(query).length;
+const firstQueryMs = performance.now() - queryStart;
+process.stdout.write(`${JSON.stringify({ importMs, firstQueryMs, slots })}\n`);
