@@ -159,21 +159,21 @@ function sweepGrid(runs: HostRuns, gridRuns: readonly number[], step: number, ho
   sortEvents(places, codes, 2 * hostCount);
   const starts: number[] = [];
   const hostLists: number[][] = [];
+  // The hosts present, ascending (a host's runs never overlap), kept in place: the first query of a
+  // process runs this loop unoptimized, where every call and allocation counts.
   const active: number[] = [];
   for (let at = 0; at < places.length; ) {
     const place = places[at]!;
     for (; at < places.length && places[at] === place; at++) {
-      const code = codes[at]!;
-      const host = code >> 1;
-      // `active` stays sorted (hosts are few, and a host's runs never overlap): shifted by hand, as
-      // splice allocates the array it returns.
-      const index = lowerBound(active, host);
-      if (code & 1) {
+      const host = codes[at]! >> 1;
+      let index = active.length;
+      if (codes[at]! & 1) {
         active.push(host);
-        for (let i = active.length - 1; i > index; i--) active[i] = active[i - 1]!;
+        for (; index > 0 && active[index - 1]! > host; index--) active[index] = active[index - 1]!;
         active[index] = host;
       } else {
-        for (let i = index; i < active.length - 1; i++) active[i] = active[i + 1]!;
+        while (index > 0 && active[--index] !== host);
+        for (; index < active.length - 1; index++) active[index] = active[index + 1]!;
         active.pop();
       }
     }
@@ -214,18 +214,6 @@ function sortEvents(places: number[], codes: number[], codeCount: number): void 
     places[i] = byPlace[i]!;
     codes[i] = byCode[i]!;
   });
-}
-
-/** Index of the first element of ascending `list` not below `value`. */
-function lowerBound(list: readonly number[], value: number): number {
-  let low = 0;
-  let high = list.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (list[mid]! < value) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }
 
 /** The sorted union of two ascending id lists, without repeats. */
@@ -275,6 +263,8 @@ function offeredStarts(prepared: Prepared, query: SlotQuery, spanStart: number, 
   // A stretch's hosts as the slot lists them: user ids (ascending, once each) with the fixed hosts;
   // none unless every group is served.
   const userIds = roundRobin.map((plan) => plan.userId);
+  // Usually the round-robin ids alone are the list: no fixed hosts, no user listed twice.
+  const plainIds = fixedIds.length === 0 && new Set(userIds).size === userIds.length;
   const groupOf = roundRobin.map((plan) => groupIndex.get(plan.group)!);
   const servedIn = new Int32Array(groupIndex.size);
   let stretch = 0;
@@ -291,12 +281,9 @@ function offeredStarts(prepared: Prepared, query: SlotQuery, spanStart: number, 
       }
       if (served < groupIndex.size) return null;
     }
-    const ids: number[] = [];
-    for (let i = 0; i < hosts.length; i++) {
-      const id = userIds[hosts[i]!]!;
-      if (ids[ids.length - 1] !== id) ids.push(id);
-    }
-    return fixedIds.length === 0 ? ids : unionOfSorted(fixedIds, ids);
+    const ids: number[] = new Array(hosts.length);
+    for (let i = 0; i < hosts.length; i++) ids[i] = userIds[hosts[i]!]!;
+    return plainIds ? ids : unionOfSorted(fixedIds, ids);
   };
   const { starts, hostLists } = startsOfRuns(runs, step, roundRobin.length, listOf);
   let resume = -Infinity;

@@ -195,6 +195,8 @@ export function zonedToEpoch(zone: string, year: number, month: number, day: num
  * UTC (for the start of a day number, `dayNo * 86_400_000`).
  */
 export function epochOfWallClock(zone: string, wall: number): number {
+  // Nearly always a day either side lies in the offset looked up last.
+  if (wall - DAY >= lastFrom && wall + DAY < lastUntil && zone === lastZone) return wall - lastOffset * MINUTE;
   const before = offsetMinutes(zone, wall - DAY);
   const after = offsetMinutes(zone, wall + DAY);
   if (before === after) return wall - before * MINUTE;
