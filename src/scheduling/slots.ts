@@ -98,10 +98,15 @@ function runsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart: 
 
 /** Runs of grid starts (`step` apart) of several hosts: run `r` is host `hosts[r]`'s starts `firsts[r]` ... `lasts[r]`. */
 interface HostRuns {
+  /** User id of each host. */
+  userIds: readonly number[];
   hosts: number[];
   firsts: number[];
   lasts: number[];
 }
+
+/** A stretch's host list from its hosts (indexes ascending) and their user ids; null leaves it out. */
+type ListOf = (hosts: readonly number[], userIds: readonly number[]) => number[] | null;
 
 /** Starts in order, each with its host list (lists are shared by consecutive starts). */
 interface StartList {
@@ -110,13 +115,12 @@ interface StartList {
 }
 
 /**
- * Every start of the runs, in order, with `listOf` the hosts whose runs hold it (host indexes
- * ascending; null leaves the start out). Runs on one grid (the same start modulo `step`) are swept
+ * Every start of the runs, in order, with `listOf` the hosts whose runs hold it. Runs on one grid (the same start modulo `step`) are swept
  * together: the hosts change only where a run begins or ends, so each stretch between two such places
  * gets its list once, shared by all its starts. Starts of different grids never coincide; the grids'
  * lists are merged by start.
  */
-function startsOfRuns(runs: HostRuns, step: number, hostCount: number, listOf: (hosts: readonly number[]) => number[] | null): StartList {
+function startsOfRuns(runs: HostRuns, step: number, hostCount: number, listOf: ListOf): StartList {
   const byGrid = new Map<number, number[]>();
   for (let run = 0; run < runs.firsts.length; run++) {
     const first = runs.firsts[run]!;
@@ -143,7 +147,7 @@ function startsOfRuns(runs: HostRuns, step: number, hostCount: number, listOf: (
 }
 
 /** `startsOfRuns` for runs on one grid. */
-function sweepGrid(runs: HostRuns, gridRuns: readonly number[], step: number, hostCount: number, listOf: (hosts: readonly number[]) => number[] | null): StartList {
+function sweepGrid(runs: HostRuns, gridRuns: readonly number[], step: number, hostCount: number, listOf: ListOf): StartList {
   // Places on the grid as integers from the first run's start; a run of host h adds h at its first
   // start and removes it after its last (code 2h + 1 adds, 2h removes). All events of a place apply
   // before it is listed.
@@ -159,27 +163,28 @@ function sweepGrid(runs: HostRuns, gridRuns: readonly number[], step: number, ho
   sortEvents(places, codes, 2 * hostCount);
   const starts: number[] = [];
   const hostLists: number[][] = [];
-  // The hosts present, ascending (a host's runs never overlap), kept in place: the first query of a
-  // process runs this loop unoptimized, where every call and allocation counts.
+  // The hosts present (ascending; a host's runs never overlap) and their user ids. The first query of
+  // a process runs this loop unoptimized, where native splice and slice beat loops written here.
   const active: number[] = [];
+  const activeIds: number[] = [];
   for (let at = 0; at < places.length; ) {
     const place = places[at]!;
     for (; at < places.length && places[at] === place; at++) {
       const host = codes[at]! >> 1;
-      let index = active.length;
       if (codes[at]! & 1) {
-        active.push(host);
-        for (; index > 0 && active[index - 1]! > host; index--) active[index] = active[index - 1]!;
-        active[index] = host;
+        let index = active.length;
+        while (index > 0 && active[index - 1]! > host) index--;
+        active.splice(index, 0, host);
+        activeIds.splice(index, 0, runs.userIds[host]!);
       } else {
-        while (index > 0 && active[--index] !== host);
-        for (; index < active.length - 1; index++) active[index] = active[index + 1]!;
-        active.pop();
+        const index = active.lastIndexOf(host);
+        active.splice(index, 1);
+        activeIds.splice(index, 1);
       }
     }
     if (active.length === 0 || at === places.length) continue;
     const until = places[at]!;
-    const hosts = listOf(active);
+    const hosts = listOf(active, activeIds);
     if (!hosts) continue;
     for (let p = place; p < until; p++) {
       starts.push(origin + p * step);
@@ -252,7 +257,8 @@ function offeredStarts(prepared: Prepared, query: SlotQuery, spanStart: number, 
   const groupIndex = new Map([...roundRobinGroups].map((group, index) => [group, index]));
   // Every group must be served, including one whose hosts have no schedule at all.
   if (new Set(roundRobin.map((plan) => plan.group)).size < groupIndex.size) return;
-  const runs: HostRuns = { hosts: [], firsts: [], lasts: [] };
+  const userIds = roundRobin.map((plan) => plan.userId);
+  const runs: HostRuns = { userIds, hosts: [], firsts: [], lasts: [] };
   let host = 0;
   const addRun = (first: number, last: number) => {
     runs.hosts.push(host);
@@ -261,14 +267,13 @@ function offeredStarts(prepared: Prepared, query: SlotQuery, spanStart: number, 
   };
   for (; host < roundRobin.length; host++) runsOfHostSet(fixed.length === 0 ? [roundRobin[host]!] : [roundRobin[host]!, ...fixed], query, spanStart, spanEnd, addRun);
   // A stretch's hosts as the slot lists them: user ids (ascending, once each) with the fixed hosts;
-  // none unless every group is served.
-  const userIds = roundRobin.map((plan) => plan.userId);
-  // Usually the round-robin ids alone are the list: no fixed hosts, no user listed twice.
+  // none unless every group is served. Usually the round-robin ids alone are that list (no fixed
+  // hosts, no user listed twice).
   const plainIds = fixedIds.length === 0 && new Set(userIds).size === userIds.length;
   const groupOf = roundRobin.map((plan) => groupIndex.get(plan.group)!);
   const servedIn = new Int32Array(groupIndex.size);
   let stretch = 0;
-  const listOf = (hosts: readonly number[]) => {
+  const listOf: ListOf = (hosts, ids) => {
     if (groupIndex.size > 1) {
       stretch++;
       let served = 0;
@@ -281,9 +286,7 @@ function offeredStarts(prepared: Prepared, query: SlotQuery, spanStart: number, 
       }
       if (served < groupIndex.size) return null;
     }
-    const ids: number[] = new Array(hosts.length);
-    for (let i = 0; i < hosts.length; i++) ids[i] = userIds[hosts[i]!]!;
-    return plainIds ? ids : unionOfSorted(fixedIds, ids);
+    return plainIds ? ids.slice() : unionOfSorted(fixedIds, ids);
   };
   const { starts, hostLists } = startsOfRuns(runs, step, roundRobin.length, listOf);
   let resume = -Infinity;
@@ -419,5 +422,10 @@ export function computeSlots(query: SlotQuery): Slot[] {
       return true;
     });
   }
-  return slots.filter((slot) => slot.start >= query.from && slot.start < query.to);
+  // Slots are in order of start: the window keeps one stretch of them.
+  const first = slots.findIndex((slot) => slot.start >= query.from);
+  if (first < 0) return [];
+  let end = slots.length;
+  while (end > first && slots[end - 1]!.start >= query.to) end--;
+  return first === 0 && end === slots.length ? slots : slots.slice(first, end);
 }
