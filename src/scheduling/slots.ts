@@ -97,7 +97,7 @@ function runsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart: 
 }
 
 /** Runs of grid starts (`step` apart) of several hosts: run `r` is host `hosts[r]`'s starts `firsts[r]` ... `lasts[r]`. */
-interface HostRuns {
+export interface HostRuns {
   /** User id of each host. */
   userIds: readonly number[];
   hosts: number[];
@@ -106,21 +106,21 @@ interface HostRuns {
 }
 
 /** A stretch's host list from its hosts (indexes ascending) and their user ids; null leaves it out. */
-type ListOf = (hosts: readonly number[], userIds: readonly number[]) => number[] | null;
+export type ListOf = (hosts: readonly number[], userIds: readonly number[]) => number[] | null;
 
 /** Starts in order, each with its host list (lists are shared by consecutive starts). */
-interface StartList {
+export interface StartList {
   starts: number[];
   hostLists: number[][];
 }
 
 /**
- * Every start of the runs, in order, with `listOf` the hosts whose runs hold it. Runs on one grid (the same start modulo `step`) are swept
- * together: the hosts change only where a run begins or ends, so each stretch between two such places
- * gets its list once, shared by all its starts. Starts of different grids never coincide; the grids'
- * lists are merged by start.
+ * Every start of the runs, in order, with `listOf` the hosts whose runs hold it. Runs on one grid
+ * (the same start modulo `step`) are swept together: the hosts change only where a run begins or
+ * ends, so each stretch between two such places gets its list once, shared by all its starts. Starts
+ * of different grids never coincide; the grids' lists are merged by start. Exported for its tests.
  */
-function startsOfRuns(runs: HostRuns, step: number, hostCount: number, listOf: ListOf): StartList {
+export function startsOfRuns(runs: HostRuns, step: number, hostCount: number, listOf: ListOf): StartList {
   const byGrid = new Map<number, number[]>();
   for (let run = 0; run < runs.firsts.length; run++) {
     const first = runs.firsts[run]!;
@@ -148,30 +148,40 @@ function startsOfRuns(runs: HostRuns, step: number, hostCount: number, listOf: L
 
 /** `startsOfRuns` for runs on one grid. */
 function sweepGrid(runs: HostRuns, gridRuns: readonly number[], step: number, hostCount: number, listOf: ListOf): StartList {
-  // Places on the grid as integers from the first run's start; a run of host h adds h at its first
-  // start and removes it after its last (code 2h + 1 adds, 2h removes). All events of a place apply
-  // before it is listed.
+  // Places on the grid are integers counted from the first run's start. A run of host h adds h at its
+  // first start and removes it after its last: code 2h + 1 adds, 2h removes. Each event is one number,
+  // place-major, so one native numeric sort orders them; all events of a place apply before it is
+  // listed. Should places times codes not stay exact (never for a real query), places are replaced by
+  // their ranks among the events' places.
   let origin = Infinity;
-  for (let i = 0; i < gridRuns.length; i++) origin = Math.min(origin, runs.firsts[gridRuns[i]!]!);
-  const places: number[] = [];
-  const codes: number[] = [];
+  let last = -Infinity;
+  for (let i = 0; i < gridRuns.length; i++) {
+    origin = Math.min(origin, runs.firsts[gridRuns[i]!]!);
+    last = Math.max(last, runs.lasts[gridRuns[i]!]!);
+  }
+  const codes = 2 * hostCount;
+  const ranked = (Math.round((last - origin) / step) + 2) * codes > Number.MAX_SAFE_INTEGER ? distinctPlaces(runs, gridRuns, origin, step) : null;
+  const keys = new Float64Array(2 * gridRuns.length);
   for (let i = 0; i < gridRuns.length; i++) {
     const run = gridRuns[i]!;
-    places.push(Math.round((runs.firsts[run]! - origin) / step), Math.round((runs.lasts[run]! - origin) / step) + 1);
-    codes.push(2 * runs.hosts[run]! + 1, 2 * runs.hosts[run]!);
+    const added = Math.round((runs.firsts[run]! - origin) / step);
+    const removed = Math.round((runs.lasts[run]! - origin) / step) + 1;
+    keys[2 * i] = (ranked ? rankOf(ranked, added) : added) * codes + 2 * runs.hosts[run]! + 1;
+    keys[2 * i + 1] = (ranked ? rankOf(ranked, removed) : removed) * codes + 2 * runs.hosts[run]!;
   }
-  sortEvents(places, codes, 2 * hostCount);
+  keys.sort();
   const starts: number[] = [];
   const hostLists: number[][] = [];
   // The hosts present (ascending; a host's runs never overlap) and their user ids. The first query of
   // a process runs this loop unoptimized, where native splice and slice beat loops written here.
   const active: number[] = [];
   const activeIds: number[] = [];
-  for (let at = 0; at < places.length; ) {
-    const place = places[at]!;
-    for (; at < places.length && places[at] === place; at++) {
-      const host = codes[at]! >> 1;
-      if (codes[at]! & 1) {
+  for (let at = 0; at < keys.length; ) {
+    const rank = Math.floor(keys[at]! / codes);
+    for (; at < keys.length && Math.floor(keys[at]! / codes) === rank; at++) {
+      const code = keys[at]! - rank * codes;
+      const host = code >> 1;
+      if (code & 1) {
         let index = active.length;
         while (index > 0 && active[index - 1]! > host) index--;
         active.splice(index, 0, host);
@@ -182,10 +192,11 @@ function sweepGrid(runs: HostRuns, gridRuns: readonly number[], step: number, ho
         activeIds.splice(index, 1);
       }
     }
-    if (active.length === 0 || at === places.length) continue;
-    const until = places[at]!;
+    if (active.length === 0 || at === keys.length) continue;
     const hosts = listOf(active, activeIds);
     if (!hosts) continue;
+    const place = ranked ? ranked[rank]! : rank;
+    const until = ranked ? ranked[Math.floor(keys[at]! / codes)]! : Math.floor(keys[at]! / codes);
     for (let p = place; p < until; p++) {
       starts.push(origin + p * step);
       hostLists.push(hosts);
@@ -194,31 +205,27 @@ function sweepGrid(runs: HostRuns, gridRuns: readonly number[], step: number, ho
   return { starts, hostLists };
 }
 
-/**
- * Sorts events (`places[i]`, `codes[i]`, codes below `codeCount`) by place, then code. Each becomes one
- * number for a native numeric sort when that number stays exact, as it does for any real query.
- */
-function sortEvents(places: number[], codes: number[], codeCount: number): void {
-  let lastPlace = 0;
-  for (let i = 0; i < places.length; i++) lastPlace = Math.max(lastPlace, places[i]!);
-  if ((lastPlace + 1) * codeCount <= Number.MAX_SAFE_INTEGER) {
-    const keys = new Float64Array(places.length);
-    for (let i = 0; i < keys.length; i++) keys[i] = places[i]! * codeCount + codes[i]!;
-    keys.sort();
-    for (let i = 0; i < keys.length; i++) {
-      const place = Math.floor(keys[i]! / codeCount);
-      places[i] = place;
-      codes[i] = keys[i]! - place * codeCount;
-    }
-    return;
-  }
-  const order = places.map((_, i) => i).sort((a, b) => places[a]! - places[b]! || codes[a]! - codes[b]!);
-  const byPlace = order.map((i) => places[i]!);
-  const byCode = order.map((i) => codes[i]!);
-  order.forEach((_, i) => {
-    places[i] = byPlace[i]!;
-    codes[i] = byCode[i]!;
+/** The places where the runs' hosts change, ascending, once each. */
+function distinctPlaces(runs: HostRuns, gridRuns: readonly number[], origin: number, step: number): Float64Array {
+  const places = new Float64Array(2 * gridRuns.length);
+  gridRuns.forEach((run, i) => {
+    places[2 * i] = Math.round((runs.firsts[run]! - origin) / step);
+    places[2 * i + 1] = Math.round((runs.lasts[run]! - origin) / step) + 1;
   });
+  places.sort();
+  return places.filter((place, i) => i === 0 || place !== places[i - 1]);
+}
+
+/** Index of `place` in ascending `places`, which holds it. */
+function rankOf(places: Float64Array, place: number): number {
+  let low = 0;
+  let high = places.length - 1;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (places[mid]! < place) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 /** The sorted union of two ascending id lists, without repeats. */
