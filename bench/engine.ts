@@ -6,6 +6,7 @@
 //                 checked, timed warm in this process and cold in fresh processes (bench/engine-fresh.mjs).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BusyBlock, type HostAvailability, PLAIN_EVENT_RULES, type SlotQuery } from '../src/scheduling/slot-query.js';
@@ -174,7 +175,7 @@ interface SharedRoundRobin50 {
   file: string;
   check: { expected: number; got: number; ok: boolean; referenceSlots: number; extraSlotStart: string; extraSlotListed: boolean };
   warm: { medianMs: number; p95Ms: number; minMs: number; calls: number; targetMs: number; metTarget: boolean };
-  fresh: { medianMs: number; samplesMs: number[]; importMedianMs: number; engine: string; spawns: number; targetMs: number; metTarget: boolean } | { failed: string };
+  fresh: { medianMs: number; samplesMs: number[]; cpuMedianMs: number | null; importMedianMs: number; engine: string; spawns: number; loadAvgBefore: number; targetMs: number; metTarget: boolean } | { failed: string };
 }
 
 /**
@@ -186,17 +187,30 @@ function freshProcessTimes(query: SlotQuery, expectedSlots: number): SharedRound
   const built = path.join(root, 'dist/src/scheduling/slots.js');
   const [loader, engine] = fs.existsSync(built) ? [[], built] : [['--import', 'tsx'], path.join(root, 'src/scheduling/slots.ts')];
   const samples: number[] = [];
+  const cpuSamples: number[] = [];
   const imports: number[] = [];
+  const loadAvg = os.loadavg()[0]!;
   for (let i = 0; i < FRESH_SPAWNS; i++) {
     const child = spawnSync(process.execPath, [...loader, 'bench/engine-fresh.mjs', engine], { cwd: root, input: JSON.stringify(query), encoding: 'utf8', timeout: 60_000 });
     if (child.status !== 0) return { failed: `bench/engine-fresh.mjs exited with ${child.status ?? child.signal}: ${child.stderr.trim().split('\n').slice(-3).join(' ')}` };
-    const result = JSON.parse(child.stdout) as { importMs: number; firstQueryMs: number; slots: number };
+    const result = JSON.parse(child.stdout) as { importMs: number; firstQueryMs: number; firstQueryCpuMs: number | null; slots: number };
     if (result.slots !== expectedSlots) return { failed: `a fresh process listed ${result.slots} slots, this one ${expectedSlots} (is dist/ stale? npm run build)` };
     samples.push(round(result.firstQueryMs, 2));
+    if (result.firstQueryCpuMs !== null) cpuSamples.push(result.firstQueryCpuMs);
     imports.push(result.importMs);
   }
   const medianMs = round(median(samples), 2);
-  return { medianMs, samplesMs: samples, importMedianMs: round(median(imports)), engine: path.relative(root, engine), spawns: FRESH_SPAWNS, targetMs: FRESH_TARGET_MS, metTarget: medianMs <= FRESH_TARGET_MS };
+  return {
+    medianMs,
+    samplesMs: samples,
+    cpuMedianMs: cpuSamples.length > 0 ? round(median(cpuSamples), 2) : null,
+    importMedianMs: round(median(imports)),
+    engine: path.relative(root, engine),
+    spawns: FRESH_SPAWNS,
+    loadAvgBefore: round(loadAvg, 2),
+    targetMs: FRESH_TARGET_MS,
+    metTarget: medianMs <= FRESH_TARGET_MS,
+  };
 }
 
 function runSharedRoundRobin50(log: (message: string) => void): SharedRoundRobin50 | { file: string; skipped: string } {
@@ -222,7 +236,7 @@ function runSharedRoundRobin50(log: (message: string) => void): SharedRoundRobin
 }
 
 /** How the shared-input figures are measured (for the bench's notes). */
-export const SHARED_ROUND_ROBIN_NOTE = `engine.sharedRoundRobin50: ../shared/bench/roundrobin-50-hosts.json read as it is (bench/roundrobin-50.ts: round robin, one group, starts in [window.start, window.end + 1 ms), organizer zone = bookerTimeZone, busy blocks as calendar events); skipped when the file is absent. check: the slot count against ${EXPECTED_SLOTS} (the reference's ${REFERENCE_SLOTS} plus ${EXTRA_SLOT_START}, which starts inside the window and ends after it). warm: median of 300 timed calls after 200 warm-up calls in this process. fresh: ${FRESH_SPAWNS} new node processes one after the other (bench/engine-fresh.mjs, the query on stdin), each importing the engine as the server runs it (fresh.engine: dist/ when built, else the sources through tsx), waiting 100 ms for start-up's compilations, then timing its first computeSlots with the zone tables empty; importMedianMs is the engine's import, Intl's one-time load (which zones.ts triggers on import) included.`;
+export const SHARED_ROUND_ROBIN_NOTE = `engine.sharedRoundRobin50: ../shared/bench/roundrobin-50-hosts.json read as it is (bench/roundrobin-50.ts: round robin, one group, starts in [window.start, window.end + 1 ms), organizer zone = bookerTimeZone, busy blocks as calendar events); skipped when the file is absent. check: the slot count against ${EXPECTED_SLOTS} (the reference's ${REFERENCE_SLOTS} plus ${EXTRA_SLOT_START}, which starts inside the window and ends after it). warm: median of 300 timed calls after 200 warm-up calls in this process. fresh: ${FRESH_SPAWNS} new node processes one after the other (bench/engine-fresh.mjs, the query on stdin), each importing the engine as the server runs it (fresh.engine: dist/ when built, else the sources through tsx), waiting 100 ms for start-up's compilations, then timing its first computeSlots with the zone tables empty (wall clock; cpuMedianMs: that thread's CPU time, which other processes on the machine do not lengthen, Node 23.9+); importMedianMs is the engine's import, Intl's one-time load (which zones.ts triggers on import) included; loadAvgBefore: the 1-minute load average when the spawns began.`;
 
 export interface EngineResult {
   oneHost: Timing & { hosts: number; bookings: number; targetUs: number; metTarget: boolean };
