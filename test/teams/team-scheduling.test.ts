@@ -134,14 +134,11 @@ describe(`team scheduling (${backend})`, () => {
       lengthInMinutes: 60,
       minimumBookingNotice: 0,
       schedulingType: 'roundRobin',
+      isRRWeightsEnabled: true,
       hosts: [
         { userId: light.userId, weight: 100 },
         { userId: heavy.userId, weight: 300 },
       ],
-    });
-    await api.runtime.ctx.changes.transaction(api.runtime.ctx.database, async (tx, announce) => {
-      await tx.execute(sql`update event_types set is_rr_weights_enabled = true where id = ${shared.id}`);
-      await announce({ kind: 'teamEventType', eventTypeId: shared.id });
     });
     const taken: number[] = [];
     for (const hour of [9, 10, 11, 12]) {
