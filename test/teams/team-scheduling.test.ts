@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { backend, createTestApp, type TestApp } from '../support/test-app.js';
 import { addTeamMember, createTeam } from '../support/tenancy.js';
 import { createTeamEventType } from '../support/team-scheduling.js';
-import { createEventType, createHost, type Host, getSlots, slotsOf, startsOf } from '../slots/helpers.js';
+import { assertError, createEventType, createHost, type Host, getSlots, slotsOf, startsOf } from '../slots/helpers.js';
 import { book, booked, BOOKINGS_VERSION } from '../bookings/helpers.js';
 
 const TEAM_UNAVAILABLE = 'One of the hosts either already has booking at this time or is not available';
@@ -210,6 +210,26 @@ describe(`team scheduling (${backend})`, () => {
     // The next local day (from 18:15Z) is open again.
     const nextDay = startsOf(await slotsOf(api, { eventTypeId: two.id, start: '2027-03-02', end: '2027-03-02', timeZone: 'UTC' }));
     assert.ok(nextDay.includes('2027-03-02T09:00:00.000Z'), nextDay.join());
+  });
+
+  test('bookingRequiresAuthentication on a team event type: hosts and team admins may book, plain members and strangers may not', async () => {
+    const host = await createHost(api, 'Europe/London');
+    const member = await createHost(api, 'Europe/London');
+    const admin = await createHost(api, 'Europe/London');
+    const { team, owner } = await teamWith([host, member]);
+    await addTeamMember(api, owner.apiKey, team.id, { user: { id: admin.userId, email: '', username: admin.username }, apiKey: admin.apiKey }, 'ADMIN');
+    const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
+      title: 'Guarded', slug: 'guarded', lengthInMinutes: 30, minimumBookingNotice: 0, schedulingType: 'collective',
+      hosts: [{ userId: host.userId }], bookingRequiresAuthentication: true,
+    });
+    const at = (hour: number) => `2027-03-03T${String(hour).padStart(2, '0')}:00:00Z`;
+    assertError(await book(api, { eventTypeId: eventType.id, start: at(9) }), 401, 'UnauthorizedException', /request must be authenticated/);
+    const stranger = await createHost(api, 'UTC');
+    assertError(await book(api, { eventTypeId: eventType.id, start: at(9) }, { key: stranger.apiKey }), 403, 'ForbiddenException', /not authorized to access this event type/);
+    assertError(await book(api, { eventTypeId: eventType.id, start: at(9) }, { key: member.apiKey }), 403, 'ForbiddenException', /not authorized to access this event type/);
+    await booked(api, { eventTypeId: eventType.id, start: at(9) }, { key: host.apiKey });
+    await booked(api, { eventTypeId: eventType.id, start: at(10) }, { key: admin.apiKey });
+    await booked(api, { eventTypeId: eventType.id, start: at(11) }, { key: owner.apiKey });
   });
 
   test('concurrent bookings of one round-robin slot go to different hosts; the third is refused', { skip: backend !== 'postgres' && 'races need PostgreSQL (PGlite is one session)' }, async () => {
