@@ -49,6 +49,8 @@ describe(`team scheduling (${backend})`, () => {
       '2027-03-01T15:00:00.000Z',
       '2027-03-01T16:00:00.000Z',
     ]);
+    const ranges = await slotsOf(api, { eventTypeId: eventType.id, ...day(MONDAY), format: 'range' });
+    assert.deepEqual(ranges[MONDAY]?.[0], { start: '2027-03-01T14:00:00.000Z', end: '2027-03-01T15:00:00.000Z' });
     // The same through the team's slug.
     assert.deepEqual(startsOf(await slotsOf(api, { teamSlug: team.slug, eventTypeSlug: 'panel', ...day(MONDAY) })).length, 3);
 
