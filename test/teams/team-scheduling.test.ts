@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { backend, createTestApp, type TestApp } from '../support/test-app.js';
 import { addTeamMember, createTeam } from '../support/tenancy.js';
 import { createTeamEventType } from '../support/team-scheduling.js';
-import { assertError, createEventType, createHost, type Host, getSlots, slotsOf, startsOf } from '../slots/helpers.js';
+import { assertError, createEventType, createHost, type Host, getSlots, SLOTS_VERSION, slotsOf, startsOf } from '../slots/helpers.js';
 import { book, booked, BOOKINGS_VERSION } from '../bookings/helpers.js';
 
 const TEAM_UNAVAILABLE = 'One of the hosts either already has booking at this time or is not available';
@@ -212,6 +212,35 @@ describe(`team scheduling (${backend})`, () => {
     // The next local day (from 18:15Z) is open again.
     const nextDay = startsOf(await slotsOf(api, { eventTypeId: two.id, start: '2027-03-02', end: '2027-03-02', timeZone: 'UTC' }));
     assert.ok(nextDay.includes('2027-03-02T09:00:00.000Z'), nextDay.join());
+  });
+
+  test('a reservation of a team slot holds every collective host, and one host of a round robin', async () => {
+    const london = await createHost(api, 'Europe/London');
+    const other = await createHost(api, 'Europe/London');
+    const { team, owner } = await teamWith([london, other]);
+    const reserve = (eventTypeId: number, slotStart: string) => api.request('POST', '/v2/slots/reservations', { version: SLOTS_VERSION, body: { eventTypeId, slotStart } });
+    const collective = await createTeamEventType(api, owner.apiKey, team.id, {
+      title: 'Held panel', slug: 'held-panel', lengthInMinutes: 60, minimumBookingNotice: 0, schedulingType: 'collective',
+      hosts: [{ userId: london.userId }, { userId: other.userId }],
+    });
+    const personal = await createEventType(api, other, { lengthInMinutes: 60 });
+    const held = await reserve(collective.id, '2027-03-04T10:00:00Z');
+    assert.equal(held.status, 201, held.text);
+    assert.ok(!startsOf(await slotsOf(api, { eventTypeId: personal.id, ...day('2027-03-04') })).includes('2027-03-04T10:00:00.000Z'), 'the second host is held too');
+    const released = await api.request('DELETE', `/v2/slots/reservations/${held.body.data.reservationUid}`, { version: SLOTS_VERSION });
+    assert.equal(released.status, 200, released.text);
+    assert.ok(startsOf(await slotsOf(api, { eventTypeId: personal.id, ...day('2027-03-04') })).includes('2027-03-04T10:00:00.000Z'), 'released for both');
+
+    const roundRobin = await createTeamEventType(api, owner.apiKey, team.id, {
+      title: 'Held support', slug: 'held-support', lengthInMinutes: 60, minimumBookingNotice: 0, schedulingType: 'roundRobin',
+      hosts: [{ userId: london.userId }, { userId: other.userId }],
+    });
+    const rrStarts = async () => startsOf(await slotsOf(api, { eventTypeId: roundRobin.id, ...day('2027-03-04') }));
+    assert.equal((await reserve(roundRobin.id, '2027-03-04T11:00:00Z')).status, 201);
+    assert.ok((await rrStarts()).includes('2027-03-04T11:00:00.000Z'), 'one host is still free');
+    assert.equal((await reserve(roundRobin.id, '2027-03-04T11:00:00Z')).status, 201);
+    assert.ok(!(await rrStarts()).includes('2027-03-04T11:00:00.000Z'), 'both hosts held');
+    assert.equal((await reserve(roundRobin.id, '2027-03-04T11:00:00Z')).status, 422);
   });
 
   test('bookingRequiresAuthentication on a team event type: hosts and team admins may book, plain members and strangers may not', async () => {
