@@ -72,6 +72,26 @@ describe(`team scheduling (${backend})`, () => {
     assert.ok(startsOf(await slotsOf(api, { eventTypeId: personal.id, ...day(MONDAY) })).includes('2027-03-01T15:00:00.000Z'));
   });
 
+  test('collective across a DST change and a +05:45 host', async () => {
+    const newYork = await createHost(api, 'America/New_York');
+    const london = await createHost(api, 'Europe/London');
+    const kathmandu = await createHost(api, 'Asia/Kathmandu');
+    const { team, owner } = await teamWith([newYork, london, kathmandu]);
+    const create = (slug: string, hosts: Host[]) =>
+      createTeamEventType(api, owner.apiKey, team.id, {
+        title: slug, slug, lengthInMinutes: 60, minimumBookingNotice: 0, schedulingType: 'collective', hosts: hosts.map((host) => ({ userId: host.userId })),
+      });
+    const transatlantic = await create('transatlantic', [newYork, london]);
+    // 2027-03-14 New York moves to -04:00 (London stays at +00:00 until 03-28): the shared window grows by an hour.
+    const across = await slotsOf(api, { eventTypeId: transatlantic.id, start: '2027-03-12', end: '2027-03-15', timeZone: 'America/New_York' });
+    assert.deepEqual(startsOf({ a: across['2027-03-12'] ?? [] }), ['2027-03-12T09:00:00.000-05:00', '2027-03-12T10:00:00.000-05:00', '2027-03-12T11:00:00.000-05:00']);
+    assert.deepEqual(startsOf({ a: across['2027-03-15'] ?? [] }), ['2027-03-15T09:00:00.000-04:00', '2027-03-15T10:00:00.000-04:00', '2027-03-15T11:00:00.000-04:00', '2027-03-15T12:00:00.000-04:00']);
+    assert.equal(across['2027-03-13'], undefined, 'weekend');
+    // Kathmandu works 03:15-11:15Z, London 09:00-17:00Z: together 09:00-11:15Z, hour slots from 09:00Z.
+    const eastWest = await create('east-west', [kathmandu, london]);
+    assert.deepEqual(startsOf(await slotsOf(api, { eventTypeId: eastWest.id, ...day(MONDAY) })), ['2027-03-01T09:00:00.000Z', '2027-03-01T10:00:00.000Z']);
+  });
+
   test('round robin: a slot needs one free host; one slot books each host once, then is gone', async () => {
     const first = await createHost(api, 'Europe/London');
     const second = await createHost(api, 'Europe/London');
