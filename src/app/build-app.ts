@@ -36,6 +36,7 @@ import { registerWebhookDeliveryRoutes } from '../modules/webhooks/webhook-deliv
 import { registerWebhookRoutes } from '../modules/webhooks/webhooks.routes.js';
 import { registerOrganizationWebhookRoutes } from '../modules/webhooks/organization-webhooks.routes.js';
 import { registerManagedOrganizationRoutes } from '../modules/organizations/managed-organizations.routes.js';
+import { registerOAuthClientRoutes } from '../modules/platform/oauth-clients.routes.js';
 import type { AppContext } from './context.js';
 import { handleClientError, handleError, sendError } from './error-handler.js';
 
@@ -85,6 +86,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   app.decorateRequest('principal', null);
   app.decorateRequest('tenant', null);
+  app.decorateRequest('oauthClient', null);
   app.decorateRequest('apiVersion', '2024-04-15');
   app.addHook('onRequest', async (request, reply) => {
     request.apiVersion = resolveApiVersion(request.headers[API_VERSION_HEADER]);
@@ -148,6 +150,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerOrganizationWebhookRoutes(app, ctx);
   registerManagedOrganizationRoutes(app, ctx);
   registerTeamEventTypeRoutes(app, ctx);
+  registerOAuthClientRoutes(app, ctx);
 
   return app;
 }

@@ -157,6 +157,9 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/organizations/:orgId/organizations'], methods: ['POST'], reasons: { 400: ['api_key_validity_conflict'], 403: ['manager_not_platform'], 409: ['managed_organization_slug_taken'] } },
   { routes: ['/v2/organizations/:orgId/organizations'], methods: ['GET'], reasons: { 400: ['metadata_filter_incomplete'] } },
   { routes: ['/v2/organizations/:orgId/organizations/:managedOrganizationId'], reasons: { 403: ['managed_organization_not_in_manager'], 404: ['team_not_found'] } },
+  { routes: ['/v2/oauth-clients'], reasons: { 400: ['not_platform_organization'], 403: ['not_platform_organization_admin'] } },
+  { routes: ['/v2/oauth-clients/:clientId', '/v2/oauth-clients/:clientId/*', '/v2/oauth/:clientId/*'], reasons: { 403: ['oauth_client_not_in_organization'], 404: ['oauth_client_not_found'] } },
+  { routes: ['/v2/oauth-clients/:clientId'], methods: ['PATCH'], reasons: { 400: ['permissions_not_updatable'] } },
 ];
 
 const matchesPattern = (pattern: string, url: string) => (pattern.endsWith('/*') ? url.startsWith(pattern.slice(0, -1)) : pattern === url);
