@@ -227,6 +227,30 @@ describe(`team scheduling (${backend})`, () => {
     assert.ok(nextDay.includes('2027-03-02T09:00:00.000Z'), nextDay.join());
   });
 
+  test('includeManagedEventsInLimits: bookings of members\' managed copies count toward the team\'s limit only when set', async () => {
+    const first = await createHost(api, 'Europe/London');
+    const second = await createHost(api, 'Europe/London');
+    const { team, owner } = await createTeamWithHosts(api, [first, second]);
+    const limit = async (includeManagedEventsInLimits: boolean) => {
+      const patched = await api.request('PATCH', `/v2/teams/${team.id}`, { key: owner.apiKey, body: { bookingLimits: { day: 1 }, includeManagedEventsInLimits } });
+      assert.equal(patched.status, 200, patched.text);
+    };
+    await limit(false);
+    const managed = await createTeamEventType(api, owner.apiKey, team.id, {
+      title: 'Copy', slug: 'copy', lengthInMinutes: 30, minimumBookingNotice: 0, schedulingType: 'managed', hosts: [{ userId: first.userId }],
+    });
+    const child = (managed as any[]).find((eventType) => eventType.ownerId === first.userId);
+    assert.ok(child, JSON.stringify(managed));
+    const collective = await createTeamEventType(api, owner.apiKey, team.id, {
+      title: 'Team', slug: 'team-limited', lengthInMinutes: 30, minimumBookingNotice: 0, schedulingType: 'collective', hosts: [{ userId: second.userId }],
+    });
+    await booked(api, { eventTypeId: child.id, start: '2027-03-05T09:00:00Z' });
+    const friday = async () => startsOf(await slotsOf(api, { eventTypeId: collective.id, ...day('2027-03-05') })).length;
+    assert.ok((await friday()) > 0, 'a managed copy does not count by default');
+    await limit(true);
+    assert.equal(await friday(), 0, 'counted once the team says so');
+  });
+
   test('a reservation of a team slot holds every collective host, and one host of a round robin', async () => {
     const london = await createHost(api, 'Europe/London');
     const other = await createHost(api, 'Europe/London');
