@@ -45,6 +45,13 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/schedules/:scheduleId'], methods: ['DELETE'], reasons: { 400: ['schedule_not_found'] } },
   { routes: ['/v2/event-types', '/v2/event-types/:eventTypeId'], methods: ['POST', 'PATCH'], reasons: { 400: ['event_type_slug_taken'], 404: ['schedule_not_owned'] } },
   { routes: ['/v2/event-types/:eventTypeId'], reasons: { 404: ['event_type_not_found'] } },
+  { routes: ['/v2/event-types/:eventTypeId'], methods: ['PATCH'], reasons: { 400: ['managed_event_type_locked'] } },
+  { routes: ['/v2/event-types/:eventTypeId'], methods: ['DELETE'], reasons: { 400: ['managed_event_type_child'] } },
+  {
+    routes: ['/v2/teams/:teamId/event-types', '/v2/teams/:teamId/event-types/:eventTypeId', '/v2/organizations/:orgId/teams/:teamId/event-types', '/v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId'],
+    methods: ['POST', 'PATCH'],
+    reasons: { 400: ['duplicate_host', 'host_not_team_member', 'host_slug_taken', 'hosts_required'] },
+  },
   { routes: ['/v2/slots'], reasons: { 400: ['invalid_time_range', 'unknown_property'], 404: [...BOOKING_TARGET_NOT_FOUND, 'private_link_expired'] } },
   {
     routes: ['/v2/slots/reservations', '/v2/slots/reservations/:uid'],
@@ -62,7 +69,7 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
     routes: ['/v2/bookings'],
     methods: ['POST'],
     reasons: {
-      400: ['not_variable_length', 'length_not_allowed', 'recurrence_count_too_high', 'instant_not_supported', ...BOOKING_SLOT_REFUSED, ...BOOKING_FIELD_REFUSED],
+      400: ['not_variable_length', 'length_not_allowed', 'recurrence_count_too_high', 'instant_not_supported', 'event_type_no_hosts', ...BOOKING_SLOT_REFUSED, ...BOOKING_FIELD_REFUSED],
       401: ['booking_requires_authentication'],
       403: ['booking_requires_authentication'],
       404: [...BOOKING_TARGET_NOT_FOUND, 'private_link_expired'],
