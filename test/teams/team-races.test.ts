@@ -3,8 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { CHILD_ENCRYPTION_KEY, type ChildServer, killAllChildren, startServer } from '../support/child-server.js';
 import { ADMIN_API_KEY, backend, createTestApp, request, type TestApp } from '../support/test-app.js';
-import { addTeamMember, createTeam } from '../support/tenancy.js';
-import { createTeamEventType } from '../support/team-scheduling.js';
+import { createTeamEventType, createTeamWithHosts } from '../support/team-scheduling.js';
 import { createEventType, createHost, type Host } from '../slots/helpers.js';
 import { BOOKINGS_VERSION } from '../bookings/helpers.js';
 
@@ -35,16 +34,10 @@ describe('team bookings raced through two processes', { skip: backend !== 'postg
   const rows = async <T>(query: ReturnType<typeof sql>) => ((await api.runtime.ctx.database.db.execute(query)) as unknown as { rows: T[] }).rows;
   const outcome = (response: { status: number; body: any }) => (response.status === 201 ? '201' : `${response.status} ${response.body?.error?.message}`);
 
-  async function teamWith(hosts: Host[]) {
-    const owner = await createHost(api, 'UTC');
-    const team = await createTeam(api, { user: { id: owner.userId, email: '', username: owner.username }, apiKey: owner.apiKey });
-    for (const host of hosts) await addTeamMember(api, owner.apiKey, team.id, { user: { id: host.userId, email: '', username: host.username }, apiKey: host.apiKey });
-    return { team, owner };
-  }
 
   test('round robin: 10 requests for one slot with two free hosts give one booking to each; the rest are refused', async () => {
     const hosts = [await createHost(api, 'Europe/London'), await createHost(api, 'Europe/London')];
-    const { team, owner } = await teamWith(hosts);
+    const { team, owner } = await createTeamWithHosts(api, hosts);
     const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Race RR', slug: 'race-rr', lengthInMinutes: 60, minimumBookingNotice: 0, schedulingType: 'roundRobin',
       hosts: hosts.map((host) => ({ userId: host.userId })),
@@ -59,7 +52,7 @@ describe('team bookings raced through two processes', { skip: backend !== 'postg
   test('collective booking racing personal bookings of one of its hosts: exactly one wins each time', async () => {
     const london = await createHost(api, 'Europe/London');
     const newYork = await createHost(api, 'America/New_York');
-    const { team, owner } = await teamWith([london, newYork]);
+    const { team, owner } = await createTeamWithHosts(api, [london, newYork]);
     const collective = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Race panel', slug: 'race-panel', lengthInMinutes: 60, minimumBookingNotice: 0, schedulingType: 'collective',
       hosts: [{ userId: london.userId }, { userId: newYork.userId }],

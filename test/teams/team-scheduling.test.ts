@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { backend, createTestApp, type TestApp } from '../support/test-app.js';
-import { addTeamMember, createTeam } from '../support/tenancy.js';
-import { createTeamEventType } from '../support/team-scheduling.js';
+import { addTeamMember } from '../support/tenancy.js';
+import { createTeamEventType, createTeamWithHosts } from '../support/team-scheduling.js';
 import { assertError, createEventType, createHost, type Host, getSlots, SLOTS_VERSION, slotsOf, startsOf } from '../slots/helpers.js';
 import { book, booked, BOOKINGS_VERSION } from '../bookings/helpers.js';
 
@@ -18,13 +18,6 @@ describe(`team scheduling (${backend})`, () => {
   });
   after(() => api.close());
 
-  /** A standalone team owned by a new user, with `hosts` as accepted members. */
-  async function teamWith(hosts: Host[]) {
-    const owner = await createHost(api, 'UTC');
-    const team = await createTeam(api, { user: { id: owner.userId, email: '', username: owner.username }, apiKey: owner.apiKey });
-    for (const host of hosts) await addTeamMember(api, owner.apiKey, team.id, { user: { id: host.userId, email: '', username: host.username }, apiKey: host.apiKey });
-    return { team, owner };
-  }
 
   const rows = async <T>(query: ReturnType<typeof sql>) => (await api.runtime.ctx.database.db.execute(query)) as unknown as { rows: T[] };
   const hostsOfBooking = async (uid: string) =>
@@ -34,7 +27,7 @@ describe(`team scheduling (${backend})`, () => {
   test('collective: slots are the hours every host works, and a booking takes every host', async () => {
     const newYork = await createHost(api, 'America/New_York');
     const london = await createHost(api, 'Europe/London');
-    const { team, owner } = await teamWith([newYork, london]);
+    const { team, owner } = await createTeamWithHosts(api, [newYork, london]);
     const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Panel',
       slug: 'panel',
@@ -76,7 +69,7 @@ describe(`team scheduling (${backend})`, () => {
     const newYork = await createHost(api, 'America/New_York');
     const london = await createHost(api, 'Europe/London');
     const kathmandu = await createHost(api, 'Asia/Kathmandu');
-    const { team, owner } = await teamWith([newYork, london, kathmandu]);
+    const { team, owner } = await createTeamWithHosts(api, [newYork, london, kathmandu]);
     const create = (slug: string, hosts: Host[]) =>
       createTeamEventType(api, owner.apiKey, team.id, {
         title: slug, slug, lengthInMinutes: 60, minimumBookingNotice: 0, schedulingType: 'collective', hosts: hosts.map((host) => ({ userId: host.userId })),
@@ -95,7 +88,7 @@ describe(`team scheduling (${backend})`, () => {
   test('round robin: a slot needs one free host; one slot books each host once, then is gone', async () => {
     const first = await createHost(api, 'Europe/London');
     const second = await createHost(api, 'Europe/London');
-    const { team, owner } = await teamWith([first, second]);
+    const { team, owner } = await createTeamWithHosts(api, [first, second]);
     const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Support',
       slug: 'support',
@@ -125,7 +118,7 @@ describe(`team scheduling (${backend})`, () => {
     const low = await createHost(api, 'Europe/London');
     const high = await createHost(api, 'Europe/London');
     const fixed = await createHost(api, 'Europe/London');
-    const { team, owner } = await teamWith([low, high, fixed]);
+    const { team, owner } = await createTeamWithHosts(api, [low, high, fixed]);
     const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Sales',
       slug: 'sales',
@@ -149,7 +142,7 @@ describe(`team scheduling (${backend})`, () => {
     // Weights: 300 against 100 over four bookings give 3 and 1.
     const heavy = await createHost(api, 'Europe/London');
     const light = await createHost(api, 'Europe/London');
-    const weighted = await teamWith([heavy, light]);
+    const weighted = await createTeamWithHosts(api, [heavy, light]);
     const shared = await createTeamEventType(api, weighted.owner.apiKey, weighted.team.id, {
       title: 'Weighted',
       slug: 'weighted',
@@ -172,7 +165,7 @@ describe(`team scheduling (${backend})`, () => {
   test('reschedule keeps the round-robin host when the event type says so', async () => {
     const first = await createHost(api, 'Europe/London');
     const second = await createHost(api, 'Europe/London');
-    const { team, owner } = await teamWith([first, second]);
+    const { team, owner } = await createTeamWithHosts(api, [first, second]);
     const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Keep',
       slug: 'keep',
@@ -192,7 +185,7 @@ describe(`team scheduling (${backend})`, () => {
 
   test('a managed parent has no hosts of its own; unknown team slugs are 404', async () => {
     const member = await createHost(api, 'Europe/London');
-    const { team, owner } = await teamWith([member]);
+    const { team, owner } = await createTeamWithHosts(api, [member]);
     const created = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Template',
       slug: 'template',
@@ -213,7 +206,7 @@ describe(`team scheduling (${backend})`, () => {
   test('a team\'s own daily booking limit counts bookings of all its event types, in its zone', async () => {
     const first = await createHost(api, 'Europe/London');
     const second = await createHost(api, 'Europe/London');
-    const { team, owner } = await teamWith([first, second]);
+    const { team, owner } = await createTeamWithHosts(api, [first, second]);
     const patched = await api.request('PATCH', `/v2/teams/${team.id}`, { key: owner.apiKey, body: { bookingLimits: { day: 1 }, timeZone: 'Asia/Kathmandu' } });
     assert.equal(patched.status, 200, patched.text);
     const one = await createTeamEventType(api, owner.apiKey, team.id, {
@@ -234,10 +227,34 @@ describe(`team scheduling (${backend})`, () => {
     assert.ok(nextDay.includes('2027-03-02T09:00:00.000Z'), nextDay.join());
   });
 
+  test('includeManagedEventsInLimits: bookings of members\' managed copies count toward the team\'s limit only when set', async () => {
+    const first = await createHost(api, 'Europe/London');
+    const second = await createHost(api, 'Europe/London');
+    const { team, owner } = await createTeamWithHosts(api, [first, second]);
+    const limit = async (includeManagedEventsInLimits: boolean) => {
+      const patched = await api.request('PATCH', `/v2/teams/${team.id}`, { key: owner.apiKey, body: { bookingLimits: { day: 1 }, includeManagedEventsInLimits } });
+      assert.equal(patched.status, 200, patched.text);
+    };
+    await limit(false);
+    const managed = await createTeamEventType(api, owner.apiKey, team.id, {
+      title: 'Copy', slug: 'copy', lengthInMinutes: 30, minimumBookingNotice: 0, schedulingType: 'managed', hosts: [{ userId: first.userId }],
+    });
+    const child = (managed as any[]).find((eventType) => eventType.ownerId === first.userId);
+    assert.ok(child, JSON.stringify(managed));
+    const collective = await createTeamEventType(api, owner.apiKey, team.id, {
+      title: 'Team', slug: 'team-limited', lengthInMinutes: 30, minimumBookingNotice: 0, schedulingType: 'collective', hosts: [{ userId: second.userId }],
+    });
+    await booked(api, { eventTypeId: child.id, start: '2027-03-05T09:00:00Z' });
+    const friday = async () => startsOf(await slotsOf(api, { eventTypeId: collective.id, ...day('2027-03-05') })).length;
+    assert.ok((await friday()) > 0, 'a managed copy does not count by default');
+    await limit(true);
+    assert.equal(await friday(), 0, 'counted once the team says so');
+  });
+
   test('a reservation of a team slot holds every collective host, and one host of a round robin', async () => {
     const london = await createHost(api, 'Europe/London');
     const other = await createHost(api, 'Europe/London');
-    const { team, owner } = await teamWith([london, other]);
+    const { team, owner } = await createTeamWithHosts(api, [london, other]);
     const reserve = (eventTypeId: number, slotStart: string) => api.request('POST', '/v2/slots/reservations', { version: SLOTS_VERSION, body: { eventTypeId, slotStart } });
     const collective = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Held panel', slug: 'held-panel', lengthInMinutes: 60, minimumBookingNotice: 0, schedulingType: 'collective',
@@ -267,7 +284,7 @@ describe(`team scheduling (${backend})`, () => {
     const host = await createHost(api, 'Europe/London');
     const member = await createHost(api, 'Europe/London');
     const admin = await createHost(api, 'Europe/London');
-    const { team, owner } = await teamWith([host, member]);
+    const { team, owner } = await createTeamWithHosts(api, [host, member]);
     await addTeamMember(api, owner.apiKey, team.id, { user: { id: admin.userId, email: '', username: admin.username }, apiKey: admin.apiKey }, 'ADMIN');
     const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Guarded', slug: 'guarded', lengthInMinutes: 30, minimumBookingNotice: 0, schedulingType: 'collective',
@@ -285,7 +302,7 @@ describe(`team scheduling (${backend})`, () => {
 
   test('concurrent bookings of one round-robin slot go to different hosts; the third is refused', { skip: backend !== 'postgres' && 'races need PostgreSQL (PGlite is one session)' }, async () => {
     const hosts = [await createHost(api, 'Europe/London'), await createHost(api, 'Europe/London')];
-    const { team, owner } = await teamWith(hosts);
+    const { team, owner } = await createTeamWithHosts(api, hosts);
     const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Race', slug: 'race', lengthInMinutes: 60, minimumBookingNotice: 0, schedulingType: 'roundRobin',
       hosts: hosts.map((host) => ({ userId: host.userId })),

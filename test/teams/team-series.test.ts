@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { backend, createTestApp, type TestApp } from '../support/test-app.js';
-import { addTeamMember, createTeam } from '../support/tenancy.js';
-import { createTeamEventType } from '../support/team-scheduling.js';
+import { createTeamEventType, createTeamWithHosts } from '../support/team-scheduling.js';
 import { createEventType, createHost, type Host, slotsOf, startsOf } from '../slots/helpers.js';
 import { book, booked } from '../bookings/helpers.js';
 
@@ -17,12 +16,6 @@ describe(`recurring and seated team bookings (${backend})`, () => {
   });
   after(() => api.close());
 
-  async function teamWith(hosts: Host[]) {
-    const owner = await createHost(api, 'UTC');
-    const team = await createTeam(api, { user: { id: owner.userId, email: '', username: owner.username }, apiKey: owner.apiKey });
-    for (const host of hosts) await addTeamMember(api, owner.apiKey, team.id, { user: { id: host.userId, email: '', username: host.username }, apiKey: host.apiKey });
-    return { team, owner };
-  }
 
   const rows = async <T>(query: ReturnType<typeof sql>) => ((await api.runtime.ctx.database.db.execute(query)) as unknown as { rows: T[] }).rows;
   /** Host ids of each booking of the series, by start. */
@@ -41,7 +34,7 @@ describe(`recurring and seated team bookings (${backend})`, () => {
   test('a recurring collective booking needs every host at every occurrence, and takes each of them', async () => {
     const london = await createHost(api, 'Europe/London');
     const newYork = await createHost(api, 'America/New_York');
-    const { team, owner } = await teamWith([london, newYork]);
+    const { team, owner } = await createTeamWithHosts(api, [london, newYork]);
     const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Weekly panel',
       slug: 'weekly-panel',
@@ -73,7 +66,7 @@ describe(`recurring and seated team bookings (${backend})`, () => {
   test('a recurring round-robin booking goes to one host free at every occurrence', async () => {
     const first = await createHost(api, 'Europe/London');
     const second = await createHost(api, 'Asia/Dubai');
-    const { team, owner } = await teamWith([first, second]);
+    const { team, owner } = await createTeamWithHosts(api, [first, second]);
     // Dubai (+04:00) works 09:00-17:00 local = 05:00-13:00Z; London 09:00-17:00Z.
     const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Weekly support',
@@ -101,7 +94,7 @@ describe(`recurring and seated team bookings (${backend})`, () => {
   test('a seated collective booking: bookers share one booking that holds every host, until the seats run out', async () => {
     const london = await createHost(api, 'Europe/London');
     const newYork = await createHost(api, 'America/New_York');
-    const { team, owner } = await teamWith([london, newYork]);
+    const { team, owner } = await createTeamWithHosts(api, [london, newYork]);
     const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Workshop',
       slug: 'workshop',

@@ -10,6 +10,7 @@ import type { Slot } from '../../scheduling/slot-query.js';
 import type { ConfirmationPolicy } from '../event-types/event-type-model.js';
 import { type BookingOrganizer, type EventTypeRow, findEventTypeById } from '../event-types/event-types.repository.js';
 import { ownerExists } from '../event-types/event-types.service.js';
+import { assertLinkOf, useLinkForBooking } from '../event-types/private-links.service.js';
 import type { AvailabilityCache } from '../slots/availability-cache.js';
 import { consumeReservation } from '../slots/slot-reservations.service.js';
 import { assertEndsInTime, buildSlotQuery, findBookingProfile, resolveSlotTarget, type SlotEventType, type SlotHost, type SlotTarget } from '../slots/slots.service.js';
@@ -30,7 +31,10 @@ export type BookingTarget =
   | { kind: 'team'; teamSlug: string; eventTypeSlug: string; organizationSlug?: string | undefined };
 
 export interface CreateBookingInput {
-  target: BookingTarget;
+  /** null: the private link names the event type. */
+  target: BookingTarget | null;
+  /** svc: a private link of the event type; the booking uses it up by one. */
+  privateLinkId?: string | undefined;
   start: number;
   attendee: { name: string; email?: string | undefined; timeZone: string; phoneNumber?: string | undefined; language?: string | undefined };
   bookingFieldsResponses: Record<string, unknown>;
@@ -173,7 +177,9 @@ async function bookerStanding(tx: Db, eventType: EventTypeRow, email: string | u
  */
 export async function createBooking(ctx: BookingContext, input: CreateBookingInput): Promise<CreatedBookings> {
   const { tx, now } = ctx;
-  const { eventType, organizer, slotEventType } = await bookableEventType(tx, input.target, ctx.cache ?? null);
+  const link = input.privateLinkId === undefined ? null : await useLinkForBooking(tx, input.privateLinkId, now);
+  const { eventType, organizer, slotEventType } = await bookableEventType(tx, input.target ?? { kind: 'id', eventTypeId: link!.eventTypeId }, ctx.cache ?? null);
+  if (link) assertLinkOf(link, eventType.id);
   const team = slotEventType.team !== null;
   await assertMayBook(tx, eventType, slotEventType.hosts, ctx.callerId);
   if (input.instant) {
