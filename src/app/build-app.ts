@@ -37,6 +37,7 @@ import { registerWebhookDeliveryRoutes } from '../modules/webhooks/webhook-deliv
 import { registerWebhookRoutes } from '../modules/webhooks/webhooks.routes.js';
 import { registerOrganizationWebhookRoutes } from '../modules/webhooks/organization-webhooks.routes.js';
 import { registerManagedOrganizationRoutes } from '../modules/organizations/managed-organizations.routes.js';
+import { registerManagedUserRoutes } from '../modules/platform/managed-users.routes.js';
 import { registerOAuthClientRoutes } from '../modules/platform/oauth-clients.routes.js';
 import type { AppContext } from './context.js';
 import { handleClientError, handleError, sendError } from './error-handler.js';
@@ -153,6 +154,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerTeamEventTypeRoutes(app, ctx);
   registerPrivateLinkRoutes(app, ctx);
   registerOAuthClientRoutes(app, ctx);
+  registerManagedUserRoutes(app, ctx);
 
   return app;
 }

@@ -180,6 +180,11 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/oauth-clients'], reasons: { 400: ['not_platform_organization'], 403: ['not_platform_organization_admin'] } },
   { routes: ['/v2/oauth-clients/:clientId', '/v2/oauth-clients/:clientId/*', '/v2/oauth/:clientId/*'], reasons: { 403: ['oauth_client_not_in_organization'], 404: ['oauth_client_not_found'] } },
   { routes: ['/v2/oauth-clients/:clientId'], methods: ['PATCH'], reasons: { 400: ['permissions_not_updatable'] } },
+  { routes: ['/v2/oauth-clients/:clientId/users'], methods: ['GET'], reasons: { 400: ['invalid_email'] } },
+  { routes: ['/v2/oauth-clients/:clientId/users', '/v2/oauth-clients/:clientId/users/:userId'], methods: ['POST', 'PATCH'], reasons: { 409: ['managed_user_email_taken'] } },
+  { routes: ['/v2/oauth-clients/:clientId/users/:userId', '/v2/oauth-clients/:clientId/users/:userId/*'], reasons: { 404: ['managed_user_not_found'] } },
+  { routes: ['/v2/oauth-clients/:clientId/users/:userId'], methods: ['PATCH'], reasons: { 403: ['schedule_not_owned'], 404: ['schedule_not_found'] } },
+  { routes: ['/v2/oauth/:clientId/refresh'], reasons: { 400: ['invalid_refresh_token', 'refresh_token_expired', 'refresh_token_reused'] } },
 ];
 
 const matchesPattern = (pattern: string, url: string) => (pattern.endsWith('/*') ? url.startsWith(pattern.slice(0, -1)) : pattern === url);

@@ -262,6 +262,13 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'GET /v2/oauth-clients/:clientId': 'platformClient',
   'PATCH /v2/oauth-clients/:clientId': 'platformClient',
   'DELETE /v2/oauth-clients/:clientId': 'platformClient',
+  'GET /v2/oauth-clients/:clientId/users': 'platformClient',
+  'POST /v2/oauth-clients/:clientId/users': 'platformClient',
+  'GET /v2/oauth-clients/:clientId/users/:userId': 'platformClient',
+  'PATCH /v2/oauth-clients/:clientId/users/:userId': 'platformClient',
+  'DELETE /v2/oauth-clients/:clientId/users/:userId': 'platformClient',
+  'POST /v2/oauth-clients/:clientId/users/:userId/force-refresh': 'platformClient',
+  'POST /v2/oauth/:clientId/refresh': 'platformClient',
 };
 
 const isPluginRoute = (method: string, url: string) => url === '/docs' || url.startsWith('/docs/') || method === 'OPTIONS' || method === 'HEAD';

@@ -66,5 +66,5 @@ export async function deleteExpiredTokens(db: Db, accessBefore: Date, refreshBef
   const access = await db.delete(accessTokens).where(inArray(accessTokens.id, expiredAccess)).returning({ id: accessTokens.id });
   const expiredRefresh = db.select({ id: platformRefreshTokens.id }).from(platformRefreshTokens).where(lt(platformRefreshTokens.expiresAt, refreshBefore)).limit(limit);
   const refresh = await db.delete(platformRefreshTokens).where(inArray(platformRefreshTokens.id, expiredRefresh)).returning({ id: platformRefreshTokens.id });
-  return Math.max(access.length, refresh.length);
+  return access.length + refresh.length;
 }
