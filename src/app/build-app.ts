@@ -36,6 +36,7 @@ import { registerTeamsV1Routes } from '../modules/teams/teams-v1.routes.js';
 import { registerWebhookDeliveryRoutes } from '../modules/webhooks/webhook-deliveries.routes.js';
 import { registerWebhookRoutes } from '../modules/webhooks/webhooks.routes.js';
 import { registerOrganizationWebhookRoutes } from '../modules/webhooks/organization-webhooks.routes.js';
+import { registerOAuthClientWebhookRoutes } from '../modules/webhooks/oauth-client-webhooks.routes.js';
 import { registerManagedOrganizationRoutes } from '../modules/organizations/managed-organizations.routes.js';
 import { registerManagedUserRoutes } from '../modules/platform/managed-users.routes.js';
 import { registerOAuthClientRoutes } from '../modules/platform/oauth-clients.routes.js';
@@ -155,6 +156,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerPrivateLinkRoutes(app, ctx);
   registerOAuthClientRoutes(app, ctx);
   registerManagedUserRoutes(app, ctx);
+  registerOAuthClientWebhookRoutes(app, ctx);
 
   return app;
 }

@@ -184,6 +184,8 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/oauth-clients/:clientId/users', '/v2/oauth-clients/:clientId/users/:userId'], methods: ['POST', 'PATCH'], reasons: { 409: ['managed_user_email_taken'] } },
   { routes: ['/v2/oauth-clients/:clientId/users/:userId', '/v2/oauth-clients/:clientId/users/:userId/*'], reasons: { 404: ['managed_user_not_found'] } },
   { routes: ['/v2/oauth-clients/:clientId/users/:userId'], methods: ['PATCH'], reasons: { 403: ['schedule_not_owned'], 404: ['schedule_not_found'] } },
+  { routes: ['/v2/oauth-clients/:clientId/webhooks', '/v2/oauth-clients/:clientId/webhooks/:webhookId'], methods: WRITE, reasons: { 400: ['trigger_not_allowed'], 409: ['webhook_subscriber_url_taken'] } },
+  { routes: ['/v2/oauth-clients/:clientId/webhooks/:webhookId'], reasons: { 403: ['webhook_not_of_oauth_client'], 404: ['webhook_not_found'] } },
   { routes: ['/v2/oauth/:clientId/refresh'], reasons: { 400: ['invalid_refresh_token', 'refresh_token_expired', 'refresh_token_reused'] } },
 ];
 

@@ -269,6 +269,12 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'DELETE /v2/oauth-clients/:clientId/users/:userId': 'platformClient',
   'POST /v2/oauth-clients/:clientId/users/:userId/force-refresh': 'platformClient',
   'POST /v2/oauth/:clientId/refresh': 'platformClient',
+  'POST /v2/oauth-clients/:clientId/webhooks': 'platformClient',
+  'GET /v2/oauth-clients/:clientId/webhooks': 'platformClient',
+  'DELETE /v2/oauth-clients/:clientId/webhooks': 'platformClient',
+  'GET /v2/oauth-clients/:clientId/webhooks/:webhookId': 'platformClient',
+  'PATCH /v2/oauth-clients/:clientId/webhooks/:webhookId': 'platformClient',
+  'DELETE /v2/oauth-clients/:clientId/webhooks/:webhookId': 'platformClient',
 };
 
 const isPluginRoute = (method: string, url: string) => url === '/docs' || url.startsWith('/docs/') || method === 'OPTIONS' || method === 'HEAD';
@@ -344,14 +350,16 @@ describe('authorization matrix: every route x every caller x own and other tenan
     const [orgWebhookA, orgWebhookB, managedA, managedB] = [await orgWebhook(orgA, a.owner.apiKey), await orgWebhook(b.organization.id, b.owner.apiKey), await managed(orgA, a.owner.apiKey), await managed(b.organization.id, b.owner.apiKey)];
     const oauthClient = (orgId: number, key: string) => send('POST', `/v2/oauth-clients?organizationId=${orgId}`, key, { name: 'Matrix client', redirectUris: [], permissions: ['*'] });
     const [clientA, clientB] = [await oauthClient(orgA, a.owner.apiKey), await oauthClient(b.organization.id, b.owner.apiKey)];
+    const clientWebhook = (clientId: string, key: string) => send('POST', `/v2/oauth-clients/${clientId}/webhooks`, key, { subscriberUrl: `https://example.com/client-${clientId}`, active: true, triggers: ['BOOKING_CREATED'] });
+    const [clientWebhookA, clientWebhookB] = [await clientWebhook(clientA.clientId, a.owner.apiKey), await clientWebhook(clientB.clientId, b.owner.apiKey)];
 
     const personal = { scheduleId: schedule.body.data.id, eventTypeId: eventType.id, bookingUid: booking.uid, uid: MISSING, deliveryId: MISSING, membershipId: MISSING, id: MISSING, roleId: 'no-such-role', permission: 'role.read', webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id, linkId: 'no-such-link' };
     // userId: a user the organization created who is in its team (teamMember in T; U's owner in U).
     await markCreatedByOrganization(api, users.teamMember.user.id, orgA);
     await markCreatedByOrganization(api, b.owner.user.id, b.organization.id);
     // userId: a user of the organization who is in its team (teamMember in T; U's owner in U).
-    ids.own = { ...personal, orgId: orgA, teamId: teamT.id, standaloneTeamId: teamS.id, orgWebhookId: orgWebhookA.id, managedOrganizationId: managedA.id, userId: users.teamMember.user.id, clientId: clientA.clientId };
-    ids.other = { ...personal, orgId: b.organization.id, teamId: teamU.id, standaloneTeamId: teamS2.id, orgWebhookId: orgWebhookB.id, managedOrganizationId: managedB.id, userId: b.owner.user.id, clientId: clientB.clientId };
+    ids.own = { ...personal, orgId: orgA, teamId: teamT.id, standaloneTeamId: teamS.id, orgWebhookId: orgWebhookA.id, managedOrganizationId: managedA.id, userId: users.teamMember.user.id, clientId: clientA.clientId, clientWebhookId: clientWebhookA.id };
+    ids.other = { ...personal, orgId: b.organization.id, teamId: teamU.id, standaloneTeamId: teamS2.id, orgWebhookId: orgWebhookB.id, managedOrganizationId: managedB.id, userId: b.owner.user.id, clientId: clientB.clientId, clientWebhookId: clientWebhookB.id };
   });
   after(() => api.close());
 
@@ -361,6 +369,7 @@ describe('authorization matrix: every route x every caller x own and other tenan
       if (name === 'teamId' && url.startsWith('/v2/teams/')) return String(values.standaloneTeamId);
       if (name === 'webhookId' && url.startsWith('/v2/event-types/')) return String(values.eventTypeWebhookId);
       if (name === 'webhookId' && url.startsWith('/v2/organizations/')) return String(values.orgWebhookId);
+      if (name === 'webhookId' && url.startsWith('/v2/oauth-clients/')) return String(values.clientWebhookId);
       // A user's schedules under an organization: a missing one, so that a call let through changes nothing.
       if (name === 'scheduleId' && url.startsWith('/v2/organizations/')) return String(MISSING);
       const value = values[name];
@@ -370,7 +379,7 @@ describe('authorization matrix: every route x every caller x own and other tenan
   }
 
   /** Destructive calls that would be let through run on a copy of the target, so the fixtures stay. */
-  const DESTROYS = new Set(['DELETE /v2/organizations/:orgId/users/:userId', 'DELETE /v2/organizations/:orgId/webhooks/:webhookId', 'DELETE /v2/organizations/:orgId/organizations/:managedOrganizationId', 'DELETE /v2/teams/:teamId', 'DELETE /v2/organizations/:orgId/teams/:teamId', 'DELETE /v2/admin/organizations/:orgId', 'DELETE /v2/schedules/:scheduleId', 'DELETE /v2/event-types/:eventTypeId', 'DELETE /v2/webhooks/:webhookId', 'DELETE /v2/event-types/:eventTypeId/webhooks', 'DELETE /v2/event-types/:eventTypeId/webhooks/:webhookId', 'DELETE /v2/oauth-clients/:clientId']);
+  const DESTROYS = new Set(['DELETE /v2/organizations/:orgId/users/:userId', 'DELETE /v2/organizations/:orgId/webhooks/:webhookId', 'DELETE /v2/organizations/:orgId/organizations/:managedOrganizationId', 'DELETE /v2/teams/:teamId', 'DELETE /v2/organizations/:orgId/teams/:teamId', 'DELETE /v2/admin/organizations/:orgId', 'DELETE /v2/schedules/:scheduleId', 'DELETE /v2/event-types/:eventTypeId', 'DELETE /v2/webhooks/:webhookId', 'DELETE /v2/event-types/:eventTypeId/webhooks', 'DELETE /v2/event-types/:eventTypeId/webhooks/:webhookId', 'DELETE /v2/oauth-clients/:clientId', 'DELETE /v2/oauth-clients/:clientId/webhooks', 'DELETE /v2/oauth-clients/:clientId/webhooks/:webhookId']);
 
   test('every route has a class in the table', () => {
     const unknown = registeredRoutes(api.runtime.app)

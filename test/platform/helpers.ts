@@ -2,11 +2,7 @@
 import assert from 'node:assert/strict';
 import type { TestApp } from '../support/test-app.js';
 
-export function assertNamesField(response: { status: number; body: any; text: string }, field: string): void {
-  assert.equal(response.status, 400, response.text);
-  const properties = (response.body.error.details.errors ?? []).map((error: { property: string }) => error.property);
-  assert.ok(properties.includes(field), `should name ${field}: ${response.text}`);
-}
+export { assertNamesField } from '../slots/helpers.js';
 
 export const platformHeaders = (clientId: string, secret: string) => ({ 'x-svc-client-id': clientId, 'x-svc-secret-key': secret });
 
