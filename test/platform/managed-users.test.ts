@@ -186,6 +186,33 @@ describe('managed users and their tokens', () => {
     assert.equal(gone.status, 401, 'the token of a deleted user stops working');
   });
 
+  test("a managed user is invisible to other clients' users and other organizations: event types, schedules, bookings lists, users lists", async () => {
+    const mine = await createManagedUser(api, client, { timeZone: 'UTC' });
+    const theirs = await createManagedUser(api, otherClient, { timeZone: 'UTC' });
+    const eventType = await api.request('POST', '/v2/event-types', { key: mine.accessToken, version: '2024-06-14', body: { title: 'Mine', slug: 'mine', lengthInMinutes: 30, minimumBookingNotice: 0 } });
+    assert.equal(eventType.status, 201, eventType.text);
+    const booking = await api.request('POST', '/v2/bookings', {
+      version: '2024-08-13',
+      body: { eventTypeId: eventType.body.data.id, start: '2031-03-11T10:00:00.000Z', attendee: { name: 'Bob', email: 'bob@example.com', timeZone: 'UTC' } },
+    });
+    assert.equal(booking.status, 201, booking.text);
+
+    assert.equal((await api.request('GET', `/v2/event-types/${eventType.body.data.id}`, { key: theirs.accessToken, version: '2024-06-14' })).status, 404);
+    assert.equal((await api.request('PATCH', `/v2/event-types/${eventType.body.data.id}`, { key: theirs.accessToken, version: '2024-06-14', body: { title: 'x' } })).status, 404);
+    assert.equal((await api.request('GET', `/v2/schedules/${mine.user.defaultScheduleId}`, { key: theirs.accessToken, version: '2024-06-11' })).status, 403);
+    const theirBookings = await api.request('GET', '/v2/bookings', { key: theirs.accessToken, version: '2024-08-13' });
+    assert.deepEqual(theirBookings.body.data, []);
+    const myBookings = await api.request('GET', '/v2/bookings', { key: mine.accessToken, version: '2024-08-13' });
+    assert.deepEqual(myBookings.body.data.map((b: { uid: string }) => b.uid), [booking.body.data.uid]);
+    const cancelByOther = await api.request('POST', `/v2/bookings/${booking.body.data.uid}/confirm`, { key: theirs.accessToken, version: '2024-08-13' });
+    assert.equal(cancelByOther.status, 403, cancelByOther.text);
+    // Another organization's admin sees neither the user nor the booking.
+    assert.equal((await api.request('GET', `/v2/organizations/${orgId}/users`, { key: foreignOwner.apiKey })).status, 403);
+    assert.equal((await api.request('GET', `/v2/organizations/${orgId}/bookings`, { key: foreignOwner.apiKey })).status, 403);
+    const listedByForeignClient = await api.request('GET', `/v2/oauth-clients/${foreignClient.clientId}/users?emails=${encodeURIComponent(mine.user.email)}`, { headers: secret(foreignClient) });
+    assert.deepEqual(listedByForeignClient.body.data, []);
+  });
+
   test('an expired access token answers 498 TokenExpiredException; an unknown one 401', async () => {
     const managed = await createManagedUser(api, client);
     assert.equal((await api.request('GET', '/v2/me', { key: managed.accessToken })).status, 200);

@@ -216,6 +216,23 @@ describe('OAuth clients (/v2/oauth-clients)', () => {
     assert.equal(ownRoute.status, 401, ownRoute.text);
   });
 
+  test("an Idempotency-Key sent with platform credentials is the client's, not the owner's it acts as", async () => {
+    const first = await createClient(api, admin.apiKey);
+    const second = await createClient(api, admin.apiKey);
+    const send = (client: { clientId: string; clientSecret: string }) =>
+      api.request('POST', `/v2/organizations/${orgId}/webhooks`, {
+        headers: { ...platformHeaders(client.clientId, client.clientSecret), 'idempotency-key': 'same-key' },
+        body: { subscriberUrl: 'https://example.com/idempotent', active: true, triggers: ['BOOKING_CREATED'] },
+      });
+    const made = await send(first);
+    assert.equal(made.status, 201, made.text);
+    const retried = await send(first);
+    assert.deepEqual([retried.status, retried.headers.get('idempotent-replayed'), retried.body.data.id], [201, 'true', made.body.data.id]);
+    const other = await send(second);
+    assert.equal(other.headers.get('idempotent-replayed'), null, "another client does not get the first client's answer");
+    assert.equal(other.status, 409, other.text);
+  });
+
   test('deleting a client answers it and ends its credentials', async () => {
     const { clientId, clientSecret } = await createClient(api, admin.apiKey);
     const headers = platformHeaders(clientId, clientSecret);
