@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Email, Locale, Metadata, TimeFormat, TimeZone, WeekStart } from '../users/users.schemas.js';
+import { Email, Metadata, UpdateMeBody } from '../users/users.schemas.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2147483647, description: 'A managed user of the client' });
 export const ManagedUserParams = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 64 }), userId: Id });
@@ -13,28 +13,15 @@ export const ManagedUsersQuery = Type.Object({
   ),
 });
 
-const profileFields = {
-  timeFormat: Type.Optional(TimeFormat),
-  weekStart: Type.Optional(WeekStart),
-  timeZone: Type.Optional(TimeZone),
-  locale: Type.Optional(Locale),
-  avatarUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
-  bio: Type.Optional(Type.String({ maxLength: 5000 })),
-  metadata: Type.Optional(Metadata),
-};
+/** The reference's UpdateManagedUserInput, which is also PATCH /v2/me's body. */
+export const UpdateManagedUserBody = UpdateMeBody;
+
+const { email: _email, name: _name, defaultScheduleId: _defaultScheduleId, ...profileFields } = UpdateMeBody.properties;
 
 /** The reference's CreateManagedUserInput. */
 export const CreateManagedUserBody = Type.Object({
   email: Email,
   name: Type.String({ minLength: 1, maxLength: 255 }),
-  ...profileFields,
-});
-
-/** The reference's UpdateManagedUserInput. */
-export const UpdateManagedUserBody = Type.Object({
-  email: Type.Optional(Email),
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  defaultScheduleId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: "One of the user's schedules" })),
   ...profileFields,
 });
 
