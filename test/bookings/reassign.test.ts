@@ -6,7 +6,7 @@ import { insertTeamBooking } from '../support/team-bookings.js';
 import { createTeamEventType } from '../support/team-scheduling.js';
 import { addTeamMember, createTeam } from '../support/tenancy.js';
 import { createEventType, createHost, type Host, slotsOf, startsOf } from '../slots/helpers.js';
-import { startReceiver, type Receiver } from '../webhooks/helpers.js';
+import { startReceiver } from '../webhooks/helpers.js';
 import { book, booked, BOOKINGS_VERSION, getBooking } from './helpers.js';
 
 const NO_PERMISSION = 'You do not have permission to reassign this booking';
@@ -17,15 +17,10 @@ const day = (date: string) => ({ start: date, end: date, timeZone: 'UTC' });
 
 describe(`booking reassignment (${backend})`, () => {
   let api: TestApp;
-  let receiver: Receiver;
   before(async () => {
     api = await createTestApp();
-    receiver = await startReceiver();
   });
-  after(async () => {
-    await receiver.close();
-    await api.close();
-  });
+  after(() => api.close());
 
   const asMember = (host: Host) => ({ user: { id: host.userId, email: '', username: host.username }, apiKey: host.apiKey });
   const londoner = (name: string) => createHost(api, 'Europe/London', { name });
@@ -139,7 +134,9 @@ describe(`booking reassignment (${backend})`, () => {
     assert.deepEqual(await hostsOfBooking(taken.uid), [only.userId], 'nothing changed');
   });
 
-  test('to a user: must be a free round-robin host; the reason and both hosts reach BOOKING_REASSIGNED subscribers', async () => {
+  test('to a user: must be a free round-robin host; the reason and both hosts reach BOOKING_REASSIGNED subscribers', async (t) => {
+    const receiver = await startReceiver();
+    t.after(() => receiver.close());
     const first = await londoner('Ann First');
     const second = await londoner('Ben Second');
     const third = await londoner('Cat Third');

@@ -99,7 +99,8 @@ export async function reassignBooking(ctx: ReassignContext, input: ReassignInput
   if (targetUser && !target) throw notValidHost(targetUser.id);
   if (target?.fixed) throw badRequest('fixed_host', `User with id=${target.userId} is a fixed host of this event type: they attend every booking of it, so none can be reassigned to them.`);
 
-  // Hosts read before the locks: another change of them waits for the event type's lock, which is taken here too.
+  // Read before the locks, so the host given up may have changed meanwhile and be unlocked: that is
+  // safe, as only taking a host's time needs their lock, not freeing it.
   const hostsBefore = await listHostIdsOfBookings(tx, [found.id]);
   await lockBookingScope(tx, slotEventType, [...hostsBefore, ...(target ? [target.userId] : [])]);
   const booking = (await repo.lockBookingByUid(tx, input.uid))!;
