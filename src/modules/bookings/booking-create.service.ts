@@ -3,6 +3,7 @@ import type { ChangeEvent } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, fieldRejected, forbidden, invalidField, notFound, unauthorized } from '../../lib/errors.js';
 import { hostsEventType, ownsEventType } from '../access/resource-policy.js';
+import { loadTenancy } from '../access/access.repository.js';
 import { occurrenceStarts } from '../../scheduling/recurrence.js';
 import { explainUnavailable, findSlot } from '../../scheduling/slot-check.js';
 import type { Slot } from '../../scheduling/slot-query.js';
@@ -98,7 +99,14 @@ async function bookableEventType(tx: Db, target: BookingTarget, cache: Availabil
   throw notFound('event_type_not_found', `Event type with slug ${target.eventTypeSlug} belonging to user ${target.username} not found.`);
 }
 
-function assertMayBook(eventType: EventTypeRow, hosts: readonly { userId: number }[], callerId: number | null): void {
+/** Whether the caller is an admin or owner of the event type's team, or of that team's organization. */
+async function administersTeamOf(tx: Db, eventType: EventTypeRow, callerId: number): Promise<boolean> {
+  if (eventType.teamId === null) return false;
+  const tenancy = await loadTenancy(tx, callerId, [eventType.teamId]);
+  return [...tenancy.held.values()].some((held) => held.accepted && held.role !== 'MEMBER');
+}
+
+async function assertMayBook(tx: Db, eventType: EventTypeRow, hosts: readonly { userId: number }[], callerId: number | null): Promise<void> {
   if (!eventType.bookingRequiresAuthentication) return;
   if (callerId === null) {
     throw unauthorized(
@@ -106,7 +114,7 @@ function assertMayBook(eventType: EventTypeRow, hosts: readonly { userId: number
       'checkBookingRequiresAuthentication - request must be authenticated by passing credentials belonging to event type owner, host or team or org admin or owner.',
     );
   }
-  if (!ownsEventType(callerId, eventType) && !hostsEventType(callerId, hosts)) {
+  if (!ownsEventType(callerId, eventType) && !hostsEventType(callerId, hosts) && !(await administersTeamOf(tx, eventType, callerId))) {
     throw forbidden(
       'booking_requires_authentication',
       'checkBookingRequiresAuthentication - user is not authorized to access this event type. User has to be either event type owner, host, team admin or owner or org admin or owner.',
@@ -167,7 +175,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   const { tx, now } = ctx;
   const { eventType, organizer, slotEventType } = await bookableEventType(tx, input.target, ctx.cache ?? null);
   const team = slotEventType.team !== null;
-  assertMayBook(eventType, slotEventType.hosts, ctx.callerId);
+  await assertMayBook(tx, eventType, slotEventType.hosts, ctx.callerId);
   if (input.instant) {
     const message = team
       ? 'Instant meetings are not supported: svc has no video meeting server to start one.'
