@@ -3,8 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { backend, createTestApp, type TestApp } from '../support/test-app.js';
 import { insertTeamBooking } from '../support/team-bookings.js';
-import { createTeamEventType } from '../support/team-scheduling.js';
-import { addTeamMember, createTeam } from '../support/tenancy.js';
+import { createTeamEventType, createTeamWithHosts } from '../support/team-scheduling.js';
 import { createEventType, createHost, type Host, slotsOf, startsOf } from '../slots/helpers.js';
 import { startReceiver } from '../webhooks/helpers.js';
 import { book, booked, BOOKINGS_VERSION, getBooking } from './helpers.js';
@@ -22,16 +21,8 @@ describe(`booking reassignment (${backend})`, () => {
   });
   after(() => api.close());
 
-  const asMember = (host: Host) => ({ user: { id: host.userId, email: '', username: host.username }, apiKey: host.apiKey });
   const londoner = (name: string) => createHost(api, 'Europe/London', { name });
-
-  /** A standalone team owned by a new user, with `members` as accepted members. */
-  async function teamWith(members: Host[]) {
-    const owner = await londoner('Olive Owner');
-    const team = await createTeam(api, asMember(owner));
-    for (const member of members) await addTeamMember(api, owner.apiKey, team.id, asMember(member));
-    return { team, owner };
-  }
+  const teamWith = (members: Host[]) => createTeamWithHosts(api, members);
 
   async function roundRobin(members: Host[], hosts: Record<string, unknown>[], fields: Record<string, unknown> = {}) {
     const { team, owner } = await teamWith(members);

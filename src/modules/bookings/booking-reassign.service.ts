@@ -1,3 +1,4 @@
+import { lockHostTime } from '../../db/locks.js';
 import { badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { explainUnavailable, findSlot } from '../../scheduling/slot-check.js';
 import type { Slot, SlotQuery } from '../../scheduling/slot-query.js';
@@ -99,11 +100,12 @@ export async function reassignBooking(ctx: ReassignContext, input: ReassignInput
   if (targetUser && !target) throw notValidHost(targetUser.id);
   if (target?.fixed) throw badRequest('fixed_host', `User with id=${target.userId} is a fixed host of this event type: they attend every booking of it, so none can be reassigned to them.`);
 
-  // Read before the locks, so the host given up may have changed meanwhile and be unlocked: that is
-  // safe, as only taking a host's time needs their lock, not freeing it.
-  const hostsBefore = await listHostIdsOfBookings(tx, [found.id]);
-  await lockBookingScope(tx, slotEventType, [...hostsBefore, ...(target ? [target.userId] : [])]);
-  const booking = (await repo.lockBookingByUid(tx, input.uid))!;
+  // The event type's lock keeps every other change of its bookings' hosts out. Only the successor's
+  // time is locked (freeing the previous host's time needs no lock): the named one now, the chosen one
+  // by chooseHosts. The booking row is locked last, as cancel and confirm lock it after host locks.
+  await lockBookingScope(tx, slotEventType);
+  if (target) await lockHostTime(tx, [target.userId]);
+  const booking = (await repo.findBookingByUid(tx, input.uid))!;
   assertReassignable(booking, now);
   const bookingHostIds = new Set(await listHostIdsOfBookings(tx, [booking.id]));
   const replaced = hostToReplace(slotEventType, booking, bookingHostIds, target);
@@ -125,7 +127,10 @@ export async function reassignBooking(ctx: ReassignContext, input: ReassignInput
   } else {
     successorId = await chooseSuccessor(ctx, slotEventType, replaced, bookingHostIds, freeAt);
   }
-  return handOver(ctx, { booking, eventType, replaced, successorId, reason: input.reason });
+  // A cancellation or a decision may have come first.
+  const locked = (await repo.lockBookingByUid(tx, input.uid))!;
+  assertReassignable(locked, now);
+  return handOver(ctx, { booking: locked, eventType, replaced, successorId, reason: input.reason });
 }
 
 type FreedomCheck = (hosts: SlotHost[]) => Promise<{ query: SlotQuery; slot: Slot | null }>;
