@@ -6,6 +6,7 @@ import { addTeamMember } from '../support/tenancy.js';
 import { createTeamEventType, createTeamWithHosts } from '../support/team-scheduling.js';
 import { assertError, createEventType, createHost, type Host, getSlots, SLOTS_VERSION, slotsOf, startsOf } from '../slots/helpers.js';
 import { book, booked, BOOKINGS_VERSION } from '../bookings/helpers.js';
+import { findBookingByUid, loadRecords } from '../../src/modules/bookings/bookings.repository.js';
 
 const TEAM_UNAVAILABLE = 'One of the hosts either already has booking at this time or is not available';
 // 2027-03-01 is a Monday; New York is at -05:00 and London at +00:00 that week.
@@ -225,6 +226,34 @@ describe(`team scheduling (${backend})`, () => {
     // The next local day (from 18:15Z) is open again.
     const nextDay = startsOf(await slotsOf(api, { eventTypeId: two.id, start: '2027-03-02', end: '2027-03-02', timeZone: 'UTC' }));
     assert.ok(nextDay.includes('2027-03-02T09:00:00.000Z'), nextDay.join());
+  });
+
+  test('includeManagedEventsInLimits: bookings of members\' managed copies count toward the team\'s limit only when set', async () => {
+    const first = await createHost(api, 'Europe/London');
+    const second = await createHost(api, 'Europe/London');
+    const { team, owner } = await createTeamWithHosts(api, [first, second]);
+    const limit = async (includeManagedEventsInLimits: boolean) => {
+      const patched = await api.request('PATCH', `/v2/teams/${team.id}`, { key: owner.apiKey, body: { bookingLimits: { day: 1 }, includeManagedEventsInLimits } });
+      assert.equal(patched.status, 200, patched.text);
+    };
+    await limit(false);
+    const managed = await createTeamEventType(api, owner.apiKey, team.id, {
+      title: 'Copy', slug: 'copy', lengthInMinutes: 30, minimumBookingNotice: 0, schedulingType: 'managed', hosts: [{ userId: first.userId }],
+    });
+    const child = (managed as any[]).find((eventType) => eventType.ownerId === first.userId);
+    assert.ok(child, JSON.stringify(managed));
+    const collective = await createTeamEventType(api, owner.apiKey, team.id, {
+      title: 'Team', slug: 'team-limited', lengthInMinutes: 30, minimumBookingNotice: 0, schedulingType: 'collective', hosts: [{ userId: second.userId }],
+    });
+    const copyBooking = await booked(api, { eventTypeId: child.id, start: '2027-03-05T09:00:00Z' });
+    // Its webhook audience (and every record of it) names the parent's team.
+    const db = api.runtime.ctx.database.db;
+    const [record] = await loadRecords(db, [(await findBookingByUid(db, copyBooking.uid))!]);
+    assert.equal(record!.eventType?.teamId, team.id);
+    const friday = async () => startsOf(await slotsOf(api, { eventTypeId: collective.id, ...day('2027-03-05') })).length;
+    assert.ok((await friday()) > 0, 'a managed copy does not count by default');
+    await limit(true);
+    assert.equal(await friday(), 0, 'counted once the team says so');
   });
 
   test('a reservation of a team slot holds every collective host, and one host of a round robin', async () => {

@@ -46,6 +46,9 @@ export const CreateBookingBody_2024_08_13 = Type.Object({
   recurrenceCount: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Recurring event types: occurrences to book (at most the event type\'s)' })),
   instant: Type.Optional(Type.Boolean({ description: 'Instant meetings: team event types only' })),
   reservationUid: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'svc: a reservation you hold for this slot; it is used up by the booking' })),
+  privateLinkId: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, description: 'svc: a private link of the event type (its linkId); alone, it names the event type. The booking counts one use; an expired or used-up link is a 404' }),
+  ),
 });
 
 const BookingHostOutput = Type.Object({

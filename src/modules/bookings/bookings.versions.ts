@@ -16,12 +16,14 @@ type ListQuery = Static<typeof BookingsQuery_2024_08_13>;
 
 const LIST_STATUSES = ['upcoming', 'recurring', 'past', 'cancelled', 'unconfirmed'] as const;
 
-function targetOf(body: CreateBody): BookingTarget {
+/** The event type the body names; null when only a private link names it. */
+function targetOf(body: CreateBody): BookingTarget | null {
   if (body.eventTypeId !== undefined) return { kind: 'id', eventTypeId: body.eventTypeId };
   if (body.eventTypeSlug !== undefined && body.username !== undefined) {
     return { kind: 'slug', username: body.username, eventTypeSlug: body.eventTypeSlug, organizationSlug: body.organizationSlug };
   }
   if (body.eventTypeSlug !== undefined && body.teamSlug !== undefined) return { kind: 'team', teamSlug: body.teamSlug, eventTypeSlug: body.eventTypeSlug };
+  if (body.privateLinkId !== undefined) return null;
   throw invalidField('eventTypeId', 'is required: either eventTypeId or eventTypeSlug + username or eventTypeSlug + teamSlug must be provided');
 }
 
@@ -38,6 +40,7 @@ function toCreateInput(body: CreateBody): CreateBookingInput {
     recurrenceCount: body.recurrenceCount,
     instant: body.instant,
     reservationUid: body.reservationUid,
+    privateLinkId: body.privateLinkId,
   };
 }
 
