@@ -97,6 +97,14 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
     routes: ['/v2/bookings/:bookingUid/confirm', '/v2/bookings/:bookingUid/decline'],
     reasons: { 400: ['booking_not_pending'], 403: ['not_booking_organizer'], 409: ['booking_conflict'] },
   },
+  {
+    routes: ['/v2/bookings/:bookingUid/reassign', '/v2/bookings/:bookingUid/reassign/:userId'],
+    reasons: {
+      400: ['event_type_not_found', 'booking_not_round_robin', 'booking_cancelled', 'booking_started', 'invalid_round_robin_host', 'fixed_host', 'no_available_host', 'host_unavailable'],
+      403: ['not_booking_manager'],
+      404: ['user_not_found', 'route_not_found'],
+    },
+  },
   { routes: ['/v2/bookings/:bookingUid/mark-absent'], reasons: { 400: ['booking_not_active', 'booking_not_started'], 403: ['not_booking_organizer'] } },
   {
     routes: ['/v2/bookings/:bookingUid/guests'],

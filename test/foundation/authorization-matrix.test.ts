@@ -27,6 +27,7 @@ type ClassName =
   | 'personal404'
   | 'bookingParticipant'
   | 'bookingOrganizer'
+  | 'bookingEventTypeAdmin'
   | 'orgAdmin'
   | 'orgMember'
   | 'orgTeamAdmin'
@@ -62,6 +63,9 @@ function expected(className: ClassName, caller: Caller, target: Target): Outcome
       return caller === 'orgMember' || caller === 'outsider' ? 'ok' : 403;
     case 'bookingOrganizer':
       return caller === 'orgMember' ? 'ok' : 403;
+    // Reassignment: the organizer (the event type's owner) and the admins of an organization the owner is in.
+    case 'bookingEventTypeAdmin':
+      return grant(['orgMember', 'orgOwner', 'orgAdmin']);
     // RolesGuard on an organization: its admins and owners (ORG_ADMIN) or all its members (ORG_MEMBER).
     case 'orgAdmin':
     case 'orgTeamOrgAdmin':
@@ -142,6 +146,8 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'GET /v2/bookings/:bookingUid/references': 'bookingOrganizer',
   'POST /v2/bookings/:bookingUid/confirm': 'bookingOrganizer',
   'POST /v2/bookings/:bookingUid/decline': 'bookingOrganizer',
+  'POST /v2/bookings/:bookingUid/reassign': 'bookingEventTypeAdmin',
+  'POST /v2/bookings/:bookingUid/reassign/:userId': 'bookingEventTypeAdmin',
   'POST /v2/bookings/:bookingUid/mark-absent': 'bookingOrganizer',
   'POST /v2/bookings/:bookingUid/guests': 'bookingParticipant',
   'PATCH /v2/bookings/:bookingUid/location': 'bookingOrganizer',

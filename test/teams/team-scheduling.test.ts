@@ -6,6 +6,7 @@ import { addTeamMember } from '../support/tenancy.js';
 import { createTeamEventType, createTeamWithHosts } from '../support/team-scheduling.js';
 import { assertError, createEventType, createHost, type Host, getSlots, SLOTS_VERSION, slotsOf, startsOf } from '../slots/helpers.js';
 import { book, booked, BOOKINGS_VERSION } from '../bookings/helpers.js';
+import { findBookingByUid, loadRecords } from '../../src/modules/bookings/bookings.repository.js';
 
 const TEAM_UNAVAILABLE = 'One of the hosts either already has booking at this time or is not available';
 // 2027-03-01 is a Monday; New York is at -05:00 and London at +00:00 that week.
@@ -244,7 +245,11 @@ describe(`team scheduling (${backend})`, () => {
     const collective = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Team', slug: 'team-limited', lengthInMinutes: 30, minimumBookingNotice: 0, schedulingType: 'collective', hosts: [{ userId: second.userId }],
     });
-    await booked(api, { eventTypeId: child.id, start: '2027-03-05T09:00:00Z' });
+    const copyBooking = await booked(api, { eventTypeId: child.id, start: '2027-03-05T09:00:00Z' });
+    // Its webhook audience (and every record of it) names the parent's team.
+    const db = api.runtime.ctx.database.db;
+    const [record] = await loadRecords(db, [(await findBookingByUid(db, copyBooking.uid))!]);
+    assert.equal(record!.eventType?.teamId, team.id);
     const friday = async () => startsOf(await slotsOf(api, { eventTypeId: collective.id, ...day('2027-03-05') })).length;
     assert.ok((await friday()) > 0, 'a managed copy does not count by default');
     await limit(true);

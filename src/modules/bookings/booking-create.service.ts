@@ -237,6 +237,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   const host = organizerHost && { id: organizerHost.id, name: organizerHost.name, email: organizerHost.email, username: organizerHost.username, timeZone: organizerHost.timeZone };
   const seating = seatsPerTimeSlot === null ? null : { showAttendees: eventType.seatsShowAttendees };
   let seatUid: string | null = null;
+  const owningTeam = await repo.owningTeamOf(tx, eventType);
   for (const [index, slot] of slots.entries()) {
     if (index > 0 && index % YIELD_EVERY_OCCURRENCES === 0) await yieldToEventLoop();
     const start = slot.start;
@@ -274,7 +275,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       seatUid = seat.seatUid;
       attendees = [seat];
     } else attendees = await repo.insertAttendees(tx, attendeesOf(booking.id, input));
-    records.push({ booking, attendees, host: host!, eventType: { id: eventType.id, slug: eventType.slug, teamId: eventType.teamId }, seating });
+    records.push({ booking, attendees, host: host!, eventType: { id: eventType.id, slug: eventType.slug, teamId: owningTeam }, seating });
   }
   if (input.reservationUid) await consumeReservation(tx, input.reservationUid, eventType.id, input.start, now);
   for (const userId of new Set([records[0]!.booking.userId, ...hostIds])) await ctx.announce({ kind: 'busyTime', userId });

@@ -158,3 +158,16 @@ export const BookingsQuery_2024_08_13 = Type.Object({
 });
 
 export const BookingUidParams = Type.Object({ bookingUid: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const ReassignToUserParams = Type.Object({
+  bookingUid: Type.String({ minLength: 1, maxLength: 100 }),
+  userId: Type.Integer({ minimum: 1, maximum: INT4_MAX, description: 'A round-robin host of the booking\'s event type' }),
+});
+
+export const ReassignToUserBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 1000, description: 'Why the booking changes hands (sent with BOOKING_REASSIGNED)' })) });
+
+/** `ReassignBookingOutput_2024_08_13.data`. */
+export const ReassignedBooking_2024_08_13 = Type.Object({
+  bookingUid: Type.String(),
+  reassignedTo: Type.Object({ id: Type.Integer(), name: Nullable(Type.String()), email: Type.String() }),
+});

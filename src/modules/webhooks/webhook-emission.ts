@@ -62,18 +62,19 @@ export async function emitWebhookEvent(tx: Db, event: WebhookEvent, subscription
  * those of every organization where the organizer holds an accepted membership (as the reference's
  * getOrgIdFromMemberOrTeamId, which counts accepted memberships only), resolved inside the
  * subscriptions query, the team's of a team event type, and the OAuth client's that manages the
- * organizer (platform), also resolved inside the query.
+ * organizer (platform), also resolved inside the query. `alsoUserIds` count as organizers too.
  */
-export function bookingAudience(record: BookingRecord): WebhookAudience {
+export function bookingAudience(record: BookingRecord, alsoUserIds: readonly number[] = []): WebhookAudience {
   const { booking } = record;
+  const userIds = [...new Set([booking.userId, ...alsoUserIds])];
   return {
-    userIds: [booking.userId],
+    userIds,
     eventTypeIds: booking.eventTypeId === null ? [] : [booking.eventTypeId],
     teamIds: record.eventType?.teamId == null ? [] : [record.eventType.teamId],
     organizationIds: [],
-    organizationMemberIds: [booking.userId],
+    organizationMemberIds: userIds,
     oauthClientIds: [],
-    managedUserIds: [booking.userId],
+    managedUserIds: userIds,
   };
 }
 
@@ -94,8 +95,8 @@ const becomesAccepted = (trigger: string, record: BookingRecord) =>
  * own insert: those of the audience listing the trigger, or (when the booking becomes accepted)
  * MEETING_STARTED / MEETING_ENDED.
  */
-export function bookingSubscriptionsQuery(trigger: string, record: BookingRecord): SQL | null {
-  return repo.subscriptionsQuery(bookingAudience(record), becomesAccepted(trigger, record) ? [trigger, ...MEETING_TRIGGERS] : [trigger]);
+export function bookingSubscriptionsQuery(trigger: string, record: BookingRecord, alsoUserIds: readonly number[] = []): SQL | null {
+  return repo.subscriptionsQuery(bookingAudience(record, alsoUserIds), becomesAccepted(trigger, record) ? [trigger, ...MEETING_TRIGGERS] : [trigger]);
 }
 
 /**
