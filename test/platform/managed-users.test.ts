@@ -77,6 +77,7 @@ describe('managed users and their tokens', () => {
     const me = await api.request('GET', '/v2/me', { key: accessToken });
     assert.equal(me.status, 200, me.text);
     assert.equal(me.body.data.id, user.id);
+    assert.equal(me.body.data.organizationId, orgId, 'a managed user belongs to the client\'s organization');
     const schedule = await api.request('GET', '/v2/schedules/default', { key: accessToken, version: '2024-06-11' });
     assert.equal(schedule.status, 200, schedule.text);
     assert.equal(schedule.body.data.id, user.defaultScheduleId);

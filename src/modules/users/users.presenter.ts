@@ -15,7 +15,8 @@ export function presentMe(user: UserRecord) {
     timeZone: user.timeZone,
     locale: user.locale,
     metadata: user.metadata,
-    organizationId: null,
+    // The organization that made the account (an organization's own or managed user), as the reference's User.organizationId.
+    organizationId: user.organizationId,
   };
 }
 
