@@ -17,6 +17,7 @@ import { registerAdminRoutes } from '../modules/admin/admin.routes.js';
 import { registerApiKeyRoutes } from '../modules/api-keys/api-keys.routes.js';
 import { registerBookingRoutes } from '../modules/bookings/bookings.routes.js';
 import { registerEventTypeRoutes } from '../modules/event-types/event-types.routes.js';
+import { registerPrivateLinkRoutes } from '../modules/event-types/private-links.routes.js';
 import { registerTeamEventTypeRoutes } from '../modules/event-types/team-event-types.routes.js';
 import { registerMeRoutes } from '../modules/me/me.routes.js';
 import { registerScheduleRoutes } from '../modules/schedules/schedules.routes.js';
@@ -35,7 +36,10 @@ import { registerTeamsV1Routes } from '../modules/teams/teams-v1.routes.js';
 import { registerWebhookDeliveryRoutes } from '../modules/webhooks/webhook-deliveries.routes.js';
 import { registerWebhookRoutes } from '../modules/webhooks/webhooks.routes.js';
 import { registerOrganizationWebhookRoutes } from '../modules/webhooks/organization-webhooks.routes.js';
+import { registerOAuthClientWebhookRoutes } from '../modules/webhooks/oauth-client-webhooks.routes.js';
 import { registerManagedOrganizationRoutes } from '../modules/organizations/managed-organizations.routes.js';
+import { registerManagedUserRoutes } from '../modules/platform/managed-users.routes.js';
+import { registerOAuthClientRoutes } from '../modules/platform/oauth-clients.routes.js';
 import type { AppContext } from './context.js';
 import { handleClientError, handleError, sendError } from './error-handler.js';
 
@@ -85,6 +89,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   app.decorateRequest('principal', null);
   app.decorateRequest('tenant', null);
+  app.decorateRequest('oauthClient', null);
   app.decorateRequest('apiVersion', '2024-04-15');
   app.addHook('onRequest', async (request, reply) => {
     request.apiVersion = resolveApiVersion(request.headers[API_VERSION_HEADER]);
@@ -148,6 +153,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerOrganizationWebhookRoutes(app, ctx);
   registerManagedOrganizationRoutes(app, ctx);
   registerTeamEventTypeRoutes(app, ctx);
+  registerPrivateLinkRoutes(app, ctx);
+  registerOAuthClientRoutes(app, ctx);
+  registerManagedUserRoutes(app, ctx);
+  registerOAuthClientWebhookRoutes(app, ctx);
 
   return app;
 }

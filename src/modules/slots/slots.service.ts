@@ -6,6 +6,7 @@ import { type BookingWindow, type EventRules, type HostAvailability, type Interv
 import { computeSlots } from '../../scheduling/slots.js';
 import type { HostSchedule } from '../../scheduling/working-hours.js';
 import { END_OF_TIME, localDayNumber, startOfDayNumber } from '../../scheduling/zones.js';
+import { assertLinkOf, findUsableLink } from '../event-types/private-links.service.js';
 import { WEEKDAY_NAMES } from '../schedules/schedule-rules.js';
 import type { AvailabilityCache } from './availability-cache.js';
 import * as repo from './slots.repository.js';
@@ -19,7 +20,10 @@ export type SlotTarget =
   | { kind: 'dynamic'; usernames: string[]; organizationSlug?: string | undefined };
 
 export interface ListSlotsInput {
-  target: SlotTarget;
+  /** null: the private link names the event type. */
+  target: SlotTarget | null;
+  /** svc: a private link of the event type, which must still be usable. */
+  privateLinkId?: string | undefined;
   /** Slot starts in [from, to). */
   from: number;
   to: number;
@@ -359,7 +363,9 @@ export function assertEndsInTime(field: string, starts: readonly number[], minut
 
 /** The listing reads through the availability cache (writes re-read the store under lock). */
 export async function listSlots(db: Db, cache: AvailabilityCache, input: ListSlotsInput, now: number): Promise<SlotList> {
-  const eventType = await resolveSlotTarget(db, input.target, cache);
+  const link = input.privateLinkId === undefined ? null : await findUsableLink(db, input.privateLinkId, now);
+  const eventType = await resolveSlotTarget(db, input.target ?? { kind: 'eventTypeId', eventTypeId: link!.eventTypeId }, cache);
+  if (link) assertLinkOf(link, eventType.id);
   const duration = chooseDuration(eventType, input.duration);
   assertListingSize(eventType, duration, input.from, input.to);
   const query = await buildSlotQuery(db, eventType, { from: input.from, to: input.to, duration, now, ignoreBookingUid: input.bookingUidToReschedule }, cache);

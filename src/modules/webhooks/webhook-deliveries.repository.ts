@@ -1,6 +1,6 @@
 import { and, arrayOverlaps, asc, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { eventTypes, memberships, teams, users, webhookDeliveries, webhookDeliveryAttempts, webhooks } from '../../db/schema.js';
+import { eventTypes, memberships, platformManagedUsers, teams, users, webhookDeliveries, webhookDeliveryAttempts, webhooks } from '../../db/schema.js';
 import type { StoredBookingField } from '../event-types/event-type-model.js';
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -9,7 +9,7 @@ export type NewDelivery = Omit<typeof webhookDeliveries.$inferInsert, 'id' | 'cr
 
 /**
  * Who an event concerns, at every subscription level. A subscription matches when its owner is one
- * of these: a user's own webhooks, the event type's, its team's, the organization's, the OAuth
+ * of these: a user's own webhooks, the event type's (and a managed child's parent's), its team's, the organization's, the OAuth
  * client's (platform) that manages the user.
  */
 export interface WebhookAudience {
@@ -23,6 +23,8 @@ export interface WebhookAudience {
    */
   organizationMemberIds?: number[];
   oauthClientIds: string[];
+  /** Users whose OAuth client's subscriptions are in the audience too (the client managing each of them). */
+  managedUserIds?: number[];
 }
 
 export interface MatchedSubscription {
@@ -34,7 +36,11 @@ export interface MatchedSubscription {
 function ownerMatches(audience: WebhookAudience): SQL | undefined {
   const levels: SQL[] = [];
   if (audience.userIds.length) levels.push(and(eq(webhooks.ownerKind, 'user'), inArray(webhooks.userId, audience.userIds))!);
-  if (audience.eventTypeIds.length) levels.push(and(eq(webhooks.ownerKind, 'eventType'), inArray(webhooks.eventTypeId, audience.eventTypeIds))!);
+  if (audience.eventTypeIds.length) {
+    // A managed event type's webhooks hear its members' children too, as the reference's getWebhooks.
+    const managedParents = sql`(select ${eventTypes.parentId} from ${eventTypes} where ${inArray(eventTypes.id, audience.eventTypeIds)} and ${eventTypes.parentId} is not null)`;
+    levels.push(and(eq(webhooks.ownerKind, 'eventType'), or(inArray(webhooks.eventTypeId, audience.eventTypeIds), sql`${webhooks.eventTypeId} in ${managedParents}`))!);
+  }
   if (audience.teamIds.length) levels.push(and(eq(webhooks.ownerKind, 'team'), inArray(webhooks.teamId, audience.teamIds))!);
   if (audience.organizationIds.length) levels.push(and(eq(webhooks.ownerKind, 'organization'), inArray(webhooks.organizationId, audience.organizationIds))!);
   if (audience.organizationMemberIds?.length) {
@@ -43,6 +49,10 @@ function ownerMatches(audience: WebhookAudience): SQL | undefined {
     levels.push(and(eq(webhooks.ownerKind, 'organization'), sql`${webhooks.organizationId} in ${organizationsOfMembers}`)!);
   }
   if (audience.oauthClientIds.length) levels.push(and(eq(webhooks.ownerKind, 'oauthClient'), inArray(webhooks.oauthClientId, audience.oauthClientIds))!);
+  if (audience.managedUserIds?.length) {
+    const clientsOfUsers = sql`(select ${platformManagedUsers.clientId} from ${platformManagedUsers} where ${inArray(platformManagedUsers.userId, audience.managedUserIds)})`;
+    levels.push(and(eq(webhooks.ownerKind, 'oauthClient'), sql`${webhooks.oauthClientId} in ${clientsOfUsers}`)!);
+  }
   return levels.length ? or(...levels) : undefined;
 }
 

@@ -61,19 +61,20 @@ export async function emitWebhookEvent(tx: Db, event: WebhookEvent, subscription
  * Whose subscriptions a booking's events reach: the organizer's own webhooks, its event type's, and
  * those of every organization where the organizer holds an accepted membership (as the reference's
  * getOrgIdFromMemberOrTeamId, which counts accepted memberships only), resolved inside the
- * subscriptions query, and the team's of a team event type. OAuth-client (platform) subscriptions are
- * matched by the same query as soon as a booking can name them (a managed user's booking, the OAuth
- * client id).
+ * subscriptions query, the team's of a team event type, and the OAuth client's that manages the
+ * organizer (platform), also resolved inside the query. `alsoUserIds` count as organizers too.
  */
-export function bookingAudience(record: BookingRecord): WebhookAudience {
+export function bookingAudience(record: BookingRecord, alsoUserIds: readonly number[] = []): WebhookAudience {
   const { booking } = record;
+  const userIds = [...new Set([booking.userId, ...alsoUserIds])];
   return {
-    userIds: [booking.userId],
+    userIds,
     eventTypeIds: booking.eventTypeId === null ? [] : [booking.eventTypeId],
     teamIds: record.eventType?.teamId == null ? [] : [record.eventType.teamId],
     organizationIds: [],
-    organizationMemberIds: [booking.userId],
+    organizationMemberIds: userIds,
     oauthClientIds: [],
+    managedUserIds: userIds,
   };
 }
 
@@ -94,8 +95,8 @@ const becomesAccepted = (trigger: string, record: BookingRecord) =>
  * own insert: those of the audience listing the trigger, or (when the booking becomes accepted)
  * MEETING_STARTED / MEETING_ENDED.
  */
-export function bookingSubscriptionsQuery(trigger: string, record: BookingRecord): SQL | null {
-  return repo.subscriptionsQuery(bookingAudience(record), becomesAccepted(trigger, record) ? [trigger, ...MEETING_TRIGGERS] : [trigger]);
+export function bookingSubscriptionsQuery(trigger: string, record: BookingRecord, alsoUserIds: readonly number[] = []): SQL | null {
+  return repo.subscriptionsQuery(bookingAudience(record, alsoUserIds), becomesAccepted(trigger, record) ? [trigger, ...MEETING_TRIGGERS] : [trigger]);
 }
 
 /**

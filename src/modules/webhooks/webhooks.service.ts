@@ -4,6 +4,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { mayManageUserWebhook, ownsEventType } from '../access/resource-policy.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import { findBookableEventType } from '../event-types/event-types.service.js';
+import { findTeamEventType } from '../event-types/team-event-types.repository.js';
 import type { UserRecord } from '../users/users.repository.js';
 import { parsePayloadTemplate } from './payload-template.js';
 import { assertDeliverableUrl } from './subscriber-address.js';
@@ -81,9 +82,27 @@ export async function eventTypeScope(db: Db, caller: WebhookCaller, eventTypeId:
   return { level: 'eventType', owner: { kind: 'eventType', eventTypeId }, caller };
 }
 
+/**
+ * A team's event type (`/v2/teams/{teamId}/event-types/{eventTypeId}/webhooks`); the route has checked
+ * that the caller administers the team. Its subscriptions hang on the event type, as a personal one's,
+ * and take the team event-type triggers. 404 when the team has no such event type (the reference's
+ * IsTeamEventTypeWebhookGuard).
+ */
+export async function teamEventTypeScope(db: Db, caller: WebhookCaller, teamId: number, eventTypeId: number): Promise<WebhookScope> {
+  if (!(await findTeamEventType(db, teamId, eventTypeId))) {
+    throw notFound('event_type_not_found', `IsTeamEventTypeWebhookGuard - Event type (${eventTypeId}) not found for team (${teamId})`);
+  }
+  return { level: 'teamEventType', owner: { kind: 'eventType', eventTypeId }, caller };
+}
+
 /** An organization's own subscriptions (`/v2/organizations/{orgId}/webhooks`); the route has checked the caller's role. */
 export function organizationScope(caller: WebhookCaller, organizationId: number): WebhookScope {
   return { level: 'organization', owner: { kind: 'organization', organizationId }, caller };
+}
+
+/** A platform OAuth client's subscriptions (`/v2/oauth-clients/{clientId}/webhooks`); the route has checked the caller. */
+export function oauthClientScope(caller: WebhookCaller, oauthClientId: string): WebhookScope {
+  return { level: 'oauthClient', owner: { kind: 'oauthClient', oauthClientId }, caller };
 }
 
 /**
@@ -134,6 +153,10 @@ function assertInScope(row: WebhookRow | undefined, scope: WebhookScope, id: num
       if (owner.eventTypeId !== scope.owner.eventTypeId) {
         throw forbidden('webhook_of_other_event_type', `Webhook (${id}) is not associated with event type (${scope.owner.eventTypeId})`);
       }
+      return row;
+    case 'oauthClient':
+      // The reference's IsOAuthClientWebhookGuard.
+      if (!sameOwner(owner, scope.owner)) throw forbidden('webhook_not_of_oauth_client', 'IsOAuthClientWebhookGuard - Webhook does not belong to this oAuthClient');
       return row;
     default:
       if (!sameOwner(owner, scope.owner)) throw notFound('webhook_not_found', `Webhook (${id}) not found`);
