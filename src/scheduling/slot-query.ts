@@ -134,7 +134,10 @@ export interface SlotSeats {
 export interface Slot {
   start: number;
   end: number;
-  /** Hosts free for the whole slot: every fixed host and, for round robin, each available candidate. */
+  /**
+   * Hosts free for the whole slot: every fixed host and, for round robin, each available candidate.
+   * Consecutive slots with the same hosts share one array: read it, do not change it.
+   */
   hostIds: number[];
   seats?: SlotSeats | undefined;
 }
