@@ -176,27 +176,29 @@ function sweepGrid(runs: HostRuns, gridRuns: readonly number[], step: number, ho
   // a process runs this loop unoptimized, where native splice and slice beat loops written here.
   const active: number[] = [];
   const activeIds: number[] = [];
-  for (let at = 0; at < keys.length; ) {
-    const rank = Math.floor(keys[at]! / codes);
-    for (; at < keys.length && Math.floor(keys[at]! / codes) === rank; at++) {
-      const code = keys[at]! - rank * codes;
-      const host = code >> 1;
-      if (code & 1) {
-        let index = active.length;
-        while (index > 0 && active[index - 1]! > host) index--;
-        active.splice(index, 0, host);
-        activeIds.splice(index, 0, runs.userIds[host]!);
-      } else {
-        const index = active.lastIndexOf(host);
-        active.splice(index, 1);
-        activeIds.splice(index, 1);
-      }
+  let nextRank = keys.length > 0 ? Math.floor(keys[0]! / codes) : 0;
+  for (let at = 0; at < keys.length; at++) {
+    const rank = nextRank;
+    const code = keys[at]! - rank * codes;
+    const host = code >> 1;
+    if (code & 1) {
+      let index = active.length;
+      while (index > 0 && active[index - 1]! > host) index--;
+      active.splice(index, 0, host);
+      activeIds.splice(index, 0, runs.userIds[host]!);
+    } else {
+      const index = active.lastIndexOf(host);
+      active.splice(index, 1);
+      activeIds.splice(index, 1);
     }
-    if (active.length === 0 || at === keys.length) continue;
+    if (at + 1 === keys.length) break;
+    nextRank = Math.floor(keys[at + 1]! / codes);
+    // The place's last event applied: its starts run to the next place with an event.
+    if (nextRank === rank || active.length === 0) continue;
     const hosts = listOf(active, activeIds);
     if (!hosts) continue;
     const place = ranked ? ranked[rank]! : rank;
-    const until = ranked ? ranked[Math.floor(keys[at]! / codes)]! : Math.floor(keys[at]! / codes);
+    const until = ranked ? ranked[nextRank]! : nextRank;
     for (let p = place; p < until; p++) {
       starts.push(origin + p * step);
       hostLists.push(hosts);

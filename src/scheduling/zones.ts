@@ -3,7 +3,7 @@
  * Temporal's "compatible" disambiguation: a local time inside a spring-forward gap moves forward by
  * the gap, and an ambiguous local time (fall-back overlap) takes the earlier instant.
  *
- * Offsets come from Intl, read once per zone and span of 24 days: the span's transitions (the
+ * Offsets come from Intl, read once per zone and span of 6 days: the span's transitions (the
  * instants its offset changes) are found by probing every 3 days and bisecting to the second, and
  * every lookup is then a binary search over them. No Intl call is made per instant, so the first
  * query in a process costs about what later ones do.
@@ -17,7 +17,7 @@ const DAY = 86_400_000;
  * probes. Transitions that do not undo each other are all found by the bisection, however close.
  */
 const PROBE_STEP = 3 * DAY;
-const PROBES_PER_SPAN = 8;
+const PROBES_PER_SPAN = 2;
 const SPAN = PROBES_PER_SPAN * PROBE_STEP;
 /** JavaScript's instants end 8.64e15 ms either side of 1970. */
 const LAST_INSTANT = 8.64e15;
@@ -72,6 +72,9 @@ const toMinutes = (seconds: number) => Math.round(seconds / 60);
 interface Span {
   starts: number[];
   offsets: number[];
+  /** Intl's offsets (seconds) at the span's start and end, which its neighbours probe too. */
+  startSeconds: number;
+  endSeconds: number;
 }
 
 interface ZoneTable {
@@ -111,17 +114,23 @@ function firstChange(formatter: Intl.DateTimeFormat, from: number, before: numbe
   return high;
 }
 
-/** Reads span `index` of a zone from Intl: a probe every PROBE_STEP, bisection where two probes differ. */
-function readSpan(formatter: Intl.DateTimeFormat, index: number): Span {
+/**
+ * Reads span `index` of a zone from Intl: a probe every PROBE_STEP, bisection where two probes differ.
+ * A neighbouring span already read gives the probe at the edge they share.
+ */
+function readSpan({ formatter, spans }: ZoneTable, index: number): Span {
   const spanStart = index * SPAN;
   const clamp = (at: number) => Math.min(LAST_INSTANT, Math.max(-LAST_INSTANT, at));
   let previous = clamp(spanStart);
-  let previousSeconds = probeOffsetSeconds(formatter, previous);
+  let previousSeconds = spans.get(index - 1)?.endSeconds ?? probeOffsetSeconds(formatter, previous);
+  const startSeconds = previousSeconds;
   const starts = [spanStart];
   const offsets = [toMinutes(previousSeconds)];
+  let seconds = previousSeconds;
   for (let probe = 1; probe <= PROBES_PER_SPAN; probe++) {
     const at = clamp(spanStart + probe * PROBE_STEP);
-    const seconds = probeOffsetSeconds(formatter, at);
+    const next = probe === PROBES_PER_SPAN ? spans.get(index + 1) : undefined;
+    seconds = next ? next.startSeconds : probeOffsetSeconds(formatter, at);
     // Several transitions between two probes are found one after the other.
     while (seconds !== previousSeconds) {
       const change = firstChange(formatter, previous, previousSeconds, at);
@@ -135,7 +144,7 @@ function readSpan(formatter: Intl.DateTimeFormat, index: number): Span {
     }
     previous = at;
   }
-  return { starts, offsets };
+  return { starts, offsets, startSeconds, endSeconds: seconds };
 }
 
 function tableOf(zone: string): ZoneTable {
@@ -166,7 +175,7 @@ export function offsetMinutes(zone: string, epochMs: number): number {
       cachedSpans = 0;
       table = tableOf(zone);
     }
-    span = readSpan(table.formatter, index);
+    span = readSpan(table, index);
     table.spans.set(index, span);
     cachedSpans += 1;
   }
