@@ -12,14 +12,15 @@ export function normalizeIntervals(intervals: readonly Interval[]): Interval[] {
   let sorted = true;
   for (let i = 1; i < intervals.length && sorted; i++) sorted = intervals[i - 1]![0] <= intervals[i]![0];
   const ordered = sorted ? intervals : [...intervals].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const merged: [number, number][] = [];
+  // Intervals are kept as they are unless merged (they are never changed in place).
+  const merged: Interval[] = [];
   for (let i = 0; i < ordered.length; i++) {
     const start = ordered[i]![0];
     const end = ordered[i]![1];
     if (end <= start) continue;
     const last = merged[merged.length - 1];
-    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
-    else merged.push([start, end]);
+    if (!last || start > last[1]) merged.push(ordered[i]!);
+    else if (end > last[1]) merged[merged.length - 1] = [last[0], end];
   }
   return merged;
 }

@@ -108,19 +108,16 @@ export interface HostRuns {
 /** A stretch's host list from its hosts (indexes ascending) and their user ids; null leaves it out. */
 export type ListOf = (hosts: readonly number[], userIds: readonly number[]) => number[] | null;
 
-/** Starts in order, each with its host list (lists are shared by consecutive starts). */
-export interface StartList {
-  starts: number[];
-  hostLists: number[][];
-}
+/** Receives starts in order, each with its host list (consecutive starts may share a list). */
+export type VisitStart = (start: number, hostIds: number[]) => void;
 
 /**
- * Every start of the runs, in order, with `listOf` the hosts whose runs hold it. Runs on one grid
- * (the same start modulo `step`) are swept together: the hosts change only where a run begins or
- * ends, so each stretch between two such places gets its list once, shared by all its starts. Starts
- * of different grids never coincide; the grids' lists are merged by start. Exported for its tests.
+ * Every start of the runs, in order, to `visit` with `listOf` the hosts whose runs hold it. Runs on
+ * one grid (the same start modulo `step`) are swept together: the hosts change only where a run begins
+ * or ends, so each stretch between two such places gets its list once, shared by all its starts.
+ * Starts of different grids never coincide; several grids are merged by start. Exported for its tests.
  */
-export function startsOfRuns(runs: HostRuns, step: number, hostCount: number, listOf: ListOf): StartList {
+export function startsOfRuns(runs: HostRuns, step: number, hostCount: number, listOf: ListOf, visit: VisitStart): void {
   const byGrid = new Map<number, number[]>();
   for (let run = 0; run < runs.firsts.length; run++) {
     const first = runs.firsts[run]!;
@@ -129,9 +126,18 @@ export function startsOfRuns(runs: HostRuns, step: number, hostCount: number, li
     if (list) list.push(run);
     else byGrid.set(phase, [run]);
   }
-  const grids = [...byGrid.values()].map((gridRuns) => sweepGrid(runs, gridRuns, step, hostCount, listOf));
-  if (grids.length === 1) return grids[0]!;
-  const merged: StartList = { starts: [], hostLists: [] };
+  if (byGrid.size <= 1) {
+    for (const gridRuns of byGrid.values()) sweepGrid(runs, gridRuns, step, hostCount, listOf, visit);
+    return;
+  }
+  const grids = [...byGrid.values()].map((gridRuns) => {
+    const grid = { starts: [] as number[], hostLists: [] as number[][] };
+    sweepGrid(runs, gridRuns, step, hostCount, listOf, (start, hostIds) => {
+      grid.starts.push(start);
+      grid.hostLists.push(hostIds);
+    });
+    return grid;
+  });
   const positions = grids.map(() => 0);
   for (;;) {
     let next = -1;
@@ -139,15 +145,14 @@ export function startsOfRuns(runs: HostRuns, step: number, hostCount: number, li
       const at = positions[grid]!;
       if (at < grids[grid]!.starts.length && (next < 0 || grids[grid]!.starts[at]! < grids[next]!.starts[positions[next]!]!)) next = grid;
     }
-    if (next < 0) return merged;
-    merged.starts.push(grids[next]!.starts[positions[next]!]!);
-    merged.hostLists.push(grids[next]!.hostLists[positions[next]!]!);
+    if (next < 0) return;
+    visit(grids[next]!.starts[positions[next]!]!, grids[next]!.hostLists[positions[next]!]!);
     positions[next]! += 1;
   }
 }
 
 /** `startsOfRuns` for runs on one grid. */
-function sweepGrid(runs: HostRuns, gridRuns: readonly number[], step: number, hostCount: number, listOf: ListOf): StartList {
+function sweepGrid(runs: HostRuns, gridRuns: readonly number[], step: number, hostCount: number, listOf: ListOf, visit: VisitStart): void {
   // Places on the grid are integers counted from the first run's start. A run of host h adds h at its
   // first start and removes it after its last: code 2h + 1 adds, 2h removes. Each event is one number,
   // place-major, so one native numeric sort orders them; all events of a place apply before it is
@@ -170,8 +175,6 @@ function sweepGrid(runs: HostRuns, gridRuns: readonly number[], step: number, ho
     keys[2 * i + 1] = (ranked ? rankOf(ranked, removed) : removed) * codes + 2 * runs.hosts[run]!;
   }
   keys.sort();
-  const starts: number[] = [];
-  const hostLists: number[][] = [];
   // The hosts present (ascending; a host's runs never overlap) and their user ids. The first query of
   // a process runs this loop unoptimized, where native splice and slice beat loops written here.
   const active: number[] = [];
@@ -199,12 +202,8 @@ function sweepGrid(runs: HostRuns, gridRuns: readonly number[], step: number, ho
     if (!hosts) continue;
     const place = ranked ? ranked[rank]! : rank;
     const until = ranked ? ranked[nextRank]! : nextRank;
-    for (let p = place; p < until; p++) {
-      starts.push(origin + p * step);
-      hostLists.push(hosts);
-    }
+    for (let p = place; p < until; p++) visit(origin + p * step, hosts);
   }
-  return { starts, hostLists };
 }
 
 /** The places where the runs' hosts change, ascending, once each. */
@@ -297,11 +296,10 @@ function offeredStarts(prepared: Prepared, query: SlotQuery, spanStart: number, 
     }
     return plainIds ? ids.slice() : unionOfSorted(fixedIds, ids);
   };
-  const { starts, hostLists } = startsOfRuns(runs, step, roundRobin.length, listOf);
   let resume = -Infinity;
-  for (let at = 0; at < starts.length; at++) {
-    if (starts[at]! >= resume) resume = take(starts[at]!, hostLists[at]!) ?? resume;
-  }
+  startsOfRuns(runs, step, roundRobin.length, listOf, (start, hostIds) => {
+    if (start >= resume) resume = take(start, hostIds) ?? resume;
+  });
 }
 
 interface Prepared {

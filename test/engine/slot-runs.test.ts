@@ -47,14 +47,16 @@ function expected(runs: HostRuns): [number, number[]][] {
   return [...byStart].sort((a, b) => a[0] - b[0]).map(([start, ids]) => [start, ids.sort((a, b) => a - b)]);
 }
 
-const listed = (runs: HostRuns, hostCount: number) => {
-  const { starts, hostLists } = startsOfRuns(runs, STEP, hostCount, (_, ids) => ids.slice());
-  return starts.map((start, i): [number, number[]] => [start, hostLists[i]!]);
-};
+/** What startsOfRuns visits: [start, host list] in order. */
+function visited(runs: HostRuns, hostCount: number, listOf: Parameters<typeof startsOfRuns>[3] = (_, ids) => ids.slice()): [number, number[]][] {
+  const starts: [number, number[]][] = [];
+  startsOfRuns(runs, STEP, hostCount, listOf, (start, hostIds) => starts.push([start, hostIds]));
+  return starts;
+}
 
 describe('startsOfRuns: a team\'s starts from its hosts\' runs', () => {
   test('every start once, in order, with exactly the hosts whose runs hold it', () => {
-    fc.assert(fc.property(runsArb, (runs) => assert.deepEqual(listed(runs, runs.userIds.length), expected(runs))), { numRuns: 300 });
+    fc.assert(fc.property(runsArb, (runs) => assert.deepEqual(visited(runs, runs.userIds.length), expected(runs))), { numRuns: 300 });
   });
 
   test('with a host count too large for exact place-times-code numbers, places are ranked and the answer is the same', () => {
@@ -65,7 +67,7 @@ describe('startsOfRuns: a team\'s starts from its hosts\' runs', () => {
         // One more run far away, for the host 0: the places now span more than 2^53 / 2^44.
         const lastEnd = runs.lasts.reduce((latest, end) => Math.max(latest, end), BASE);
         const withFar: HostRuns = { ...runs, hosts: [...runs.hosts, 0], firsts: [...runs.firsts, lastEnd + far * STEP], lasts: [...runs.lasts, lastEnd + (far + 2) * STEP] };
-        assert.deepEqual(listed(withFar, huge), expected(withFar));
+        assert.deepEqual(visited(withFar, huge), expected(withFar));
       }),
       { numRuns: 200 },
     );
@@ -73,11 +75,11 @@ describe('startsOfRuns: a team\'s starts from its hosts\' runs', () => {
 
   test('a stretch\'s list is shared by its starts, and a null list leaves its starts out', () => {
     const runs: HostRuns = { userIds: [7, 9], hosts: [0, 1], firsts: [BASE, BASE + 2 * STEP], lasts: [BASE + 3 * STEP, BASE + 3 * STEP] };
-    const { starts, hostLists } = startsOfRuns(runs, STEP, 2, (_, ids) => ids.slice());
-    assert.deepEqual(starts, [0, 1, 2, 3].map((k) => BASE + k * STEP));
-    assert.equal(hostLists[0], hostLists[1]);
-    assert.deepEqual(hostLists[2], [7, 9]);
-    const onlyBoth = startsOfRuns(runs, STEP, 2, (hosts, ids) => (hosts.length === 2 ? ids.slice() : null));
-    assert.deepEqual(onlyBoth.starts, [BASE + 2 * STEP, BASE + 3 * STEP]);
+    const starts = visited(runs, 2);
+    assert.deepEqual(starts.map(([start]) => start), [0, 1, 2, 3].map((k) => BASE + k * STEP));
+    assert.equal(starts[0]![1], starts[1]![1]);
+    assert.deepEqual(starts[2]![1], [7, 9]);
+    const onlyBoth = visited(runs, 2, (hosts, ids) => (hosts.length === 2 ? ids.slice() : null));
+    assert.deepEqual(onlyBoth.map(([start]) => start), [BASE + 2 * STEP, BASE + 3 * STEP]);
   });
 });
