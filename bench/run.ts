@@ -28,6 +28,7 @@ import {
 } from './bookings-e2e.js';
 import { type GeneratedBooking, runEngineBench } from './engine.js';
 import { idleRss, MEMORY_NOTE, type RssSample } from './memory.js';
+import { OAUTH_NOTE, OAUTH_TARGET_RATIO, oauthFixture } from './oauth-e2e.js';
 import { PLATFORM_NOTE, PLATFORM_TARGET_RATIO, platformFixture } from './platform-e2e.js';
 import { TENANCY_NOTE, TENANCY_TARGET_RATIO, tenancyFixture } from './tenancy-e2e.js';
 import { WEBHOOKS_NOTE, webhooksBench, type WebhooksHarness } from './webhooks-e2e.js';
@@ -644,6 +645,14 @@ async function throughput(storeEnv: Record<string, string>, label: string, booki
     const managedMe = await load(platform.url, platform.headers, server.child.pid);
     const managedUserMe = { ...managedMe, ratio: round(managedMe.rps / health.rps, 3), targetRatio: PLATFORM_TARGET_RATIO, metTarget: managedMe.rps / health.rps >= PLATFORM_TARGET_RATIO };
     log(`${label}: managed user me ${managedMe.rps} req/s (ratio ${managedUserMe.ratio})`);
+    const oauthApp = await oauthFixture(server.baseUrl, admin, postJson, label);
+    log(`${label}: autocannon GET /v2/me with a third-party OAuth access token; then code exchanges`);
+    const thirdPartyMe = await load(oauthApp.url, oauthApp.headers, server.child.pid);
+    const oauth = {
+      thirdPartyMe: { ...thirdPartyMe, ratio: round(thirdPartyMe.rps / health.rps, 3), targetRatio: OAUTH_TARGET_RATIO, metTarget: thirdPartyMe.rps / health.rps >= OAUTH_TARGET_RATIO },
+      tokenExchanges: await oauthApp.measureTokenExchanges(),
+    };
+    log(`${label}: third-party me ${thirdPartyMe.rps} req/s (ratio ${oauth.thirdPartyMe.ratio}); ${oauth.tokenExchanges.perSecond} code exchanges/s`);
 
     const plan = withoutOverlaps(slotsPlan(Date.now()));
     const insertSql = insertBookingsSql(plan, hostId, eventTypeId);
@@ -701,6 +710,7 @@ async function throughput(storeEnv: Record<string, string>, label: string, booki
       me,
       orgTeamMemberships,
       managedUserMe,
+      oauth,
       slots,
       bookings: { ...booked.result, verification },
       ratio: round(me.rps / health.rps, 3),
@@ -828,6 +838,7 @@ async function main() {
     MEMORY_NOTE,
     TENANCY_NOTE,
     PLATFORM_NOTE,
+    OAUTH_NOTE,
     'coldStart: spawn of `node bin/svc.js serve` on a fresh empty SVC_DATA_DIR (PGlite initdb + migrations + admin bootstrap) until GET /health first answers 200, polled every 10 ms.',
   );
 
