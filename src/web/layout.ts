@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** Escapes text for HTML content and double-quoted attributes. */
 export function esc(value: unknown): string {
@@ -139,4 +139,9 @@ export function field(source: unknown, name: string): string | undefined {
 export function fieldList(source: unknown, name: string): string[] {
   const value = (source as Record<string, unknown> | undefined)?.[name];
   return (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((item): item is string => typeof item === 'string');
+}
+
+/** Lets a plugin scope (pages, OAuth endpoints) read `application/x-www-form-urlencoded` bodies. */
+export function acceptFormBodies(scope: Pick<FastifyInstance, 'addContentTypeParser'>, bodyLimit: number): void {
+  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit }, (_request, body, done) => done(null, parseForm(body as string)));
 }

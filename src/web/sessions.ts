@@ -80,4 +80,3 @@ export function csrfMatches(session: WebSession | null, sent: unknown): boolean 
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
-export const deleteExpiredSessions = repo.deleteExpiredSessions;

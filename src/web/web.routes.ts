@@ -5,7 +5,7 @@ import { DomainError } from '../lib/errors.js';
 import { registerAdminReviewPages } from './admin-review.pages.js';
 import { registerAuthorizePages } from './authorize.pages.js';
 import { registerDeveloperPages } from './developer.pages.js';
-import { parseForm, sendErrorPage } from './layout.js';
+import { acceptFormBodies, sendErrorPage } from './layout.js';
 import { registerLoginPages } from './login.pages.js';
 
 const FORM_LIMIT_BYTES = 64 * 1024;
@@ -29,9 +29,7 @@ function handlePageError(error: FastifyError | Error, request: FastifyRequest, r
  */
 export function registerWebPages(app: App, ctx: AppContext): void {
   void app.register(async (pages) => {
-    pages.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) => {
-      done(null, parseForm(body as string));
-    });
+    acceptFormBodies(pages, FORM_LIMIT_BYTES);
     pages.setErrorHandler(handlePageError);
     registerLoginPages(pages, ctx);
     registerAuthorizePages(pages, ctx);

@@ -172,3 +172,33 @@ describe('OAuth 2.0 clients, review, metadata, revocation and introspection', ()
     assert.equal(refresh.body.error, 'invalid_grant');
   });
 });
+
+describe('OAuth housekeeping', () => {
+  test('expired codes, refresh tokens and web sessions are deleted; live ones stay', async () => {
+    const { runHousekeeping } = await import('../../src/jobs/housekeeping.js');
+    const { oauthAuthorizationCodes, oauthRefreshTokens, webSessions } = await import('../../src/db/schema.js');
+    const api = await createTestApp();
+    try {
+      const owner = await createPasswordUser(api);
+      const client = await registerClient(api, owner.apiKey);
+      const web = new WebClient(api.baseUrl);
+      await logIn(web, owner.email);
+      await confidentialTokens(api, web, client);
+      const db = api.runtime.ctx.database.db;
+      const count = async () => ({
+        codes: (await db.select().from(oauthAuthorizationCodes)).length,
+        refresh: (await db.select().from(oauthRefreshTokens)).length,
+        sessions: (await db.select().from(webSessions)).length,
+      });
+      const before = await count();
+      assert.ok(before.codes === 1 && before.refresh === 1 && before.sessions >= 1, JSON.stringify(before));
+      await runHousekeeping(db, api.config.jobs, new Date());
+      assert.deepEqual(await count(), before, 'nothing live is deleted');
+      const result = await runHousekeeping(db, api.config.jobs, new Date(Date.now() + 32 * 86_400_000));
+      assert.deepEqual(await count(), { codes: 0, refresh: 0, sessions: 0 });
+      assert.ok(result.oauthGrants >= 3);
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { asc, eq, inArray, isNull, lt } from 'drizzle-orm';
+import { asc, eq, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { accessTokens, emailOutbox, oauthAuthorizationCodes, oauthClients, oauthRefreshTokens, users, type OAuthClientStatus } from '../../db/schema.js';
 
@@ -125,7 +125,7 @@ export async function deleteTokensOfClient(db: Db, clientId: string): Promise<st
   return rows.map((row) => row.hash);
 }
 
-/** Housekeeping: codes past their expiry and refresh tokens past theirs, at most `limit` of each. */
+/** Housekeeping: codes and refresh tokens that expired before `before`, at most `limit` of each. */
 export async function deleteExpiredGrants(db: Db, before: Date, limit: number): Promise<number> {
   const codes = db.select({ id: oauthAuthorizationCodes.id }).from(oauthAuthorizationCodes).where(lt(oauthAuthorizationCodes.expiresAt, before)).limit(limit);
   const deletedCodes = await db.delete(oauthAuthorizationCodes).where(inArray(oauthAuthorizationCodes.id, codes)).returning({ id: oauthAuthorizationCodes.id });
@@ -133,6 +133,4 @@ export async function deleteExpiredGrants(db: Db, before: Date, limit: number): 
   const deletedRefresh = await db.delete(oauthRefreshTokens).where(inArray(oauthRefreshTokens.id, refresh)).returning({ id: oauthRefreshTokens.id });
   return deletedCodes.length + deletedRefresh.length;
 }
-
-export const unsentEmails = (db: Db) => db.select().from(emailOutbox).where(isNull(emailOutbox.sentAt)).orderBy(asc(emailOutbox.id));
 

@@ -4,7 +4,7 @@ import { handleError } from '../../app/error-handler.js';
 import { access } from '../../http/access.js';
 import type { App } from '../../http/app.js';
 import { SCOPES } from '../../http/scopes.js';
-import { parseForm } from '../../web/layout.js';
+import { acceptFormBodies } from '../../web/layout.js';
 import {
   authenticateClient,
   type BasicCredentials,
@@ -91,9 +91,7 @@ export function registerOAuth2Routes(app: App, ctx: AppContext): void {
   });
 
   void app.register(async (endpoints) => {
-    endpoints.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) => {
-      done(null, parseForm(body as string));
-    });
+    acceptFormBodies(endpoints, FORM_LIMIT_BYTES);
     endpoints.setErrorHandler(handleTokenEndpointError);
 
     endpoints.post('/v2/auth/oauth2/token', {
