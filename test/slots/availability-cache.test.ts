@@ -92,6 +92,87 @@ describe('bookings and the availability cache', () => {
   });
 });
 
+describe('kept listings', () => {
+  let api: TestApp;
+  let now = Date.parse('2027-01-04T12:00:00Z');
+  before(async () => {
+    api = await createTestApp({}, undefined, { clock: () => now });
+  });
+  after(() => api.close());
+
+  const computed = () => api.runtime.ctx.availability.computedListings;
+  const hours = (...list: string[]) => list.map((hour) => at(`${hour}:00`));
+
+  test('the same listing is computed once, until a host\'s busy time or settings change', async () => {
+    now = Date.parse('2027-01-01T12:00:00Z');
+    const host = await createHost(api, 'America/New_York');
+    const stranger = await createHost(api, 'America/New_York');
+    const eventType = await createEventType(api, host);
+    const strangers = await createEventType(api, stranger);
+    const list = async () => startsOf(await slotsOf(api, { eventTypeId: eventType.id, start: MONDAY, end: MONDAY }));
+    const before = computed();
+    assert.deepEqual(await list(), hours('14', '15', '16', '17', '18', '19', '20', '21'));
+    assert.deepEqual(await list(), hours('14', '15', '16', '17', '18', '19', '20', '21'));
+    assert.equal(computed(), before + 1, 'the second listing is the kept one');
+    // Another window is another listing.
+    await slotsOf(api, { eventTypeId: eventType.id, start: MONDAY, end: '2027-01-05' });
+    assert.equal(computed(), before + 2);
+
+    // Someone else's booking leaves it kept; the host's own drops it.
+    const book = (eventTypeId: number, start: string) =>
+      api.request('POST', '/v2/bookings', { version: '2024-08-13', body: { eventTypeId, start, attendee: { name: 'B', email: 'b@example.com', timeZone: 'UTC' } } });
+    assert.equal((await book(strangers.id, at('15:00'))).status, 201);
+    assert.equal((await list()).length, 8);
+    assert.equal(computed(), before + 2);
+    assert.equal((await book(eventType.id, at('15:00'))).status, 201);
+    assert.deepEqual(await list(), hours('14', '16', '17', '18', '19', '20', '21'));
+    assert.equal(computed(), before + 3);
+
+    // So do the event type's settings.
+    assert.equal((await api.request('PATCH', `/v2/event-types/${eventType.id}`, { key: host.apiKey, version: '2024-06-14', body: { lengthInMinutes: 120 } })).status, 200);
+    assert.deepEqual(await list(), hours('16', '18', '20'));
+    assert.equal(computed(), before + 4);
+  });
+
+  test('a kept listing follows the clock: the notice cuts it, a reservation running out gives its slot back, an earlier clock recomputes', async () => {
+    now = Date.parse('2027-01-04T12:00:00Z');
+    const host = await createHost(api, 'America/New_York');
+    // Three hours' notice: at 12:00Z the first start is 15:00Z.
+    const eventType = await createEventType(api, host, { minimumBookingNotice: 180 });
+    const list = async () => startsOf(await slotsOf(api, { eventTypeId: eventType.id, start: MONDAY, end: MONDAY }));
+    const reserved = await api.request('POST', '/v2/slots/reservations', { version: SLOTS_VERSION, body: { eventTypeId: eventType.id, slotStart: at('17:00') } });
+    assert.equal(reserved.status, 201, reserved.text);
+    assert.deepEqual(await list(), hours('15', '16', '18', '19', '20', '21'));
+    const first = computed();
+
+    // The notice has passed 15:00: the kept listing loses it without being computed again.
+    now = Date.parse('2027-01-04T12:02:00Z');
+    assert.deepEqual(await list(), hours('16', '18', '19', '20', '21'));
+    assert.equal(computed(), first);
+
+    // Nobody announces that a reservation ran out (at 12:05): the listing knew when it would.
+    now = Date.parse('2027-01-04T12:10:00Z');
+    assert.deepEqual(await list(), hours('16', '17', '18', '19', '20', '21'));
+    assert.equal(computed(), first + 1);
+
+    // A clock set back cannot use what was computed later.
+    now = Date.parse('2027-01-04T11:00:00Z');
+    assert.ok((await list()).includes(at('14:00')));
+    assert.equal(computed(), first + 2);
+  });
+
+  test('rules that move with the clock are computed every time: the first slot of the day is the first after the notice', async () => {
+    now = Date.parse('2027-01-04T12:00:00Z');
+    const host = await createHost(api, 'America/New_York');
+    const eventType = await createEventType(api, host, { minimumBookingNotice: 180, onlyShowFirstAvailableSlot: true });
+    const list = async () => startsOf(await slotsOf(api, { eventTypeId: eventType.id, start: MONDAY, end: MONDAY }));
+    assert.deepEqual(await list(), hours('15'));
+    // Cutting the 12:00 listing would leave nothing: 16:00 is now the day's first slot.
+    now = Date.parse('2027-01-04T12:02:00Z');
+    assert.deepEqual(await list(), hours('16'));
+  });
+});
+
 describe('the availability cache across processes sharing one PostgreSQL', { skip: backend !== 'postgres' && 'needs PostgreSQL (PGlite is single-process)' }, () => {
   let a: TestApp;
   let b: TestApp;
