@@ -6,12 +6,16 @@
 // (each worker on its own host, as bench/run.ts does), with CPU per booking.
 //   PROFILE_CPU=file.cpuprofile   also writes a V8 CPU profile of the concurrent phase and prints its
 //                                 self time grouped by package / source directory.
+//   PROFILE_CASE=team             books the 50-host round-robin team of bench/team-e2e.ts instead (built
+//                                 through the API, clock at its fixture's now), every booking on a start of
+//                                 its own: all of them wait on the one event type's lock.
 import fs from 'node:fs';
 import inspector from 'node:inspector';
 import pg from 'pg';
 import { ADMIN_API_KEY, backend, createTestApp } from '../test/support/test-app.js';
 import { BOOKING_MINUTES, BOOKINGS_API_VERSION, BOOKINGS_CONNECTIONS, BOOKINGS_HOSTS, BOOKINGS_ZONE, bookingBody, type BookingHost, bookingsPlan, SlotDealer } from './bookings-e2e.js';
 import { EVENT_TYPES_API_VERSION } from './slots-e2e.js';
+import { buildTeam, loadTeamFixture, teamBookingsPlan, teamServerEnv } from './team-e2e.js';
 
 const SEQUENTIAL = Number(process.env.PROFILE_SEQUENTIAL ?? 100);
 const CONCURRENT = Number(process.env.PROFILE_CONCURRENT ?? 600);
@@ -46,36 +50,47 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: any[]) {
   return result;
 } as any;
 
-const app = await createTestApp({ LOG_LEVEL: 'silent' });
+const teamCase = process.env.PROFILE_CASE === 'team';
+const fixture = loadTeamFixture();
+const app = await createTestApp({ LOG_LEVEL: 'silent', ...(teamCase ? teamServerEnv(fixture) : {}) });
 try {
-  const hosts: BookingHost[] = [];
-  for (let i = 0; i < BOOKINGS_HOSTS; i++) {
-    const user = await app.request('POST', '/v2/admin/users', {
-      key: ADMIN_API_KEY,
-      body: { email: `bookings-host-${i}@example.com`, name: `Bookings Host ${i}`, username: `bookings-host-${i}`, timeZone: BOOKINGS_ZONE },
-    });
-    const eventType = await app.request('POST', '/v2/event-types', {
-      key: user.body.data.apiKey,
-      version: EVENT_TYPES_API_VERSION,
-      body: { title: `Bench ${BOOKING_MINUTES}`, slug: `bench-${BOOKING_MINUTES}`, lengthInMinutes: BOOKING_MINUTES, minimumBookingNotice: 0 },
-    });
-    hosts.push({ userId: user.body.data.user.id, eventTypeId: eventType.body.data.id, apiKey: user.body.data.apiKey });
-  }
-  const plan = bookingsPlan(Date.now());
-  const dealer = new SlotDealer(plan, 'measured', hosts.length);
+  const inject = (body: string) =>
+    app.runtime.app.inject({ method: 'POST', url: '/v2/bookings', headers: { 'content-type': 'application/json', 'svc-api-version': BOOKINGS_API_VERSION }, payload: body });
   let serial = 0;
-  const book = async (host: number) => {
-    const response = await app.runtime.app.inject({
-      method: 'POST',
-      url: '/v2/bookings',
-      headers: { 'content-type': 'application/json', 'svc-api-version': BOOKINGS_API_VERSION },
-      payload: bookingBody(hosts[host]!, dealer.next(host), 'measured', serial++),
-    });
-    if (response.statusCode !== 201) throw new Error(`POST /v2/bookings answered ${response.statusCode}: ${response.body.slice(0, 500)}`);
-  };
+  let book: (host: number) => Promise<void>;
+  if (teamCase) {
+    const team = await buildTeam(app.baseUrl, ADMIN_API_KEY, fixture, (message) => process.stderr.write(`${message}\n`));
+    const starts = await teamBookingsPlan(app.baseUrl, team.eventTypeId, fixture.lengthInMinutes);
+    book = async () => {
+      const start = starts[serial];
+      if (start === undefined) throw new Error(`only ${starts.length} team starts to book`);
+      const response = await inject(JSON.stringify({ eventTypeId: team.eventTypeId, start: new Date(start).toISOString(), attendee: { name: `Team Booker ${serial}`, email: `team-${serial++}@example.com`, timeZone: 'UTC' } }));
+      if (response.statusCode !== 201) throw new Error(`POST /v2/bookings answered ${response.statusCode}: ${response.body.slice(0, 500)}`);
+    };
+  } else {
+    const hosts: BookingHost[] = [];
+    for (let i = 0; i < BOOKINGS_HOSTS; i++) {
+      const user = await app.request('POST', '/v2/admin/users', {
+        key: ADMIN_API_KEY,
+        body: { email: `bookings-host-${i}@example.com`, name: `Bookings Host ${i}`, username: `bookings-host-${i}`, timeZone: BOOKINGS_ZONE },
+      });
+      const eventType = await app.request('POST', '/v2/event-types', {
+        key: user.body.data.apiKey,
+        version: EVENT_TYPES_API_VERSION,
+        body: { title: `Bench ${BOOKING_MINUTES}`, slug: `bench-${BOOKING_MINUTES}`, lengthInMinutes: BOOKING_MINUTES, minimumBookingNotice: 0 },
+      });
+      hosts.push({ userId: user.body.data.user.id, eventTypeId: eventType.body.data.id, apiKey: user.body.data.apiKey });
+    }
+    const dealer = new SlotDealer(bookingsPlan(Date.now()), 'measured', hosts.length);
+    book = async (host: number) => {
+      const response = await inject(bookingBody(hosts[host]!, dealer.next(host), 'measured', serial++));
+      if (response.statusCode !== 201) throw new Error(`POST /v2/bookings answered ${response.statusCode}: ${response.body.slice(0, 500)}`);
+    };
+  }
+  const hostCount = teamCase ? BOOKINGS_CONNECTIONS : BOOKINGS_HOSTS;
 
   // Warm-up: every host once, then some more.
-  for (let i = 0; i < 60; i++) await book(i % hosts.length);
+  for (let i = 0; i < 60; i++) await book(i % hostCount);
 
   // 1. One at a time.
   const latencies: number[] = [];
@@ -86,7 +101,7 @@ try {
     const log: Statement[] = [];
     if (backend === 'postgres') recording = log;
     const t0 = performance.now();
-    await book(i % hosts.length);
+    await book(i % hostCount);
     latencies.push(performance.now() - t0);
     recording = null;
     await new Promise((resolve) => setImmediate(resolve));
@@ -113,7 +128,7 @@ try {
     Array.from({ length: BOOKINGS_CONNECTIONS }, async (_, worker) => {
       for (let i = 0; i < perWorker; i++) {
         const t0 = performance.now();
-        await book(worker % hosts.length);
+        await book(worker % hostCount);
         concurrentLatencies.push([t0 - conWall0, performance.now() - t0]);
       }
     }),

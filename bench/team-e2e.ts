@@ -33,9 +33,12 @@ const SETUP_PARALLEL = 5;
 export const TEAM_BOOKINGS_CONNECTIONS = 20;
 const WARMUP_BOOKINGS = 200;
 const MEASURED_BOOKINGS = 1500;
-/** Round-robin bookings go to these dates (UTC), after the file's window, so its busy time and slots are left as they are. */
-const BOOKINGS_FROM = '2026-04-01';
-const BOOKINGS_TO = '2026-06-30';
+/** Round-robin bookings go to these months (UTC dates), after the file's window, so its busy time and slots are left as they are. */
+const BOOKING_MONTHS = [
+  { start: '2026-04-01', end: '2026-04-30' },
+  { start: '2026-05-01', end: '2026-05-31' },
+  { start: '2026-06-01', end: '2026-06-30' },
+];
 export const TEAM_SLOTS_TARGET_RPS = 300;
 export const TEAM_BOOKINGS_TARGET_RPS = 200;
 
@@ -264,13 +267,14 @@ export async function checkTeamSlots(baseUrl: string, fixture: TeamFixture, team
 // ---- POST /v2/bookings ----
 
 /**
- * Starts to book: the event type's slots on BOOKINGS_FROM..BOOKINGS_TO as GET /v2/slots lists them, keeping
+ * Starts to book: the event type's slots in BOOKING_MONTHS as GET /v2/slots lists them, keeping
  * only starts at least one event length apart. No two bookings then overlap, so none takes a host
  * another needs: every start stays bookable whichever host each booking gets and in whatever order
  * they commit.
  */
 export async function teamBookingsPlan(baseUrl: string, eventTypeId: number, lengthInMinutes: number): Promise<number[]> {
-  const { starts } = await servedStarts(baseUrl, eventTypeId, { start: BOOKINGS_FROM, end: BOOKINGS_TO });
+  const starts: number[] = [];
+  for (const month of BOOKING_MONTHS) starts.push(...(await servedStarts(baseUrl, eventTypeId, month)).starts);
   const plan: number[] = [];
   for (const start of starts) if (plan.length === 0 || start >= plan.at(-1)! + lengthInMinutes * MINUTE) plan.push(start);
   return plan;
@@ -458,5 +462,5 @@ export const TEAM_NOTE =
   `overlapping blocks of one host (73 pairs) cannot both be accepted bookings (the per-host no-overlap constraint), so each host's blocks are booked as their union cut into pieces of at most ${LONGEST_PIECE} min: the same busy time. ` +
   `One team (zone ${TEAM_ZONE}) with the 50 as accepted members and one round-robin event type hosted by all of them (30 min, slotInterval 15, minimumBookingNotice 30). ` +
   `slots: GET /v2/slots of that event type over the file's window (start ${'2026-03-01T00:00:00.000Z'}, end ${'2026-03-30T23:59:59.999Z'}, timeZone ${TEAM_ZONE}); expected = computeSlots run in the bench process on the file's own data (its blocks, overlaps included, the same now), got = what the server listed, ok = the same starts in the same order. The reference's slot code lists ${REFERENCE_SLOTS} on this input: it leaves out the window's last slot (23:45Z on 03-30), which ends after the window; svc lists starts in the window. Loaded like the other slots runs (autocannon, ${'10'} connections, 1 s warm-up, 5 s measured). ` +
-  `bookings (PostgreSQL only): POST /v2/bookings of the round-robin type over ${TEAM_BOOKINGS_CONNECTIONS} connections, every request on a start of its own from the slots the server lists for ${BOOKINGS_FROM}..${BOOKINGS_TO} (after the window), keeping starts at least 30 min apart so that no booking takes a host another request needs: every request must get 201. ${WARMUP_BOOKINGS} warm-up bookings, then ${MEASURED_BOOKINGS} measured: rps = answered / (first request to last answer). Every booking of the type is decided under the event type's lock (round-robin fairness counts its bookings), so they are taken one at a time. ` +
+  `bookings (PostgreSQL only): POST /v2/bookings of the round-robin type over ${TEAM_BOOKINGS_CONNECTIONS} connections, every request on a start of its own from the slots the server lists for ${BOOKING_MONTHS[0]!.start}..${BOOKING_MONTHS.at(-1)!.end} (after the window, one request a month), keeping starts at least 30 min apart so that no booking takes a host another request needs: every request must get 201. ${WARMUP_BOOKINGS} warm-up bookings, then ${MEASURED_BOOKINGS} measured: rps = answered / (first request to last answer). Every booking of the type is decided under the event type's lock (round-robin fairness counts its bookings), so they are taken one at a time. ` +
   `verification: SQL after the runs: every booking of the type accepted, exactly one booking_hosts row each, 30 min at a planned start, and no two accepted booking_hosts rows of one host overlapping (busy-block bookings included).`;

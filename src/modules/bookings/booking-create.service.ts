@@ -186,7 +186,11 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   const starts = count > 1 ? occurrenceStarts(input.start, eventType.recurrence!, count, slotEventType.organizerTimeZone) : [input.start];
   assertEndsInTime('start', starts.length === count ? starts : [Number.NaN], length, input.start);
 
-  await lockBookingScope(tx, slotEventType);
+  // Round robin: which hosts are free is read before the event type's lock, which takes its bookings
+  // one at a time: every host chosen is read again under its own lock (`recheck`), so this read only
+  // ranks them. Not with a booker limit (counted under the lock) or seats (a seat is joined unread).
+  const readsFirst = slotEventType.team?.schedulingType === 'roundRobin' && !eventType.bookerActiveBookingsLimit && seatsPerTimeSlot === null;
+  if (!readsFirst) await lockBookingScope(tx, slotEventType);
   const standing = await bookerStanding(tx, eventType, input.attendee.email, now);
   const recurringBookingUid = count > 1 || input.recurrenceCount !== undefined ? randomUUID() : null;
 
@@ -206,6 +210,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
     if (index > 0 && index % YIELD_EVERY_OCCURRENCES === 0) await yieldToEventLoop();
     slots.push(await bookableSlot(tx, slotEventType, request(start, index)));
   }
+  if (readsFirst) await lockBookingScope(tx, slotEventType);
   const joins = (slot: Slot) => seatsPerTimeSlot !== null && slot.seats?.bookingUid;
   const newSlots = slots.filter((slot) => !joins(slot));
   const recheck = async (hosts: SlotHost[]) => {
