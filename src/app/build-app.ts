@@ -17,6 +17,7 @@ import { registerAdminRoutes } from '../modules/admin/admin.routes.js';
 import { registerApiKeyRoutes } from '../modules/api-keys/api-keys.routes.js';
 import { registerBookingRoutes } from '../modules/bookings/bookings.routes.js';
 import { registerEventTypeRoutes } from '../modules/event-types/event-types.routes.js';
+import { registerPrivateLinkRoutes } from '../modules/event-types/private-links.routes.js';
 import { registerTeamEventTypeRoutes } from '../modules/event-types/team-event-types.routes.js';
 import { registerMeRoutes } from '../modules/me/me.routes.js';
 import { registerScheduleRoutes } from '../modules/schedules/schedules.routes.js';
@@ -148,6 +149,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerOrganizationWebhookRoutes(app, ctx);
   registerManagedOrganizationRoutes(app, ctx);
   registerTeamEventTypeRoutes(app, ctx);
+  registerPrivateLinkRoutes(app, ctx);
 
   return app;
 }

@@ -25,6 +25,14 @@ const BOOKING_FIELD_REFUSED = [
   'location_not_offered',
 ];
 
+const TEAM_EVENT_TYPE_WEBHOOKS = ['/v2/teams/:teamId/event-types/:eventTypeId/webhooks', '/v2/teams/:teamId/event-types/:eventTypeId/webhooks/*'];
+const PRIVATE_LINKS = [
+  '/v2/event-types/:eventTypeId/private-links',
+  '/v2/event-types/:eventTypeId/private-links/:linkId',
+  '/v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId/private-links',
+  '/v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId/private-links/:linkId',
+];
+
 /** The `details.reason` values svc's services answer with, by route. */
 export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/ready'], reasons: { 503: ['draining', 'database_unreachable', 'migrations_pending'] } },
@@ -37,7 +45,14 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/schedules/:scheduleId'], methods: ['DELETE'], reasons: { 400: ['schedule_not_found'] } },
   { routes: ['/v2/event-types', '/v2/event-types/:eventTypeId'], methods: ['POST', 'PATCH'], reasons: { 400: ['event_type_slug_taken'], 404: ['schedule_not_owned'] } },
   { routes: ['/v2/event-types/:eventTypeId'], reasons: { 404: ['event_type_not_found'] } },
-  { routes: ['/v2/slots'], reasons: { 400: ['invalid_time_range', 'unknown_property'], 404: BOOKING_TARGET_NOT_FOUND } },
+  { routes: ['/v2/event-types/:eventTypeId'], methods: ['PATCH'], reasons: { 400: ['managed_event_type_locked'] } },
+  { routes: ['/v2/event-types/:eventTypeId'], methods: ['DELETE'], reasons: { 400: ['managed_event_type_child'] } },
+  {
+    routes: ['/v2/teams/:teamId/event-types', '/v2/teams/:teamId/event-types/:eventTypeId', '/v2/organizations/:orgId/teams/:teamId/event-types', '/v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId'],
+    methods: ['POST', 'PATCH'],
+    reasons: { 400: ['duplicate_host', 'host_not_team_member', 'host_slug_taken', 'hosts_required'] },
+  },
+  { routes: ['/v2/slots'], reasons: { 400: ['invalid_time_range', 'unknown_property'], 404: [...BOOKING_TARGET_NOT_FOUND, 'private_link_expired'] } },
   {
     routes: ['/v2/slots/reservations', '/v2/slots/reservations/:uid'],
     methods: ['POST', 'PATCH'],
@@ -54,10 +69,10 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
     routes: ['/v2/bookings'],
     methods: ['POST'],
     reasons: {
-      400: ['not_variable_length', 'length_not_allowed', 'recurrence_count_too_high', 'instant_not_supported', ...BOOKING_SLOT_REFUSED, ...BOOKING_FIELD_REFUSED],
+      400: ['not_variable_length', 'length_not_allowed', 'recurrence_count_too_high', 'instant_not_supported', 'event_type_no_hosts', ...BOOKING_SLOT_REFUSED, ...BOOKING_FIELD_REFUSED],
       401: ['booking_requires_authentication'],
       403: ['booking_requires_authentication'],
-      404: BOOKING_TARGET_NOT_FOUND,
+      404: [...BOOKING_TARGET_NOT_FOUND, 'private_link_expired'],
       409: ['booking_conflict', 'booking_seats_full'],
     },
   },
@@ -82,6 +97,14 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
     routes: ['/v2/bookings/:bookingUid/confirm', '/v2/bookings/:bookingUid/decline'],
     reasons: { 400: ['booking_not_pending'], 403: ['not_booking_organizer'], 409: ['booking_conflict'] },
   },
+  {
+    routes: ['/v2/bookings/:bookingUid/reassign', '/v2/bookings/:bookingUid/reassign/:userId'],
+    reasons: {
+      400: ['event_type_not_found', 'booking_not_round_robin', 'booking_cancelled', 'booking_started', 'invalid_round_robin_host', 'fixed_host', 'no_available_host', 'host_unavailable'],
+      403: ['not_booking_manager'],
+      404: ['user_not_found', 'route_not_found'],
+    },
+  },
   { routes: ['/v2/bookings/:bookingUid/mark-absent'], reasons: { 400: ['booking_not_active', 'booking_not_started'], 403: ['not_booking_organizer'] } },
   {
     routes: ['/v2/bookings/:bookingUid/guests'],
@@ -95,6 +118,11 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
     routes: ['/v2/event-types/:eventTypeId/webhooks', '/v2/event-types/:eventTypeId/webhooks/*'],
     reasons: { 400: ['webhook_not_of_event_type'], 403: ['event_type_not_owned', 'webhook_of_other_event_type'], 404: ['event_type_not_found', 'webhook_not_found'] },
   },
+  { routes: TEAM_EVENT_TYPE_WEBHOOKS, methods: WRITE, reasons: { 400: ['trigger_not_allowed'], 409: ['webhook_subscriber_url_taken'] } },
+  { routes: TEAM_EVENT_TYPE_WEBHOOKS, reasons: { 400: ['webhook_not_of_event_type'], 403: ['webhook_of_other_event_type'], 404: ['event_type_not_found', 'webhook_not_found'] } },
+  { routes: PRIVATE_LINKS, reasons: { 404: ['event_type_not_found'] } },
+  { routes: PRIVATE_LINKS, methods: ['POST', 'PATCH'], reasons: { 400: ['private_link_limit_required', 'private_link_limits_conflict'] } },
+  { routes: PRIVATE_LINKS, methods: ['PATCH', 'DELETE'], reasons: { 404: ['private_link_not_found'] } },
   { routes: ['/v2/webhooks/:webhookId/deliveries', '/v2/webhooks/:webhookId/deliveries/*', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries/*'], reasons: { 404: ['webhook_delivery_not_found'] } },
   { routes: ['/v2/teams', '/v2/teams/:teamId', '/v2/admin/organizations', '/v2/admin/organizations/:orgId'], methods: ['POST', 'PATCH'], reasons: { 409: ['team_slug_taken'] } },
   { routes: ['/v2/teams'], methods: ['POST'], reasons: { 400: ['team_name_taken'] } },

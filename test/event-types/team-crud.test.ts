@@ -92,6 +92,35 @@ describe('team event types: create, read, list, update, delete', () => {
     assert.deepEqual(data.hosts.map((host: any) => host.userId).sort(), [owner.user.id, admin.user.id, member.user.id].sort());
   });
 
+  test('hosts must be accepted members; hosts and assignAllTeamMembers exclude each other except for round robin; emailSettings needs an organization team', async () => {
+    const post = (body: Record<string, unknown>) =>
+      api.request('POST', `/v2/teams/${team.id}/event-types`, { key: owner.apiKey, body: { title: 'Rules', slug: slug('rules'), lengthInMinutes: 30, ...body } });
+    const expectRejected = async (body: Record<string, unknown>, field: string, pattern: RegExp) => {
+      const response = await post(body);
+      assert.equal(response.status, 400, response.text);
+      assert.equal(response.body.error.details.errors?.[0]?.property ?? response.body.error.details.property, field, response.text);
+      assert.match(response.body.error.message, pattern);
+    };
+    await expectRejected({ schedulingType: 'collective', hosts: [{ userId: outsider.user.id }] }, 'hosts', new RegExp(`${outsider.user.id}.*not accepted members`));
+    await expectRejected({ schedulingType: 'roundRobin', hosts: [{ userId: pending.user.id }] }, 'hosts', new RegExp(`${pending.user.id}.*not accepted members`));
+    await expectRejected({ schedulingType: 'collective', assignAllTeamMembers: true, hosts: [{ userId: member.user.id }] }, 'hosts', /assignAllTeamMembers/);
+    await expectRejected({ schedulingType: 'managed', assignAllTeamMembers: true, hosts: [{ userId: member.user.id }] }, 'hosts', /assignAllTeamMembers/);
+    await expectRejected({ schedulingType: 'collective', hosts: [{ userId: member.user.id }], emailSettings: { disableEmailsToHosts: true } }, 'emailSettings', /organization teams/);
+    // Round robin takes both: everyone hosts, and the mandatory entry marks a fixed host; non-mandatory entries are ignored.
+    const data = await createTeamEventType(api, owner.apiKey, team.id, {
+      title: 'RR all', slug: slug('rr-all'), lengthInMinutes: 30, schedulingType: 'roundRobin', assignAllTeamMembers: true,
+      hosts: [{ userId: member.user.id, mandatory: true }, { userId: admin.user.id, mandatory: false, priority: 'highest' }],
+    });
+    const byId = new Map(data.hosts.map((host: any) => [host.userId, host]));
+    assert.deepEqual([...byId.keys()].sort(), [owner.user.id, admin.user.id, member.user.id].sort());
+    assert.equal((byId.get(member.user.id) as any).mandatory, true);
+    assert.equal((byId.get(admin.user.id) as any).mandatory, false);
+    assert.equal((byId.get(admin.user.id) as any).priority, 'medium', 'a non-mandatory entry is ignored');
+    // Nothing was half-written by the refused requests.
+    const listed = await api.request('GET', `/v2/teams/${team.id}/event-types`, { key: owner.apiKey });
+    assert.equal(listed.body.data.filter((eventType: any) => eventType.title === 'Rules').length, 0);
+  });
+
   test('PATCH changes fields and hosts; switching collective -> round robin needs hosts', async () => {
     const data = await createTeamEventType(api, owner.apiKey, team.id, { title: 'Switch', slug: slug('switch'), lengthInMinutes: 30, schedulingType: 'collective', hosts: [{ userId: member.user.id }] });
     const refused = await api.request('PATCH', `/v2/teams/${team.id}/event-types/${data.id}`, { key: admin.apiKey, body: { schedulingType: 'roundRobin' } });

@@ -27,6 +27,7 @@ type ClassName =
   | 'personal404'
   | 'bookingParticipant'
   | 'bookingOrganizer'
+  | 'bookingEventTypeAdmin'
   | 'orgAdmin'
   | 'orgMember'
   | 'orgTeamAdmin'
@@ -60,6 +61,9 @@ function expected(className: ClassName, caller: Caller, target: Target): Outcome
       return caller === 'orgMember' || caller === 'outsider' ? 'ok' : 403;
     case 'bookingOrganizer':
       return caller === 'orgMember' ? 'ok' : 403;
+    // Reassignment: the organizer (the event type's owner) and the admins of an organization the owner is in.
+    case 'bookingEventTypeAdmin':
+      return grant(['orgMember', 'orgOwner', 'orgAdmin']);
     // RolesGuard on an organization: its admins and owners (ORG_ADMIN) or all its members (ORG_MEMBER).
     case 'orgAdmin':
     case 'orgTeamOrgAdmin':
@@ -134,6 +138,8 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'GET /v2/bookings/:bookingUid/references': 'bookingOrganizer',
   'POST /v2/bookings/:bookingUid/confirm': 'bookingOrganizer',
   'POST /v2/bookings/:bookingUid/decline': 'bookingOrganizer',
+  'POST /v2/bookings/:bookingUid/reassign': 'bookingEventTypeAdmin',
+  'POST /v2/bookings/:bookingUid/reassign/:userId': 'bookingEventTypeAdmin',
   'POST /v2/bookings/:bookingUid/mark-absent': 'bookingOrganizer',
   'POST /v2/bookings/:bookingUid/guests': 'bookingParticipant',
   'PATCH /v2/bookings/:bookingUid/location': 'bookingOrganizer',
@@ -233,6 +239,22 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'PATCH /v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId': 'orgTeamAdmin',
   'DELETE /v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId': 'orgTeamAdmin',
   'GET /v2/organizations/:orgId/teams/event-types': 'orgAdmin',
+  // Private links: the event type's owner (EventTypeOwnershipGuard: 404 to anyone else); a team's, its admins.
+  'POST /v2/event-types/:eventTypeId/private-links': 'personal404',
+  'GET /v2/event-types/:eventTypeId/private-links': 'personal404',
+  'PATCH /v2/event-types/:eventTypeId/private-links/:linkId': 'personal404',
+  'DELETE /v2/event-types/:eventTypeId/private-links/:linkId': 'personal404',
+  'POST /v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId/private-links': 'orgTeamAdmin',
+  'GET /v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId/private-links': 'orgTeamAdmin',
+  'PATCH /v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId/private-links/:linkId': 'orgTeamAdmin',
+  'DELETE /v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId/private-links/:linkId': 'orgTeamAdmin',
+  // Team event-type webhooks: IsTeamEventTypeWebhookGuard wants an admin or owner of the team itself.
+  'POST /v2/teams/:teamId/event-types/:eventTypeId/webhooks': 'teamAdmin',
+  'GET /v2/teams/:teamId/event-types/:eventTypeId/webhooks': 'teamAdmin',
+  'DELETE /v2/teams/:teamId/event-types/:eventTypeId/webhooks': 'teamAdmin',
+  'GET /v2/teams/:teamId/event-types/:eventTypeId/webhooks/:webhookId': 'teamAdmin',
+  'PATCH /v2/teams/:teamId/event-types/:eventTypeId/webhooks/:webhookId': 'teamAdmin',
+  'DELETE /v2/teams/:teamId/event-types/:eventTypeId/webhooks/:webhookId': 'teamAdmin',
 };
 
 const isPluginRoute = (method: string, url: string) => url === '/docs' || url.startsWith('/docs/') || method === 'OPTIONS' || method === 'HEAD';
@@ -305,7 +327,7 @@ describe('authorization matrix: every route x every caller x own and other tenan
     const managed = (orgId: number, key: string) => send('POST', `/v2/organizations/${orgId}/organizations`, key, { name: `Managed by ${orgId}` });
     const [orgWebhookA, orgWebhookB, managedA, managedB] = [await orgWebhook(orgA, a.owner.apiKey), await orgWebhook(b.organization.id, b.owner.apiKey), await managed(orgA, a.owner.apiKey), await managed(b.organization.id, b.owner.apiKey)];
 
-    const personal = { scheduleId: schedule.body.data.id, eventTypeId: eventType.id, bookingUid: booking.uid, uid: MISSING, deliveryId: MISSING, membershipId: MISSING, id: MISSING, roleId: 'no-such-role', permission: 'role.read', webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id };
+    const personal = { scheduleId: schedule.body.data.id, eventTypeId: eventType.id, bookingUid: booking.uid, uid: MISSING, deliveryId: MISSING, membershipId: MISSING, id: MISSING, roleId: 'no-such-role', permission: 'role.read', webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id, linkId: 'no-such-link' };
     // userId: a user the organization created who is in its team (teamMember in T; U's owner in U).
     await markCreatedByOrganization(api, users.teamMember.user.id, orgA);
     await markCreatedByOrganization(api, b.owner.user.id, b.organization.id);

@@ -1,4 +1,6 @@
 // Team scheduling fixtures made through the API, as a client would.
+import { createHost, type Host } from '../slots/helpers.js';
+import { addTeamMember, createTeam } from './tenancy.js';
 import type { TestApp } from './test-app.js';
 
 /**
@@ -9,4 +11,13 @@ export async function createTeamEventType(api: TestApp, apiKey: string, teamId: 
   const response = await api.request('POST', `/v2/teams/${teamId}/event-types`, { key: apiKey, body });
   if (response.status !== 201) throw new Error(`createTeamEventType: ${response.status} ${response.text}`);
   return response.body.data;
+}
+
+/** A standalone team owned by a new UTC user, with `hosts` as accepted members. */
+export async function createTeamWithHosts(api: TestApp, hosts: readonly Host[]) {
+  const asMember = (host: Host) => ({ user: { id: host.userId, email: '', username: host.username }, apiKey: host.apiKey });
+  const owner = await createHost(api, 'UTC');
+  const team = await createTeam(api, asMember(owner));
+  for (const host of hosts) await addTeamMember(api, owner.apiKey, team.id, asMember(host));
+  return { team, owner };
 }

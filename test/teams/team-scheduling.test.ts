@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { backend, createTestApp, type TestApp } from '../support/test-app.js';
-import { addTeamMember, createTeam } from '../support/tenancy.js';
-import { createTeamEventType } from '../support/team-scheduling.js';
-import { createEventType, createHost, type Host, getSlots, slotsOf, startsOf } from '../slots/helpers.js';
+import { addTeamMember } from '../support/tenancy.js';
+import { createTeamEventType, createTeamWithHosts } from '../support/team-scheduling.js';
+import { assertError, createEventType, createHost, type Host, getSlots, SLOTS_VERSION, slotsOf, startsOf } from '../slots/helpers.js';
 import { book, booked, BOOKINGS_VERSION } from '../bookings/helpers.js';
+import { findBookingByUid, loadRecords } from '../../src/modules/bookings/bookings.repository.js';
 
 const TEAM_UNAVAILABLE = 'One of the hosts either already has booking at this time or is not available';
 // 2027-03-01 is a Monday; New York is at -05:00 and London at +00:00 that week.
@@ -18,13 +19,6 @@ describe(`team scheduling (${backend})`, () => {
   });
   after(() => api.close());
 
-  /** A standalone team owned by a new user, with `hosts` as accepted members. */
-  async function teamWith(hosts: Host[]) {
-    const owner = await createHost(api, 'UTC');
-    const team = await createTeam(api, { user: { id: owner.userId, email: '', username: owner.username }, apiKey: owner.apiKey });
-    for (const host of hosts) await addTeamMember(api, owner.apiKey, team.id, { user: { id: host.userId, email: '', username: host.username }, apiKey: host.apiKey });
-    return { team, owner };
-  }
 
   const rows = async <T>(query: ReturnType<typeof sql>) => (await api.runtime.ctx.database.db.execute(query)) as unknown as { rows: T[] };
   const hostsOfBooking = async (uid: string) =>
@@ -34,7 +28,7 @@ describe(`team scheduling (${backend})`, () => {
   test('collective: slots are the hours every host works, and a booking takes every host', async () => {
     const newYork = await createHost(api, 'America/New_York');
     const london = await createHost(api, 'Europe/London');
-    const { team, owner } = await teamWith([newYork, london]);
+    const { team, owner } = await createTeamWithHosts(api, [newYork, london]);
     const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Panel',
       slug: 'panel',
@@ -49,6 +43,8 @@ describe(`team scheduling (${backend})`, () => {
       '2027-03-01T15:00:00.000Z',
       '2027-03-01T16:00:00.000Z',
     ]);
+    const ranges = await slotsOf(api, { eventTypeId: eventType.id, ...day(MONDAY), format: 'range' });
+    assert.deepEqual(ranges[MONDAY]?.[0], { start: '2027-03-01T14:00:00.000Z', end: '2027-03-01T15:00:00.000Z' });
     // The same through the team's slug.
     assert.deepEqual(startsOf(await slotsOf(api, { teamSlug: team.slug, eventTypeSlug: 'panel', ...day(MONDAY) })).length, 3);
 
@@ -70,10 +66,30 @@ describe(`team scheduling (${backend})`, () => {
     assert.ok(startsOf(await slotsOf(api, { eventTypeId: personal.id, ...day(MONDAY) })).includes('2027-03-01T15:00:00.000Z'));
   });
 
+  test('collective across a DST change and a +05:45 host', async () => {
+    const newYork = await createHost(api, 'America/New_York');
+    const london = await createHost(api, 'Europe/London');
+    const kathmandu = await createHost(api, 'Asia/Kathmandu');
+    const { team, owner } = await createTeamWithHosts(api, [newYork, london, kathmandu]);
+    const create = (slug: string, hosts: Host[]) =>
+      createTeamEventType(api, owner.apiKey, team.id, {
+        title: slug, slug, lengthInMinutes: 60, minimumBookingNotice: 0, schedulingType: 'collective', hosts: hosts.map((host) => ({ userId: host.userId })),
+      });
+    const transatlantic = await create('transatlantic', [newYork, london]);
+    // 2027-03-14 New York moves to -04:00 (London stays at +00:00 until 03-28): the shared window grows by an hour.
+    const across = await slotsOf(api, { eventTypeId: transatlantic.id, start: '2027-03-12', end: '2027-03-15', timeZone: 'America/New_York' });
+    assert.deepEqual(startsOf({ a: across['2027-03-12'] ?? [] }), ['2027-03-12T09:00:00.000-05:00', '2027-03-12T10:00:00.000-05:00', '2027-03-12T11:00:00.000-05:00']);
+    assert.deepEqual(startsOf({ a: across['2027-03-15'] ?? [] }), ['2027-03-15T09:00:00.000-04:00', '2027-03-15T10:00:00.000-04:00', '2027-03-15T11:00:00.000-04:00', '2027-03-15T12:00:00.000-04:00']);
+    assert.equal(across['2027-03-13'], undefined, 'weekend');
+    // Kathmandu works 03:15-11:15Z, London 09:00-17:00Z: together 09:00-11:15Z, hour slots from 09:00Z.
+    const eastWest = await create('east-west', [kathmandu, london]);
+    assert.deepEqual(startsOf(await slotsOf(api, { eventTypeId: eastWest.id, ...day(MONDAY) })), ['2027-03-01T09:00:00.000Z', '2027-03-01T10:00:00.000Z']);
+  });
+
   test('round robin: a slot needs one free host; one slot books each host once, then is gone', async () => {
     const first = await createHost(api, 'Europe/London');
     const second = await createHost(api, 'Europe/London');
-    const { team, owner } = await teamWith([first, second]);
+    const { team, owner } = await createTeamWithHosts(api, [first, second]);
     const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Support',
       slug: 'support',
@@ -103,7 +119,7 @@ describe(`team scheduling (${backend})`, () => {
     const low = await createHost(api, 'Europe/London');
     const high = await createHost(api, 'Europe/London');
     const fixed = await createHost(api, 'Europe/London');
-    const { team, owner } = await teamWith([low, high, fixed]);
+    const { team, owner } = await createTeamWithHosts(api, [low, high, fixed]);
     const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Sales',
       slug: 'sales',
@@ -127,21 +143,18 @@ describe(`team scheduling (${backend})`, () => {
     // Weights: 300 against 100 over four bookings give 3 and 1.
     const heavy = await createHost(api, 'Europe/London');
     const light = await createHost(api, 'Europe/London');
-    const weighted = await teamWith([heavy, light]);
+    const weighted = await createTeamWithHosts(api, [heavy, light]);
     const shared = await createTeamEventType(api, weighted.owner.apiKey, weighted.team.id, {
       title: 'Weighted',
       slug: 'weighted',
       lengthInMinutes: 60,
       minimumBookingNotice: 0,
       schedulingType: 'roundRobin',
+      isRRWeightsEnabled: true,
       hosts: [
         { userId: light.userId, weight: 100 },
         { userId: heavy.userId, weight: 300 },
       ],
-    });
-    await api.runtime.ctx.changes.transaction(api.runtime.ctx.database, async (tx, announce) => {
-      await tx.execute(sql`update event_types set is_rr_weights_enabled = true where id = ${shared.id}`);
-      await announce({ kind: 'teamEventType', eventTypeId: shared.id });
     });
     const taken: number[] = [];
     for (const hour of [9, 10, 11, 12]) {
@@ -153,7 +166,7 @@ describe(`team scheduling (${backend})`, () => {
   test('reschedule keeps the round-robin host when the event type says so', async () => {
     const first = await createHost(api, 'Europe/London');
     const second = await createHost(api, 'Europe/London');
-    const { team, owner } = await teamWith([first, second]);
+    const { team, owner } = await createTeamWithHosts(api, [first, second]);
     const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Keep',
       slug: 'keep',
@@ -173,7 +186,7 @@ describe(`team scheduling (${backend})`, () => {
 
   test('a managed parent has no hosts of its own; unknown team slugs are 404', async () => {
     const member = await createHost(api, 'Europe/London');
-    const { team, owner } = await teamWith([member]);
+    const { team, owner } = await createTeamWithHosts(api, [member]);
     const created = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Template',
       slug: 'template',
@@ -194,7 +207,7 @@ describe(`team scheduling (${backend})`, () => {
   test('a team\'s own daily booking limit counts bookings of all its event types, in its zone', async () => {
     const first = await createHost(api, 'Europe/London');
     const second = await createHost(api, 'Europe/London');
-    const { team, owner } = await teamWith([first, second]);
+    const { team, owner } = await createTeamWithHosts(api, [first, second]);
     const patched = await api.request('PATCH', `/v2/teams/${team.id}`, { key: owner.apiKey, body: { bookingLimits: { day: 1 }, timeZone: 'Asia/Kathmandu' } });
     assert.equal(patched.status, 200, patched.text);
     const one = await createTeamEventType(api, owner.apiKey, team.id, {
@@ -215,9 +228,86 @@ describe(`team scheduling (${backend})`, () => {
     assert.ok(nextDay.includes('2027-03-02T09:00:00.000Z'), nextDay.join());
   });
 
+  test('includeManagedEventsInLimits: bookings of members\' managed copies count toward the team\'s limit only when set', async () => {
+    const first = await createHost(api, 'Europe/London');
+    const second = await createHost(api, 'Europe/London');
+    const { team, owner } = await createTeamWithHosts(api, [first, second]);
+    const limit = async (includeManagedEventsInLimits: boolean) => {
+      const patched = await api.request('PATCH', `/v2/teams/${team.id}`, { key: owner.apiKey, body: { bookingLimits: { day: 1 }, includeManagedEventsInLimits } });
+      assert.equal(patched.status, 200, patched.text);
+    };
+    await limit(false);
+    const managed = await createTeamEventType(api, owner.apiKey, team.id, {
+      title: 'Copy', slug: 'copy', lengthInMinutes: 30, minimumBookingNotice: 0, schedulingType: 'managed', hosts: [{ userId: first.userId }],
+    });
+    const child = (managed as any[]).find((eventType) => eventType.ownerId === first.userId);
+    assert.ok(child, JSON.stringify(managed));
+    const collective = await createTeamEventType(api, owner.apiKey, team.id, {
+      title: 'Team', slug: 'team-limited', lengthInMinutes: 30, minimumBookingNotice: 0, schedulingType: 'collective', hosts: [{ userId: second.userId }],
+    });
+    const copyBooking = await booked(api, { eventTypeId: child.id, start: '2027-03-05T09:00:00Z' });
+    // Its webhook audience (and every record of it) names the parent's team.
+    const db = api.runtime.ctx.database.db;
+    const [record] = await loadRecords(db, [(await findBookingByUid(db, copyBooking.uid))!]);
+    assert.equal(record!.eventType?.teamId, team.id);
+    const friday = async () => startsOf(await slotsOf(api, { eventTypeId: collective.id, ...day('2027-03-05') })).length;
+    assert.ok((await friday()) > 0, 'a managed copy does not count by default');
+    await limit(true);
+    assert.equal(await friday(), 0, 'counted once the team says so');
+  });
+
+  test('a reservation of a team slot holds every collective host, and one host of a round robin', async () => {
+    const london = await createHost(api, 'Europe/London');
+    const other = await createHost(api, 'Europe/London');
+    const { team, owner } = await createTeamWithHosts(api, [london, other]);
+    const reserve = (eventTypeId: number, slotStart: string) => api.request('POST', '/v2/slots/reservations', { version: SLOTS_VERSION, body: { eventTypeId, slotStart } });
+    const collective = await createTeamEventType(api, owner.apiKey, team.id, {
+      title: 'Held panel', slug: 'held-panel', lengthInMinutes: 60, minimumBookingNotice: 0, schedulingType: 'collective',
+      hosts: [{ userId: london.userId }, { userId: other.userId }],
+    });
+    const personal = await createEventType(api, other, { lengthInMinutes: 60 });
+    const held = await reserve(collective.id, '2027-03-04T10:00:00Z');
+    assert.equal(held.status, 201, held.text);
+    assert.ok(!startsOf(await slotsOf(api, { eventTypeId: personal.id, ...day('2027-03-04') })).includes('2027-03-04T10:00:00.000Z'), 'the second host is held too');
+    const released = await api.request('DELETE', `/v2/slots/reservations/${held.body.data.reservationUid}`, { version: SLOTS_VERSION });
+    assert.equal(released.status, 200, released.text);
+    assert.ok(startsOf(await slotsOf(api, { eventTypeId: personal.id, ...day('2027-03-04') })).includes('2027-03-04T10:00:00.000Z'), 'released for both');
+
+    const roundRobin = await createTeamEventType(api, owner.apiKey, team.id, {
+      title: 'Held support', slug: 'held-support', lengthInMinutes: 60, minimumBookingNotice: 0, schedulingType: 'roundRobin',
+      hosts: [{ userId: london.userId }, { userId: other.userId }],
+    });
+    const rrStarts = async () => startsOf(await slotsOf(api, { eventTypeId: roundRobin.id, ...day('2027-03-04') }));
+    assert.equal((await reserve(roundRobin.id, '2027-03-04T11:00:00Z')).status, 201);
+    assert.ok((await rrStarts()).includes('2027-03-04T11:00:00.000Z'), 'one host is still free');
+    assert.equal((await reserve(roundRobin.id, '2027-03-04T11:00:00Z')).status, 201);
+    assert.ok(!(await rrStarts()).includes('2027-03-04T11:00:00.000Z'), 'both hosts held');
+    assert.equal((await reserve(roundRobin.id, '2027-03-04T11:00:00Z')).status, 422);
+  });
+
+  test('bookingRequiresAuthentication on a team event type: hosts and team admins may book, plain members and strangers may not', async () => {
+    const host = await createHost(api, 'Europe/London');
+    const member = await createHost(api, 'Europe/London');
+    const admin = await createHost(api, 'Europe/London');
+    const { team, owner } = await createTeamWithHosts(api, [host, member]);
+    await addTeamMember(api, owner.apiKey, team.id, { user: { id: admin.userId, email: '', username: admin.username }, apiKey: admin.apiKey }, 'ADMIN');
+    const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
+      title: 'Guarded', slug: 'guarded', lengthInMinutes: 30, minimumBookingNotice: 0, schedulingType: 'collective',
+      hosts: [{ userId: host.userId }], bookingRequiresAuthentication: true,
+    });
+    const at = (hour: number) => `2027-03-03T${String(hour).padStart(2, '0')}:00:00Z`;
+    assertError(await book(api, { eventTypeId: eventType.id, start: at(9) }), 401, 'UnauthorizedException', /request must be authenticated/);
+    const stranger = await createHost(api, 'UTC');
+    assertError(await book(api, { eventTypeId: eventType.id, start: at(9) }, { key: stranger.apiKey }), 403, 'ForbiddenException', /not authorized to access this event type/);
+    assertError(await book(api, { eventTypeId: eventType.id, start: at(9) }, { key: member.apiKey }), 403, 'ForbiddenException', /not authorized to access this event type/);
+    await booked(api, { eventTypeId: eventType.id, start: at(9) }, { key: host.apiKey });
+    await booked(api, { eventTypeId: eventType.id, start: at(10) }, { key: admin.apiKey });
+    await booked(api, { eventTypeId: eventType.id, start: at(11) }, { key: owner.apiKey });
+  });
+
   test('concurrent bookings of one round-robin slot go to different hosts; the third is refused', { skip: backend !== 'postgres' && 'races need PostgreSQL (PGlite is one session)' }, async () => {
     const hosts = [await createHost(api, 'Europe/London'), await createHost(api, 'Europe/London')];
-    const { team, owner } = await teamWith(hosts);
+    const { team, owner } = await createTeamWithHosts(api, hosts);
     const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
       title: 'Race', slug: 'race', lengthInMinutes: 60, minimumBookingNotice: 0, schedulingType: 'roundRobin',
       hosts: hosts.map((host) => ({ userId: host.userId })),

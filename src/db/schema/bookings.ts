@@ -110,12 +110,13 @@ export const bookingAttendees = pgTable(
 
 /**
  * A slot held for a few minutes while someone books it: it is busy time of its host (or one seat of a
- * seated slot) until `reserved_until`.
+ * seated slot) until `reserved_until`. A team slot holds one row per host it needs (every collective
+ * host; round robin's fixed hosts and one host per group), all under the reservation's uid.
  */
 export const slotReservations = pgTable(
   'slot_reservations',
   {
-    uid: text('uid').primaryKey(),
+    uid: text('uid').notNull(),
     eventTypeId: integer('event_type_id')
       .notNull()
       .references(() => eventTypes.id, { onDelete: 'cascade' }),
@@ -128,7 +129,11 @@ export const slotReservations = pgTable(
     reservedUntil: timestamp('reserved_until', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('slot_reservations_user_id_slot_end_idx').on(t.userId, t.slotEnd), index('slot_reservations_reserved_until_idx').on(t.reservedUntil)],
+  (t) => [
+    primaryKey({ columns: [t.uid, t.userId] }),
+    index('slot_reservations_user_id_slot_end_idx').on(t.userId, t.slotEnd),
+    index('slot_reservations_reserved_until_idx').on(t.reservedUntil),
+  ],
 );
 
 /**

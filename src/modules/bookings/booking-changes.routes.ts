@@ -1,21 +1,21 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../http/app.js';
 import type { AppContext } from '../../app/context.js';
 import type { ChangeEvent } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
 import { access } from '../../http/access.js';
-import { versionHeaderSchema } from '../../http/api-version.js';
 import { Envelope, ok } from '../../http/envelope.js';
 import { runMutation } from '../../http/mutation.js';
 import { cancelBooking, type ChangeContext } from './booking-changes.service.js';
 import { confirmBooking, declineBooking } from './booking-decisions.service.js';
+import { reassignBooking, type ReassignInput } from './booking-reassign.service.js';
 import { rescheduleBooking } from './booking-reschedule.service.js';
-import { BookingData_2024_08_13, BookingUidParams } from './bookings.schemas.js';
-import { bookingVariant } from './bookings.versions.js';
+import { BookingData_2024_08_13, BookingUidParams, ReassignedBooking_2024_08_13, ReassignToUserBody, ReassignToUserParams } from './bookings.schemas.js';
+import { bookingVariant, bookingWriteHeaders, newRouteHeaders, routeExistsForVersion } from './bookings.versions.js';
 
 /** Every route here writes, so each takes Idempotency-Key. */
-const headers = versionHeaderSchema('2024-08-13', 'Send 2024-08-13', { idempotent: true });
+const headers = bookingWriteHeaders;
 const SeatUid = Type.String({ minLength: 1, maxLength: 100, description: 'Seated bookings: the seat (attendee) to act on' });
 
 const CancelBookingBody = Type.Object({
@@ -42,6 +42,17 @@ function changeContext(ctx: AppContext, request: FastifyRequest, tx: Db, announc
 }
 
 const viewerOf = (request: FastifyRequest) => request.principal?.user.id ?? null;
+
+function reassign(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, input: ReassignInput) {
+  return runMutation(ctx, request, reply, async (tx, announce) => {
+    const systemAdmin = request.principal?.user.role === 'ADMIN';
+    const reassigned = await reassignBooking({ ...changeContext(ctx, request, tx, announce), systemAdmin }, input);
+    return { status: 200, body: ok(reassigned) };
+  });
+}
+
+const REASSIGN_RULES =
+  'Round-robin bookings only (400 otherwise), upcoming and not cancelled or rejected. The booking\'s organizer, a host of its event type, or an admin or owner of its team or organization may reassign (403 otherwise). The booking keeps its uid and time; subscriptions of BOOKING_REASSIGNED (svc\'s own trigger) of both hosts, the event type and the team hear of it. Needs svc-api-version 2024-08-13 (404 without it). Send Idempotency-Key to make retries safe.';
 
 export function registerBookingChangeRoutes(app: App, ctx: AppContext): void {
   const tags = ['Bookings'];
@@ -103,6 +114,35 @@ export function registerBookingChangeRoutes(app: App, ctx: AppContext): void {
         const found = await confirmBooking(changeContext(ctx, request, tx, announce), request.params.bookingUid);
         return { status: 200, body: ok(bookingVariant(request.apiVersion).presentFound(found, viewerOf(request))) };
       }),
+  });
+
+  app.post('/v2/bookings/:bookingUid/reassign', {
+    config: { access: access.user('BOOKING_WRITE') },
+    onRequest: routeExistsForVersion,
+    schema: {
+      tags,
+      summary: 'Reassign a booking to auto-selected host',
+      description: `Hands the booking to the round-robin host a new booking at its time would get (ranked by weights, priority and least recent booking), among those free then, the current host excluded: 400 when none is. ${REASSIGN_RULES}`,
+      headers: newRouteHeaders,
+      params: BookingUidParams,
+      response: { 200: Envelope(ReassignedBooking_2024_08_13) },
+    },
+    handler: (request, reply) => reassign(ctx, request, reply, { uid: request.params.bookingUid }),
+  });
+
+  app.post('/v2/bookings/:bookingUid/reassign/:userId', {
+    config: { access: access.user('BOOKING_WRITE') },
+    onRequest: routeExistsForVersion,
+    schema: {
+      tags,
+      summary: 'Reassign a booking to a specific host',
+      description: `Hands the booking to userId, a round-robin (not fixed) host of its event type (400 otherwise, 404 for an unknown user) who must be free at its time (400 otherwise). ${REASSIGN_RULES}`,
+      headers: newRouteHeaders,
+      params: ReassignToUserParams,
+      body: ReassignToUserBody,
+      response: { 200: Envelope(ReassignedBooking_2024_08_13) },
+    },
+    handler: (request, reply) => reassign(ctx, request, reply, { uid: request.params.bookingUid, toUserId: request.params.userId, reason: request.body?.reason }),
   });
 
   app.post('/v2/bookings/:bookingUid/decline', {

@@ -3,12 +3,14 @@ import type { ChangeEvent } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, fieldRejected, forbidden, invalidField, notFound, unauthorized } from '../../lib/errors.js';
 import { hostsEventType, ownsEventType } from '../access/resource-policy.js';
+import { loadTenancy } from '../access/access.repository.js';
 import { occurrenceStarts } from '../../scheduling/recurrence.js';
 import { explainUnavailable, findSlot } from '../../scheduling/slot-check.js';
 import type { Slot } from '../../scheduling/slot-query.js';
 import type { ConfirmationPolicy } from '../event-types/event-type-model.js';
 import { type BookingOrganizer, type EventTypeRow, findEventTypeById } from '../event-types/event-types.repository.js';
 import { ownerExists } from '../event-types/event-types.service.js';
+import { assertLinkOf, useLinkForBooking } from '../event-types/private-links.service.js';
 import type { AvailabilityCache } from '../slots/availability-cache.js';
 import { consumeReservation } from '../slots/slot-reservations.service.js';
 import { assertEndsInTime, buildSlotQuery, findBookingProfile, resolveSlotTarget, type SlotEventType, type SlotHost, type SlotTarget } from '../slots/slots.service.js';
@@ -29,7 +31,10 @@ export type BookingTarget =
   | { kind: 'team'; teamSlug: string; eventTypeSlug: string; organizationSlug?: string | undefined };
 
 export interface CreateBookingInput {
-  target: BookingTarget;
+  /** null: the private link names the event type. */
+  target: BookingTarget | null;
+  /** svc: a private link of the event type; the booking uses it up by one. */
+  privateLinkId?: string | undefined;
   start: number;
   attendee: { name: string; email?: string | undefined; timeZone: string; phoneNumber?: string | undefined; language?: string | undefined };
   bookingFieldsResponses: Record<string, unknown>;
@@ -98,7 +103,14 @@ async function bookableEventType(tx: Db, target: BookingTarget, cache: Availabil
   throw notFound('event_type_not_found', `Event type with slug ${target.eventTypeSlug} belonging to user ${target.username} not found.`);
 }
 
-function assertMayBook(eventType: EventTypeRow, hosts: readonly { userId: number }[], callerId: number | null): void {
+/** Whether the caller is an admin or owner of the event type's team, or of that team's organization. */
+async function administersTeamOf(tx: Db, eventType: EventTypeRow, callerId: number): Promise<boolean> {
+  if (eventType.teamId === null) return false;
+  const tenancy = await loadTenancy(tx, callerId, [eventType.teamId]);
+  return [...tenancy.held.values()].some((held) => held.accepted && held.role !== 'MEMBER');
+}
+
+async function assertMayBook(tx: Db, eventType: EventTypeRow, hosts: readonly { userId: number }[], callerId: number | null): Promise<void> {
   if (!eventType.bookingRequiresAuthentication) return;
   if (callerId === null) {
     throw unauthorized(
@@ -106,7 +118,7 @@ function assertMayBook(eventType: EventTypeRow, hosts: readonly { userId: number
       'checkBookingRequiresAuthentication - request must be authenticated by passing credentials belonging to event type owner, host or team or org admin or owner.',
     );
   }
-  if (!ownsEventType(callerId, eventType) && !hostsEventType(callerId, hosts)) {
+  if (!ownsEventType(callerId, eventType) && !hostsEventType(callerId, hosts) && !(await administersTeamOf(tx, eventType, callerId))) {
     throw forbidden(
       'booking_requires_authentication',
       'checkBookingRequiresAuthentication - user is not authorized to access this event type. User has to be either event type owner, host, team admin or owner or org admin or owner.',
@@ -165,9 +177,11 @@ async function bookerStanding(tx: Db, eventType: EventTypeRow, email: string | u
  */
 export async function createBooking(ctx: BookingContext, input: CreateBookingInput): Promise<CreatedBookings> {
   const { tx, now } = ctx;
-  const { eventType, organizer, slotEventType } = await bookableEventType(tx, input.target, ctx.cache ?? null);
+  const link = input.privateLinkId === undefined ? null : await useLinkForBooking(tx, input.privateLinkId, now);
+  const { eventType, organizer, slotEventType } = await bookableEventType(tx, input.target ?? { kind: 'id', eventTypeId: link!.eventTypeId }, ctx.cache ?? null);
+  if (link) assertLinkOf(link, eventType.id);
   const team = slotEventType.team !== null;
-  assertMayBook(eventType, slotEventType.hosts, ctx.callerId);
+  await assertMayBook(tx, eventType, slotEventType.hosts, ctx.callerId);
   if (input.instant) {
     const message = team
       ? 'Instant meetings are not supported: svc has no video meeting server to start one.'
@@ -228,6 +242,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   const host = organizerHost && { id: organizerHost.id, name: organizerHost.name, email: organizerHost.email, username: organizerHost.username, timeZone: organizerHost.timeZone };
   const seating = seatsPerTimeSlot === null ? null : { showAttendees: eventType.seatsShowAttendees };
   let seatUid: string | null = null;
+  const owningTeam = await repo.owningTeamOf(tx, eventType);
   for (const [index, slot] of slots.entries()) {
     if (index > 0 && index % YIELD_EVERY_OCCURRENCES === 0) await yieldToEventLoop();
     const start = slot.start;
@@ -265,7 +280,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       seatUid = seat.seatUid;
       attendees = [seat];
     } else attendees = await repo.insertAttendees(tx, attendeesOf(booking.id, input));
-    records.push({ booking, attendees, host: host!, eventType: { id: eventType.id, slug: eventType.slug, teamId: eventType.teamId }, seating });
+    records.push({ booking, attendees, host: host!, eventType: { id: eventType.id, slug: eventType.slug, teamId: owningTeam }, seating });
   }
   if (input.reservationUid) await consumeReservation(tx, input.reservationUid, eventType.id, input.start, now);
   for (const userId of new Set([records[0]!.booking.userId, ...hostIds])) await ctx.announce({ kind: 'busyTime', userId });

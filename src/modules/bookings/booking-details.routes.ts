@@ -3,19 +3,17 @@ import { Type } from 'typebox';
 import type { App } from '../../http/app.js';
 import type { AppContext } from '../../app/context.js';
 import { access } from '../../http/access.js';
-import { API_VERSION_HEADER, pickVariant, type VersionTable, versionHeaderSchema } from '../../http/api-version.js';
+import { versionHeaderSchema } from '../../http/api-version.js';
 import { Envelope, ok } from '../../http/envelope.js';
 import { runMutation } from '../../http/mutation.js';
 import { principalOf } from '../../http/request-guard.js';
 import { StringEnum } from '../../http/schema-types.js';
-import { notFound } from '../../lib/errors.js';
 import { Locale } from '../users/users.schemas.js';
 import { addGuests, bookingCalendarLinks, bookingReferences, type Caller, markAbsent, REFERENCE_TYPES, updateLocation } from './booking-details.service.js';
 import { BookingData_2024_08_13, BookingUidParams } from './bookings.schemas.js';
-import { bookingVariant } from './bookings.versions.js';
+import { bookingVariant, bookingWriteHeaders, newRouteHeaders, routeExistsForVersion } from './bookings.versions.js';
 
 const readHeaders = versionHeaderSchema('2024-08-13');
-const writeHeaders = versionHeaderSchema('2024-08-13', 'Send 2024-08-13', { idempotent: true });
 const Email = Type.String({ format: 'email', maxLength: 254 });
 const Text = (maxLength: number, description: string) => Type.Optional(Type.String({ maxLength, description }));
 
@@ -59,18 +57,6 @@ export const ReferencesOutput = Envelope(
   Type.Array(Type.Object({ id: Type.Integer(), type: Type.String(), eventUid: Type.String(), destinationCalendarId: Type.Union([Type.String(), Type.Null()]) })),
 );
 
-/** Routes the reference added in 2024-08-13 only: other versions find no route there. */
-const newRoutes: VersionTable<true> = { variants: { '2024-08-13': true } };
-const newRouteHeaders = Type.Object({
-  ...writeHeaders.properties,
-  [API_VERSION_HEADER]: StringEnum(['2024-08-13'] as const, { description: 'Required: without it (or with another version) the route answers 404' }),
-});
-
-/** Answers as the not-found handler does, before the body is read or validated. */
-async function routeExistsForVersion(request: FastifyRequest): Promise<void> {
-  if (!pickVariant(newRoutes, request.apiVersion)) throw notFound('route_not_found', `Cannot ${request.method} ${request.url.split('?')[0]}`);
-}
-
 const callerOf = (request: FastifyRequest): Caller => {
   const { user } = principalOf(request);
   return { id: user.id, attendeeEmail: user.verifiedEmail };
@@ -87,7 +73,7 @@ export function registerBookingDetailRoutes(app: App, ctx: AppContext): void {
       tags,
       summary: 'Mark a booking absence',
       description: "The booking's organizer marks the host and/or attendees absent (or present again), once the booking has started. Send Idempotency-Key to make retries safe.",
-      headers: writeHeaders,
+      headers: bookingWriteHeaders,
       params: BookingUidParams,
       body: MarkAbsentBody,
       response: { 200: Envelope(BookingData_2024_08_13) },

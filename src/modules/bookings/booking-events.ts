@@ -3,7 +3,7 @@ import { bookingSubscriptionsQuery, emitBookingWebhooks } from '../webhooks/webh
 import { presentBooking } from './bookings.presenter.js';
 import { hasBookingEvent, insertBookingEvent, loadRecords, lockBookingByUid, type BookingRecord } from './bookings.repository.js';
 
-/** Booking triggers of spec section 6 that bookings emit. */
+/** Booking triggers of spec section 6 that bookings emit, and svc's BOOKING_REASSIGNED. */
 export type BookingTrigger =
   | 'BOOKING_CREATED'
   | 'BOOKING_REQUESTED'
@@ -11,6 +11,7 @@ export type BookingTrigger =
   | 'BOOKING_CANCELLED'
   | 'BOOKING_REJECTED'
   | 'BOOKING_NO_SHOW_UPDATED'
+  | 'BOOKING_REASSIGNED'
   | 'MEETING_STARTED'
   | 'MEETING_ENDED';
 
@@ -18,9 +19,16 @@ export type BookingTrigger =
  * Records what happened to a booking in the transaction that made it happen: the booking as it now
  * is, plus what the trigger adds (reasons, the booking it replaced...). In the same transaction, every
  * matching webhook subscription gets a delivery (body rendered now) and a delivery job: nothing is
- * announced that did not commit, and nothing that committed can be lost.
+ * announced that did not commit, and nothing that committed can be lost. `alsoUserIds`: users besides
+ * the organizer whose subscriptions hear of it (a reassigned booking's previous host).
  */
-export async function recordBookingEvent(tx: Db, trigger: BookingTrigger, record: BookingRecord, extra: Record<string, unknown> = {}): Promise<void> {
+export async function recordBookingEvent(
+  tx: Db,
+  trigger: BookingTrigger,
+  record: BookingRecord,
+  extra: Record<string, unknown> = {},
+  alsoUserIds: readonly number[] = [],
+): Promise<void> {
   const event = await insertBookingEvent(
     tx,
     {
@@ -32,7 +40,7 @@ export async function recordBookingEvent(tx: Db, trigger: BookingTrigger, record
       payload: { ...presentBooking(record), ...extra },
     },
     // The subscriptions that may want it are found by the same statement.
-    bookingSubscriptionsQuery(trigger, record),
+    bookingSubscriptionsQuery(trigger, record, alsoUserIds),
   );
   await emitBookingWebhooks(tx, { trigger, bookingEventId: event.id, createdAt: event.createdAt, record, extra }, event.alongside);
 }

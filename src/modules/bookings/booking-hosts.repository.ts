@@ -1,4 +1,4 @@
-import { inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { bookingHosts, users } from '../../db/schema.js';
 import type { BookingStatus } from '../../db/schema/bookings.js';
@@ -11,6 +11,17 @@ import type { BookingHost } from './bookings.repository.js';
 export async function insertCoHosts(db: Db, booking: { id: number; startAt: Date; endAt: Date; status: BookingStatus }, userIds: readonly number[]): Promise<void> {
   if (userIds.length === 0) return;
   await db.insert(bookingHosts).values(userIds.map((userId) => ({ bookingId: booking.id, userId, startAt: booking.startAt, endAt: booking.endAt, status: booking.status })));
+}
+
+/**
+ * Puts `toUserId` in `fromUserId`'s place among a booking's co-hosts (a reassignment that keeps the
+ * organizer); the exclusion constraint checks the new host's time.
+ */
+export async function replaceCoHost(db: Db, bookingId: number, fromUserId: number, toUserId: number): Promise<void> {
+  await db
+    .update(bookingHosts)
+    .set({ userId: toUserId })
+    .where(and(eq(bookingHosts.bookingId, bookingId), eq(bookingHosts.userId, fromUserId)));
 }
 
 /** Every host (organizer and co-hosts) of the given bookings. */

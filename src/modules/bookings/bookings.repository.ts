@@ -21,6 +21,7 @@ export interface BookingRecord {
   booking: BookingRow;
   attendees: AttendeeRow[];
   host: BookingHost;
+  /** `teamId`: the team whose event type it is (a managed copy's: its parent's team). */
   eventType: { id: number; slug: string; teamId: number | null } | null;
   /** Set for bookings of a seated event type. */
   seating: { showAttendees: boolean } | null;
@@ -56,6 +57,17 @@ export async function findSeriesBookings(db: Db, recurringBookingUid: string): P
   return db.select().from(bookings).where(eq(bookings.recurringBookingUid, recurringBookingUid)).orderBy(asc(bookings.startAt));
 }
 
+/** The team an event type belongs to: its own, or for a member's managed copy its parent's. */
+// Spelled out: drizzle leaves selected columns unqualified, which the subquery would read as its own.
+const owningTeamId = sql<number | null>`coalesce(event_types.team_id, (select parent.team_id from event_types parent where parent.id = event_types.parent_id))`;
+
+/** The team of an event type row (one read only for a managed copy). */
+export async function owningTeamOf(db: Db, eventType: { id: number; teamId: number | null; parentId: number | null }): Promise<number | null> {
+  if (eventType.teamId !== null || eventType.parentId === null) return eventType.teamId;
+  const [row] = await db.select({ teamId: owningTeamId }).from(eventTypes).where(eq(eventTypes.id, eventType.id));
+  return row?.teamId ?? null;
+}
+
 /** Bookings with their attendees, organizer and event type, in the order of `rows`. */
 export async function loadRecords(db: Db, rows: BookingRow[]): Promise<BookingRecord[]> {
   if (rows.length === 0) return [];
@@ -67,7 +79,7 @@ export async function loadRecords(db: Db, rows: BookingRow[]): Promise<BookingRe
     .from(users)
     .where(inArray(users.id, [...new Set(rows.map((row) => row.userId))]));
   const types = await db
-    .select({ id: eventTypes.id, slug: eventTypes.slug, teamId: eventTypes.teamId, seatsPerTimeSlot: eventTypes.seatsPerTimeSlot, seatsShowAttendees: eventTypes.seatsShowAttendees })
+    .select({ id: eventTypes.id, slug: eventTypes.slug, teamId: owningTeamId, seatsPerTimeSlot: eventTypes.seatsPerTimeSlot, seatsShowAttendees: eventTypes.seatsShowAttendees })
     .from(eventTypes)
     .where(inArray(eventTypes.id, [...new Set(rows.flatMap((row) => (row.eventTypeId === null ? [] : [row.eventTypeId])))].concat(-1)));
   const hostById = new Map(hosts.map((host) => [host.id, host]));

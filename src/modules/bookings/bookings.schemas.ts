@@ -46,6 +46,9 @@ export const CreateBookingBody_2024_08_13 = Type.Object({
   recurrenceCount: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Recurring event types: occurrences to book (at most the event type\'s)' })),
   instant: Type.Optional(Type.Boolean({ description: 'Instant meetings: team event types only' })),
   reservationUid: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'svc: a reservation you hold for this slot; it is used up by the booking' })),
+  privateLinkId: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, description: 'svc: a private link of the event type (its linkId); alone, it names the event type. The booking counts one use; an expired or used-up link is a 404' }),
+  ),
 });
 
 const BookingHostOutput = Type.Object({
@@ -155,3 +158,16 @@ export const BookingsQuery_2024_08_13 = Type.Object({
 });
 
 export const BookingUidParams = Type.Object({ bookingUid: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const ReassignToUserParams = Type.Object({
+  bookingUid: Type.String({ minLength: 1, maxLength: 100 }),
+  userId: Type.Integer({ minimum: 1, maximum: INT4_MAX, description: 'A round-robin host of the booking\'s event type' }),
+});
+
+export const ReassignToUserBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 1000, description: 'Why the booking changes hands (sent with BOOKING_REASSIGNED)' })) });
+
+/** `ReassignBookingOutput_2024_08_13.data`. */
+export const ReassignedBooking_2024_08_13 = Type.Object({
+  bookingUid: Type.String(),
+  reassignedTo: Type.Object({ id: Type.Integer(), name: Nullable(Type.String()), email: Type.String() }),
+});

@@ -1,7 +1,9 @@
-import type { Static } from 'typebox';
-import { pickVariant, type ApiVersion, type VersionTable } from '../../http/api-version.js';
+import type { FastifyRequest } from 'fastify';
+import { type Static, Type } from 'typebox';
+import { API_VERSION_HEADER, pickVariant, type ApiVersion, type VersionTable, versionHeaderSchema } from '../../http/api-version.js';
 import { presentPagination } from '../../http/pagination.js';
-import { invalidField } from '../../lib/errors.js';
+import { StringEnum } from '../../http/schema-types.js';
+import { invalidField, notFound } from '../../lib/errors.js';
 import { parseIsoInstant } from '../../lib/iso-instant.js';
 import type { BookingTarget, CreateBookingInput, CreatedBookings } from './booking-create.service.js';
 import { presentBooking, presentSeatedBooking } from './bookings.presenter.js';
@@ -14,12 +16,14 @@ type ListQuery = Static<typeof BookingsQuery_2024_08_13>;
 
 const LIST_STATUSES = ['upcoming', 'recurring', 'past', 'cancelled', 'unconfirmed'] as const;
 
-function targetOf(body: CreateBody): BookingTarget {
+/** The event type the body names; null when only a private link names it. */
+function targetOf(body: CreateBody): BookingTarget | null {
   if (body.eventTypeId !== undefined) return { kind: 'id', eventTypeId: body.eventTypeId };
   if (body.eventTypeSlug !== undefined && body.username !== undefined) {
     return { kind: 'slug', username: body.username, eventTypeSlug: body.eventTypeSlug, organizationSlug: body.organizationSlug };
   }
   if (body.eventTypeSlug !== undefined && body.teamSlug !== undefined) return { kind: 'team', teamSlug: body.teamSlug, eventTypeSlug: body.eventTypeSlug };
+  if (body.privateLinkId !== undefined) return null;
   throw invalidField('eventTypeId', 'is required: either eventTypeId or eventTypeSlug + username or eventTypeSlug + teamSlug must be provided');
 }
 
@@ -36,6 +40,7 @@ function toCreateInput(body: CreateBody): CreateBookingInput {
     recurrenceCount: body.recurrenceCount,
     instant: body.instant,
     reservationUid: body.reservationUid,
+    privateLinkId: body.privateLinkId,
   };
 }
 
@@ -105,4 +110,19 @@ export const bookingVersions: VersionTable<typeof v2024_08_13> = { variants: { '
 
 export function bookingVariant(version: ApiVersion) {
   return pickVariant(bookingVersions, version)!;
+}
+
+/** Headers of the booking routes that write: each takes Idempotency-Key. */
+export const bookingWriteHeaders = versionHeaderSchema('2024-08-13', 'Send 2024-08-13', { idempotent: true });
+
+/** Routes the reference added in 2024-08-13 only: other versions find no route there. */
+const newRoutes: VersionTable<true> = { variants: { '2024-08-13': true } };
+export const newRouteHeaders = Type.Object({
+  ...bookingWriteHeaders.properties,
+  [API_VERSION_HEADER]: StringEnum(['2024-08-13'] as const, { description: 'Required: without it (or with another version) the route answers 404' }),
+});
+
+/** Answers as the not-found handler does, before the body is read or validated (an `onRequest` hook). */
+export async function routeExistsForVersion(request: FastifyRequest): Promise<void> {
+  if (!pickVariant(newRoutes, request.apiVersion)) throw notFound('route_not_found', `Cannot ${request.method} ${request.url.split('?')[0]}`);
 }

@@ -9,17 +9,19 @@ const isRoundRobin = (eventType: SlotEventType) => eventType.team?.schedulingTyp
 
 /**
  * The locks a booking of `eventType` is decided under, taken before anything is read: a team's (when
- * it limits its bookings), the team event type's (round-robin choices and its limits), then the hosts'
- * time — every host, except round-robin hosts, who are locked once chosen (`chooseHosts`). `alsoHosts`
- * (a rescheduled booking's organizer) are locked with the hosts.
+ * it limits its bookings), the team event type's (round-robin choices and its limits), then every
+ * host's time with `alsoHosts` (a rescheduled booking's organizer) in one ordered batch. Round robin
+ * locks no host here: its fixed hosts and first choices are locked together once ranked
+ * (`chooseHosts`) and re-checked under those locks, so that no host lock is ever waited for after
+ * another was taken.
  */
 export async function lockBookingScope(tx: Db, eventType: SlotEventType, alsoHosts: readonly number[] = []): Promise<void> {
   if (eventType.team) {
     if (eventType.team.limits) await lockTeamBookings(tx, eventType.team.id);
     await lockEventTypeBookings(tx, eventType.id!);
   }
-  const hosts = isRoundRobin(eventType) ? eventType.hosts.filter((host) => host.fixed) : eventType.hosts;
-  await lockHostTime(tx, [...hosts.map((host) => host.userId), ...alsoHosts]);
+  if (isRoundRobin(eventType)) return;
+  await lockHostTime(tx, [...eventType.hosts.map((host) => host.userId), ...alsoHosts]);
 }
 
 /** Whether the given hosts (fixed ones and the round-robin hosts chosen so far) can take every occurrence, read under their locks. */

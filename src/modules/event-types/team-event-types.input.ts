@@ -8,7 +8,7 @@ type CreateBody = Static<typeof CreateTeamEventTypeBody>;
 
 /** Wire -> internal for a team body: the personal fields as for personal event types, then the team's. */
 export function toTeamChanges(body: UpdateBody): TeamEventTypeChanges {
-  const { schedulingType, hosts, assignAllTeamMembers, emailSettings, rescheduleWithSameRoundRobinHost, ...personal } = body;
+  const { schedulingType, hosts, assignAllTeamMembers, emailSettings, rescheduleWithSameRoundRobinHost, isRRWeightsEnabled, ...personal } = body;
   return {
     ...toChanges(personal, true),
     schedulingType: schedulingType === undefined ? undefined : normalizeSchedulingType(schedulingType),
@@ -21,6 +21,7 @@ export function toTeamChanges(body: UpdateBody): TeamEventTypeChanges {
     assignAllTeamMembers,
     emailSettings,
     rescheduleWithSameRoundRobinHost,
+    isRRWeightsEnabled,
   };
 }
 

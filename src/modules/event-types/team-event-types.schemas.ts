@@ -32,6 +32,7 @@ const TeamFields = {
   assignAllTeamMembers: Type.Optional(Type.Boolean({ description: 'Every current and future accepted member is a host (managed: gets the event type)' })),
   emailSettings: Type.Optional(EmailSettingsInput),
   rescheduleWithSameRoundRobinHost: Type.Optional(Type.Boolean({ description: 'Round robin: a rescheduled booking keeps its host' })),
+  isRRWeightsEnabled: Type.Optional(Type.Boolean({ description: "svc extension. Round robin: share bookings by the hosts' weights" })),
 };
 
 export const CreateTeamEventTypeBody = Type.Object({

@@ -1,4 +1,4 @@
-import type { ChangeFeed } from '../../db/change-feed.js';
+import type { ChangeEvent, ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import type { EventTypeEmailSettings, SchedulingType } from '../../db/schema.js';
 import { badRequest, fieldRejected, invalidField, notFound } from '../../lib/errors.js';
@@ -29,6 +29,7 @@ export interface TeamEventTypeChanges extends EventTypeChanges {
   assignAllTeamMembers?: boolean | undefined;
   emailSettings?: Partial<EventTypeEmailSettings> | undefined;
   rescheduleWithSameRoundRobinHost?: boolean | undefined;
+  isRRWeightsEnabled?: boolean | undefined;
 }
 
 export interface CreateTeamEventTypeInput extends TeamEventTypeChanges {
@@ -185,8 +186,8 @@ async function assertOwnersCanTakeSlug(db: Db, ownerIds: number[], slug: string,
 
 /** The team fields split from the personal ones, which `applyChanges` knows. */
 function splitTeamFields(changes: TeamEventTypeChanges) {
-  const { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, ...personal } = changes;
-  return { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, personal };
+  const { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, isRRWeightsEnabled, ...personal } = changes;
+  return { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, isRRWeightsEnabled, personal };
 }
 
 /** Creates, updates (locked fields) and removes children so that exactly `ownerIds` have one. */
@@ -197,9 +198,11 @@ async function syncChildren(db: Db, parent: EventTypeRow, ownerIds: number[]): P
   for (const userId of ownerIds.filter((id) => !current.includes(id))) await repo.insertEventTypeOf(db, userId, childState(parent));
 }
 
-type Announce = (event: { kind: 'availability'; userId: number }) => Promise<void>;
+type Announce = (event: ChangeEvent) => Promise<void>;
 
-async function announceUsers(announce: Announce, userIds: Iterable<number>): Promise<void> {
+/** The event type's cached slot profile goes, and so do its hosts' (a host's own slots may change). */
+async function announceChanges(announce: Announce, eventTypeId: number, userIds: Iterable<number>): Promise<void> {
+  await announce({ kind: 'teamEventType', eventTypeId });
   for (const userId of new Set(userIds)) await announce({ kind: 'availability', userId });
 }
 
@@ -209,7 +212,7 @@ async function announceUsers(announce: Announce, userIds: Iterable<number>): Pro
  */
 export async function createTeamEventType(deps: Deps, team: TeamRow, input: CreateTeamEventTypeInput): Promise<TeamEventTypeView[]> {
   return deps.changes.transaction(deps.database, async (tx, announce) => {
-    const { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, personal } = splitTeamFields(input);
+    const { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, isRRWeightsEnabled, personal } = splitTeamFields(input);
     const assignAll = assignAllTeamMembers ?? false;
     assertCalendarFieldsUsable(personal);
     assertHostsOrAssignAll(schedulingType!, hosts, assignAll);
@@ -221,6 +224,7 @@ export async function createTeamEventType(deps: Deps, team: TeamRow, input: Crea
       schedulingType: schedulingType!,
       assignAllTeamMembers: assignAll,
       rescheduleWithSameRoundRobinHost: rescheduleWithSameRoundRobinHost ?? false,
+      isRRWeightsEnabled: isRRWeightsEnabled ?? false,
       emailSettings: applyEmailSettings(team, null, emailSettings),
     };
     assertRules(state, personal);
@@ -231,7 +235,7 @@ export async function createTeamEventType(deps: Deps, team: TeamRow, input: Crea
       await assertScheduleOfTeam(tx, team.id, personal.scheduleId, ownerIds);
       const parent = await repo.insertEventTypeOf(tx, null, state);
       await syncChildren(tx, parent, ownerIds);
-      await announceUsers(announce, ownerIds);
+      await announceChanges(announce, parent.id, ownerIds);
       const children = (await repo.listChildren(tx, [parent.id])).map(({ child }) => ({ eventType: child, team, hosts: [] }));
       return [await viewOf(tx, parent, team), ...children];
     }
@@ -240,7 +244,7 @@ export async function createTeamEventType(deps: Deps, team: TeamRow, input: Crea
     await assertScheduleOfTeam(tx, team.id, personal.scheduleId, rows.map((host) => host.userId));
     const eventType = await repo.insertEventTypeOf(tx, null, state);
     await repo.replaceHosts(tx, eventType.id, rows);
-    await announceUsers(announce, rows.map((host) => host.userId));
+    await announceChanges(announce, eventType.id, rows.map((host) => host.userId));
     return [await viewOf(tx, eventType, team)];
   });
 }
@@ -295,7 +299,7 @@ export async function updateTeamEventType(deps: Deps, team: TeamRow, id: number,
   return deps.changes.transaction(deps.database, async (tx, announce) => {
     const row = await repo.lockTeamEventType(tx, team.id, id);
     if (!row) throw eventTypeNotFound(id);
-    const { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, personal } = splitTeamFields(changes);
+    const { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, isRRWeightsEnabled, personal } = splitTeamFields(changes);
     const type = nextSchedulingType(row.schedulingType!, schedulingType, changes);
     // Hosts sent alone to a collective or managed type replace "all members".
     const assignAll = assignAllTeamMembers ?? (hosts !== undefined && type !== 'roundRobin' ? false : row.assignAllTeamMembers);
@@ -308,6 +312,7 @@ export async function updateTeamEventType(deps: Deps, team: TeamRow, id: number,
       schedulingType: type,
       assignAllTeamMembers: assignAll,
       rescheduleWithSameRoundRobinHost: rescheduleWithSameRoundRobinHost ?? row.rescheduleWithSameRoundRobinHost,
+      isRRWeightsEnabled: isRRWeightsEnabled ?? row.isRRWeightsEnabled,
       emailSettings: applyEmailSettings(team, row.emailSettings, emailSettings),
     };
     assertRules(state, personal);
@@ -328,7 +333,7 @@ export async function updateTeamEventType(deps: Deps, team: TeamRow, id: number,
       await updateEventType(tx, id, state);
       if (rows) await repo.replaceHosts(tx, id, rows);
     }
-    await announceUsers(announce, [...before, ...after]);
+    await announceChanges(announce, id, [...before, ...after]);
     return viewOf(tx, (await repo.findTeamEventType(tx, team.id, id))!, team);
   });
 }
@@ -345,7 +350,7 @@ export async function deleteTeamEventType(deps: Deps, team: TeamRow, id: number)
     if (!row) throw eventTypeNotFound(id);
     const affected = row.schedulingType === 'managed' ? (await repo.listChildren(tx, [id])).map(({ child }) => child.userId!) : (await repo.listHostRows(tx, id)).map((host) => host.userId);
     await repo.deleteEventType(tx, id);
-    await announceUsers(announce, affected);
+    await announceChanges(announce, id, affected);
     return row;
   });
 }

@@ -123,7 +123,25 @@ async function holdSlot(tx: Db, eventType: SlotEventType, slotStart: number, len
   const query = await buildSlotQuery(tx, eventType, { from: slotStart, to: slotStart + 1, duration: length, now, exceptReservationUid });
   const slot = findSlot(query, slotStart);
   if (!slot) throw unavailable(explainUnavailable(query, slotStart), eventType.id!, slotStart);
-  return { slotEnd: slot.end, hostId: slot.hostIds[0]! };
+  return { slotEnd: slot.end, hostIds: heldHosts(eventType, slot.hostIds) };
+}
+
+/**
+ * Whom a reservation holds of the hosts free at its slot: all of them, except that round robin needs
+ * only its fixed hosts and the first free host of each group (the others stay bookable by others).
+ */
+function heldHosts(eventType: SlotEventType, free: readonly number[]): number[] {
+  if (eventType.team?.schedulingType !== 'roundRobin') return [...free];
+  const byId = new Map(eventType.hosts.map((host) => [host.userId, host]));
+  const groups = new Set<string>();
+  return free.filter((userId) => {
+    const host = byId.get(userId);
+    if (!host || host.fixed) return true;
+    const group = host.groupId ?? '';
+    if (groups.has(group)) return false;
+    groups.add(group);
+    return true;
+  });
 }
 
 function assertMayChooseDuration(input: ReserveSlotInput, callerId: number | null): void {
@@ -140,18 +158,14 @@ export async function reserveSlot(deps: Deps, callerId: number | null, input: Re
     const eventType = await reservableEventType(tx, input.eventTypeId, callerId);
     const length = slotLength(eventType, input.slotDuration);
     assertEndsInTime('slotStart', [input.slotStart], length, input.slotStart);
-    const { slotEnd, hostId } = await holdSlot(tx, eventType, input.slotStart, length, now);
-    await announce(heldTimeOf(hostId));
+    const { slotEnd, hostIds } = await holdSlot(tx, eventType, input.slotStart, length, now);
+    for (const hostId of hostIds) await announce(heldTimeOf(hostId));
     await repo.deleteExpiredReservations(tx, now);
-    const row = await repo.insertReservation(tx, {
-      uid: randomUUID(),
-      eventTypeId: input.eventTypeId,
-      userId: hostId,
-      slotStart: new Date(input.slotStart),
-      slotEnd: new Date(slotEnd),
-      reservedUntil: new Date(now + minutes * MINUTE),
-      createdAt: new Date(now),
-    });
+    const row = await repo.insertReservation(
+      tx,
+      { uid: randomUUID(), eventTypeId: input.eventTypeId, slotStart: new Date(input.slotStart), slotEnd: new Date(slotEnd), reservedUntil: new Date(now + minutes * MINUTE), createdAt: new Date(now) },
+      hostIds,
+    );
     return viewOf(row, minutes);
   });
 }
@@ -172,16 +186,14 @@ export async function updateReservation(deps: Deps, callerId: number | null, uid
     const eventType = await reservableEventType(tx, input.eventTypeId, callerId);
     const length = slotLength(eventType, input.slotDuration);
     assertEndsInTime('slotStart', [input.slotStart], length, input.slotStart);
-    const { slotEnd, hostId } = await holdSlot(tx, eventType, input.slotStart, length, now, uid);
-    await announce(heldTimeOf(existing.userId));
-    if (hostId !== existing.userId) await announce(heldTimeOf(hostId));
-    const row = await repo.updateReservation(tx, uid, {
-      eventTypeId: input.eventTypeId,
-      userId: hostId,
-      slotStart: new Date(input.slotStart),
-      slotEnd: new Date(slotEnd),
-      reservedUntil: new Date(now + minutes * MINUTE),
-    });
+    const { slotEnd, hostIds } = await holdSlot(tx, eventType, input.slotStart, length, now, uid);
+    const released = await repo.deleteReservation(tx, uid);
+    for (const hostId of new Set([...released.map((row) => row.userId), ...hostIds])) await announce(heldTimeOf(hostId));
+    const row = await repo.insertReservation(
+      tx,
+      { uid, eventTypeId: input.eventTypeId, slotStart: new Date(input.slotStart), slotEnd: new Date(slotEnd), reservedUntil: new Date(now + minutes * MINUTE), createdAt: existing.createdAt },
+      hostIds,
+    );
     return viewOf(row, minutes);
   });
 }
@@ -189,8 +201,7 @@ export async function updateReservation(deps: Deps, callerId: number | null, uid
 /** Releases a reservation; releasing one that does not exist (or no longer does) also succeeds. */
 export async function deleteReservation(deps: Deps, uid: string): Promise<void> {
   await deps.changes.transaction(deps.database, async (tx, announce) => {
-    const deleted = await repo.deleteReservation(tx, uid);
-    if (deleted) await announce(heldTimeOf(deleted.userId));
+    for (const row of await repo.deleteReservation(tx, uid)) await announce(heldTimeOf(row.userId));
   });
 }
 

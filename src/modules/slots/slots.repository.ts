@@ -187,27 +187,25 @@ export async function listLimitBookings(db: Db, eventTypeId: number, from: numbe
 
 export type ReservationRow = typeof slotReservations.$inferSelect;
 
-export async function insertReservation(db: Db, row: ReservationRow): Promise<ReservationRow> {
-  const [inserted] = await db.insert(slotReservations).values(row).returning();
+/** A reservation as one row per held host; the rows differ only in `userId`. */
+export async function insertReservation(db: Db, row: Omit<ReservationRow, 'userId'>, userIds: readonly number[]): Promise<ReservationRow> {
+  const [inserted] = await db.insert(slotReservations).values(userIds.map((userId) => ({ ...row, userId }))).returning();
   return inserted!;
 }
 
+/** A live reservation (its first host's row: the others share everything else). */
 export async function findLiveReservation(db: Db, uid: string, now: number): Promise<ReservationRow | undefined> {
   const [row] = await db
     .select()
     .from(slotReservations)
-    .where(and(eq(slotReservations.uid, uid), gt(slotReservations.reservedUntil, new Date(now))));
+    .where(and(eq(slotReservations.uid, uid), gt(slotReservations.reservedUntil, new Date(now))))
+    .limit(1);
   return row;
 }
 
-export async function updateReservation(db: Db, uid: string, changes: Omit<ReservationRow, 'uid' | 'createdAt'>): Promise<ReservationRow> {
-  const [row] = await db.update(slotReservations).set(changes).where(eq(slotReservations.uid, uid)).returning();
-  return row!;
-}
-
-export async function deleteReservation(db: Db, uid: string): Promise<ReservationRow | undefined> {
-  const [row] = await db.delete(slotReservations).where(eq(slotReservations.uid, uid)).returning();
-  return row;
+/** Removes every host's row of the reservation; returns them. */
+export async function deleteReservation(db: Db, uid: string): Promise<ReservationRow[]> {
+  return db.delete(slotReservations).where(eq(slotReservations.uid, uid)).returning();
 }
 
 /** Expired reservations hold nothing; they are removed now and then so the table stays small. */

@@ -26,6 +26,9 @@ export const SlotsQuery_2024_09_04 = Type.Object({
   duration: Type.Optional(Type.Integer({ minimum: 1, maximum: 1440, description: 'Slot length in minutes: one of the event type\'s lengths (dynamic events: 15, 30, 45, 60, 90; default 30)' })),
   format: Type.Optional(Type.String({ maxLength: 10, description: 'time (default): {start}; range: {start, end}' })),
   bookingUidToReschedule: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'A booking being rescheduled: its own time counts as free' })),
+  privateLinkId: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, description: 'svc: a private link of the event type (its linkId); alone, it names the event type. An expired or used-up link is a 404' }),
+  ),
 });
 
 const SlotItem = Type.Object({

@@ -6,6 +6,7 @@ import { type BookingWindow, type EventRules, type HostAvailability, type Interv
 import { computeSlots } from '../../scheduling/slots.js';
 import type { HostSchedule } from '../../scheduling/working-hours.js';
 import { dateOfDayNumber, END_OF_TIME, formatDate, localDayNumber, startOfDayNumber } from '../../scheduling/zones.js';
+import { assertLinkOf, findUsableLink } from '../event-types/private-links.service.js';
 import { WEEKDAY_NAMES } from '../schedules/schedule-rules.js';
 import type { AvailabilityCache, StoredBusyBlock } from './availability-cache.js';
 import * as repo from './slots.repository.js';
@@ -19,7 +20,10 @@ export type SlotTarget =
   | { kind: 'dynamic'; usernames: string[]; organizationSlug?: string | undefined };
 
 export interface ListSlotsInput {
-  target: SlotTarget;
+  /** null: the private link names the event type. */
+  target: SlotTarget | null;
+  /** svc: a private link of the event type, which must still be usable. */
+  privateLinkId?: string | undefined;
   /** Slot starts in [from, to). */
   from: number;
   to: number;
@@ -442,7 +446,10 @@ const NO_HOSTS: number[] = [];
  * time changes, a reservation it saw ends, or the clock goes back.
  */
 export async function listSlots(db: Db, cache: AvailabilityCache, input: ListSlotsInput, now: number): Promise<SlotList> {
-  const eventType = await resolveSlotTarget(db, input.target, cache);
+  const link = input.privateLinkId === undefined ? null : await findUsableLink(db, input.privateLinkId, now);
+  const target = input.target ?? { kind: 'eventTypeId', eventTypeId: link!.eventTypeId };
+  const eventType = await resolveSlotTarget(db, target, cache);
+  if (link) assertLinkOf(link, eventType.id);
   const duration = chooseDuration(eventType, input.duration);
   assertListingSize(eventType, duration, input.from, input.to);
   const compute = async () => {
@@ -452,7 +459,7 @@ export async function listSlots(db: Db, cache: AvailabilityCache, input: ListSlo
     return { query, list: { slots, duration, seatsPerTimeSlot: eventType.rules.seatsPerTimeSlot } };
   };
   if (!listingOutlivesNow(eventType, input)) return (await compute()).list;
-  const key = `${targetKey(input.target)}|${input.from}|${input.to}|${duration}`;
+  const key = `${targetKey(target)}|${input.from}|${input.to}|${duration}`;
   const reusable = (kept: KeptSlotList) => kept.eventType === eventType && kept.computedAt <= now && now < kept.validUntil;
   const kept = await cache.listing<KeptSlotList>(key, reusable, async () => {
     const { query, list } = await compute();

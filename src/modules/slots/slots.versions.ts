@@ -49,8 +49,8 @@ export function parseWindowBound(text: string, zone: string, field: 'start' | 'e
   return field === 'end' ? instant + 1 : instant;
 }
 
-/** Which event type the query names, in the reference's order of precedence. */
-function targetOf(query: SlotsQuery): SlotTarget {
+/** Which event type the query names, in the reference's order of precedence; null when only a private link names it. */
+function targetOf(query: SlotsQuery): SlotTarget | null {
   if (query.eventTypeId !== undefined) return { kind: 'eventTypeId', eventTypeId: query.eventTypeId };
   if (query.eventTypeSlug !== undefined) {
     if (query.username !== undefined) return { kind: 'userEventType', username: query.username, eventTypeSlug: query.eventTypeSlug, organizationSlug: query.organizationSlug };
@@ -62,7 +62,8 @@ function targetOf(query: SlotsQuery): SlotTarget {
     if (usernames.length < 2) throw invalidField('usernames', 'must name at least 2 different users (comma-separated)', query.usernames);
     return { kind: 'dynamic', usernames, organizationSlug: query.organizationSlug };
   }
-  throw invalidField('eventTypeId', 'is required, unless eventTypeSlug with username (or teamSlug), or usernames, names the event type');
+  if (query.privateLinkId !== undefined) return null;
+  throw invalidField('eventTypeId', 'is required, unless eventTypeSlug with username (or teamSlug), usernames, or privateLinkId names the event type');
 }
 
 function formatOf(query: SlotsQuery): SlotPresentation['format'] {
@@ -84,7 +85,7 @@ function toListInput(query: SlotsQuery): { input: ListSlotsInput; presentation: 
   }
   if (to - from > MAX_WINDOW_DAYS * DAY + 1) throw invalidField('end', `must be at most ${MAX_WINDOW_DAYS} days after start`, query.end);
   return {
-    input: { target, from, to, duration: query.duration, bookingUidToReschedule: query.bookingUidToReschedule },
+    input: { target, privateLinkId: query.privateLinkId, from, to, duration: query.duration, bookingUidToReschedule: query.bookingUidToReschedule },
     presentation: { timeZone: query.timeZone ?? null, format: formatOf(query) },
   };
 }

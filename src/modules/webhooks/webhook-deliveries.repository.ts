@@ -9,7 +9,7 @@ export type NewDelivery = Omit<typeof webhookDeliveries.$inferInsert, 'id' | 'cr
 
 /**
  * Who an event concerns, at every subscription level. A subscription matches when its owner is one
- * of these: a user's own webhooks, the event type's, its team's, the organization's, the OAuth
+ * of these: a user's own webhooks, the event type's (and a managed child's parent's), its team's, the organization's, the OAuth
  * client's (platform) that manages the user.
  */
 export interface WebhookAudience {
@@ -34,7 +34,11 @@ export interface MatchedSubscription {
 function ownerMatches(audience: WebhookAudience): SQL | undefined {
   const levels: SQL[] = [];
   if (audience.userIds.length) levels.push(and(eq(webhooks.ownerKind, 'user'), inArray(webhooks.userId, audience.userIds))!);
-  if (audience.eventTypeIds.length) levels.push(and(eq(webhooks.ownerKind, 'eventType'), inArray(webhooks.eventTypeId, audience.eventTypeIds))!);
+  if (audience.eventTypeIds.length) {
+    // A managed event type's webhooks hear its members' children too, as the reference's getWebhooks.
+    const managedParents = sql`(select ${eventTypes.parentId} from ${eventTypes} where ${inArray(eventTypes.id, audience.eventTypeIds)} and ${eventTypes.parentId} is not null)`;
+    levels.push(and(eq(webhooks.ownerKind, 'eventType'), or(inArray(webhooks.eventTypeId, audience.eventTypeIds), sql`${webhooks.eventTypeId} in ${managedParents}`))!);
+  }
   if (audience.teamIds.length) levels.push(and(eq(webhooks.ownerKind, 'team'), inArray(webhooks.teamId, audience.teamIds))!);
   if (audience.organizationIds.length) levels.push(and(eq(webhooks.ownerKind, 'organization'), inArray(webhooks.organizationId, audience.organizationIds))!);
   if (audience.organizationMemberIds?.length) {

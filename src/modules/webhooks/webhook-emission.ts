@@ -63,16 +63,17 @@ export async function emitWebhookEvent(tx: Db, event: WebhookEvent, subscription
  * getOrgIdFromMemberOrTeamId, which counts accepted memberships only), resolved inside the
  * subscriptions query, and the team's of a team event type. OAuth-client (platform) subscriptions are
  * matched by the same query as soon as a booking can name them (a managed user's booking, the OAuth
- * client id).
+ * client id). `alsoUserIds` count as organizers too.
  */
-export function bookingAudience(record: BookingRecord): WebhookAudience {
+export function bookingAudience(record: BookingRecord, alsoUserIds: readonly number[] = []): WebhookAudience {
   const { booking } = record;
+  const userIds = [...new Set([booking.userId, ...alsoUserIds])];
   return {
-    userIds: [booking.userId],
+    userIds,
     eventTypeIds: booking.eventTypeId === null ? [] : [booking.eventTypeId],
     teamIds: record.eventType?.teamId == null ? [] : [record.eventType.teamId],
     organizationIds: [],
-    organizationMemberIds: [booking.userId],
+    organizationMemberIds: userIds,
     oauthClientIds: [],
   };
 }
@@ -94,8 +95,8 @@ const becomesAccepted = (trigger: string, record: BookingRecord) =>
  * own insert: those of the audience listing the trigger, or (when the booking becomes accepted)
  * MEETING_STARTED / MEETING_ENDED.
  */
-export function bookingSubscriptionsQuery(trigger: string, record: BookingRecord): SQL | null {
-  return repo.subscriptionsQuery(bookingAudience(record), becomesAccepted(trigger, record) ? [trigger, ...MEETING_TRIGGERS] : [trigger]);
+export function bookingSubscriptionsQuery(trigger: string, record: BookingRecord, alsoUserIds: readonly number[] = []): SQL | null {
+  return repo.subscriptionsQuery(bookingAudience(record, alsoUserIds), becomesAccepted(trigger, record) ? [trigger, ...MEETING_TRIGGERS] : [trigger]);
 }
 
 /**

@@ -75,6 +75,8 @@ function triggerFields(trigger: string, record: BookingRecord, extra: Record<str
       return { cancellationReason: extra.cancellationReason ?? booking.cancellationReason, cancelledBy: booking.cancelledByEmail ?? extra.attendeeEmail ?? null };
     case 'BOOKING_REJECTED':
       return { rejectionReason: extra.rejectionReason ?? booking.rejectionReason };
+    case 'BOOKING_REASSIGNED':
+      return { reassignedFrom: extra.reassignedFrom ?? null, reassignedTo: extra.reassignedTo ?? null, reassignReason: extra.reassignReason ?? null, reassignedBy: extra.reassignedBy ?? null };
     default:
       return {};
   }

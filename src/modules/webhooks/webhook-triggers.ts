@@ -23,22 +23,27 @@ export const BASE_WEBHOOK_TRIGGERS = [
   'DELEGATION_CREDENTIAL_ERROR',
 ] as const;
 
+/** svc's own triggers, accepted at every level: events the reference announces to no webhook (README, differences). */
+export const SVC_WEBHOOK_TRIGGERS = ['BOOKING_REASSIGNED'] as const;
+
 /** Every trigger svc knows, whatever the level. */
-export const WEBHOOK_TRIGGERS = [...BASE_WEBHOOK_TRIGGERS, 'ROUTING_FORM_FALLBACK_HIT', 'WRONG_ASSIGNMENT_REPORT', 'INSTANT_MEETING_ACCEPTED'] as const;
+export const WEBHOOK_TRIGGERS = [...BASE_WEBHOOK_TRIGGERS, ...SVC_WEBHOOK_TRIGGERS, 'ROUTING_FORM_FALLBACK_HIT', 'WRONG_ASSIGNMENT_REPORT', 'INSTANT_MEETING_ACCEPTED'] as const;
 
 export type WebhookTrigger = (typeof WEBHOOK_TRIGGERS)[number];
 
 /** Where a subscription hangs; each level accepts its own set of triggers. */
 export type WebhookLevel = 'user' | 'eventType' | 'teamEventType' | 'organization' | 'oauthClient';
 
-/** The triggers a subscription may list at each level (spec section 6). */
+const EVERY_LEVEL = [...BASE_WEBHOOK_TRIGGERS, ...SVC_WEBHOOK_TRIGGERS] as const;
+
+/** The triggers a subscription may list at each level (spec section 6, and svc's own). */
 export const TRIGGERS_BY_LEVEL: Record<WebhookLevel, readonly WebhookTrigger[]> = {
-  user: BASE_WEBHOOK_TRIGGERS,
+  user: EVERY_LEVEL,
   /** Personal event types; team event types are `teamEventType`. */
-  eventType: BASE_WEBHOOK_TRIGGERS,
-  teamEventType: [...BASE_WEBHOOK_TRIGGERS, 'ROUTING_FORM_FALLBACK_HIT', 'WRONG_ASSIGNMENT_REPORT', 'INSTANT_MEETING_ACCEPTED'],
-  organization: BASE_WEBHOOK_TRIGGERS,
-  oauthClient: [...BASE_WEBHOOK_TRIGGERS, 'ROUTING_FORM_FALLBACK_HIT', 'WRONG_ASSIGNMENT_REPORT'],
+  eventType: EVERY_LEVEL,
+  teamEventType: [...EVERY_LEVEL, 'ROUTING_FORM_FALLBACK_HIT', 'WRONG_ASSIGNMENT_REPORT', 'INSTANT_MEETING_ACCEPTED'],
+  organization: EVERY_LEVEL,
+  oauthClient: [...EVERY_LEVEL, 'ROUTING_FORM_FALLBACK_HIT', 'WRONG_ASSIGNMENT_REPORT'],
 };
 
 const LEVEL_NAMES: Record<WebhookLevel, string> = {

@@ -70,6 +70,8 @@ export const EventTypeWebhookOutput = Type.Object({ ...WebhookOutputFields, even
 export const WebhookIdParams = Type.Object({ webhookId: Id('Webhook id') });
 export const EventTypeIdParams = Type.Object({ eventTypeId: Id('One of your event types') });
 export const EventTypeWebhookParams = Type.Object({ eventTypeId: Id('One of your event types'), webhookId: Id('Webhook id') });
+export const TeamEventTypeParams = Type.Object({ teamId: Id('The team'), eventTypeId: Id('One of its event types') });
+export const TeamEventTypeWebhookParams = Type.Object({ teamId: Id('The team'), eventTypeId: Id('One of its event types'), webhookId: Id('Webhook id') });
 
 /** `take` 1-250 (default 25 on webhook lists, spec 8), `skip` >= 0 (default 0). */
 export const WebhooksQuery = TakeSkipQuery(25);

@@ -4,6 +4,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { mayManageUserWebhook, ownsEventType } from '../access/resource-policy.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import { findBookableEventType } from '../event-types/event-types.service.js';
+import { findTeamEventType } from '../event-types/team-event-types.repository.js';
 import type { UserRecord } from '../users/users.repository.js';
 import { parsePayloadTemplate } from './payload-template.js';
 import { assertDeliverableUrl } from './subscriber-address.js';
@@ -79,6 +80,19 @@ export async function eventTypeScope(db: Db, caller: WebhookCaller, eventTypeId:
     throw forbidden('event_type_not_owned', `User (${caller.id}) is not the owner of event type (${eventTypeId})`);
   }
   return { level: 'eventType', owner: { kind: 'eventType', eventTypeId }, caller };
+}
+
+/**
+ * A team's event type (`/v2/teams/{teamId}/event-types/{eventTypeId}/webhooks`); the route has checked
+ * that the caller administers the team. Its subscriptions hang on the event type, as a personal one's,
+ * and take the team event-type triggers. 404 when the team has no such event type (the reference's
+ * IsTeamEventTypeWebhookGuard).
+ */
+export async function teamEventTypeScope(db: Db, caller: WebhookCaller, teamId: number, eventTypeId: number): Promise<WebhookScope> {
+  if (!(await findTeamEventType(db, teamId, eventTypeId))) {
+    throw notFound('event_type_not_found', `IsTeamEventTypeWebhookGuard - Event type (${eventTypeId}) not found for team (${teamId})`);
+  }
+  return { level: 'teamEventType', owner: { kind: 'eventType', eventTypeId }, caller };
 }
 
 /** An organization's own subscriptions (`/v2/organizations/{orgId}/webhooks`); the route has checked the caller's role. */
