@@ -15,7 +15,7 @@ import type { AvailabilityCache } from '../slots/availability-cache.js';
 import { consumeReservation } from '../slots/slot-reservations.service.js';
 import { assertEndsInTime, buildSlotQuery, findBookingProfile, resolveSlotTarget, type SlotEventType, type SlotHost, type SlotTarget } from '../slots/slots.service.js';
 import { findHostUsers, insertCoHosts } from './booking-hosts.repository.js';
-import { chooseHosts, lockBookingScope } from './team-hosts.service.js';
+import { chooseHosts, lockBookingScope, spreadsBookings } from './team-hosts.service.js';
 import { bookingUnavailable } from './booking-errors.js';
 import { recordBookingEvent } from './booking-events.js';
 import { bookingResponses, type LocationChoice, resolveLocation } from './booking-responses.js';
@@ -204,6 +204,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   // one at a time: every host chosen is read again under its own lock (`recheck`), so this read only
   // ranks them. Not with a booker limit (counted under the lock) or seats (a seat is joined unread).
   const readsFirst = slotEventType.team?.schedulingType === 'roundRobin' && !eventType.bookerActiveBookingsLimit && seatsPerTimeSlot === null;
+  const spread = spreadsBookings(slotEventType, !!eventType.bookerActiveBookingsLimit);
   if (!readsFirst) await lockBookingScope(tx, slotEventType);
   const standing = await bookerStanding(tx, eventType, input.attendee.email, now);
   const recurringBookingUid = count > 1 || input.recurrenceCount !== undefined ? randomUUID() : null;
@@ -224,7 +225,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
     if (index > 0 && index % YIELD_EVERY_OCCURRENCES === 0) await yieldToEventLoop();
     slots.push(await bookableSlot(tx, slotEventType, request(start, index)));
   }
-  if (readsFirst) await lockBookingScope(tx, slotEventType);
+  if (readsFirst) await lockBookingScope(tx, slotEventType, [], { spread });
   const joins = (slot: Slot) => seatsPerTimeSlot !== null && slot.seats?.bookingUid;
   const newSlots = slots.filter((slot) => !joins(slot));
   const recheck = async (hosts: SlotHost[]) => {
@@ -233,7 +234,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
     }
     return true;
   };
-  const hostIds = newSlots.length === 0 ? [] : await chooseHosts(tx, slotEventType, newSlots, { now, recheck });
+  const hostIds = newSlots.length === 0 ? [] : await chooseHosts(tx, slotEventType, newSlots, { now, recheck, spread });
   if (hostIds === null || (newSlots.length > 0 && hostIds.length === 0)) throw bookingUnavailable('not_available', { start: input.start, team });
   const organizerHost = organizer ?? (await findHostUsers(tx, hostIds.slice(0, 1)))[0];
 
