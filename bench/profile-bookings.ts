@@ -11,6 +11,7 @@
 //                                 its own: all of them wait on the one event type's lock.
 import fs from 'node:fs';
 import inspector from 'node:inspector';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { ADMIN_API_KEY, backend, createTestApp } from '../test/support/test-app.js';
 import { BOOKING_MINUTES, BOOKINGS_API_VERSION, BOOKINGS_CONNECTIONS, BOOKINGS_HOSTS, BOOKINGS_ZONE, bookingBody, type BookingHost, bookingsPlan, SlotDealer } from './bookings-e2e.js';
@@ -49,6 +50,23 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: any[]) {
   }
   return result;
 } as any;
+
+/** PostgreSQL: CPU time (ms) so far of the backends connected to this test's database (0 on PGlite). */
+async function databaseCpuMs(): Promise<number> {
+  if (backend !== 'postgres') return 0;
+  const result = (await app.runtime.ctx.database.db.execute(sql`select pid from pg_stat_activity where datname = current_database()`)) as unknown as { rows: { pid: number }[] };
+  let total = 0;
+  for (const { pid } of result.rows) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
 
 const teamCase = process.env.PROFILE_CASE === 'team';
 const fixture = loadTeamFixture();
@@ -95,6 +113,7 @@ try {
   // 1. One at a time.
   const latencies: number[] = [];
   let statements: Statement[] = [];
+  const seqPg0 = await databaseCpuMs();
   const seqCpu0 = cpuMs();
   const seqWall0 = performance.now();
   for (let i = 0; i < SEQUENTIAL; i++) {
@@ -108,6 +127,7 @@ try {
     if (i === SEQUENTIAL - 1) statements = log;
   }
   const seqCpu = cpuMs() - seqCpu0;
+  const seqPg = (await databaseCpuMs()) - seqPg0;
   const seqWall = performance.now() - seqWall0;
   latencies.sort((a, b) => a - b);
 
@@ -120,6 +140,7 @@ try {
     await post(session, 'Profiler.start');
   }
   const perWorker = Math.ceil(CONCURRENT / BOOKINGS_CONNECTIONS);
+  const conPg0 = await databaseCpuMs();
   const conCpu0 = cpuMs();
   const conWall0 = performance.now();
   /** [ms after the phase began that the request was sent, its latency ms] */
@@ -137,6 +158,7 @@ try {
   const slowest = [...concurrentLatencies].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([at, ms]) => `${round(ms, 1)} ms, sent at ${round(at, 0)} ms`);
   const conWall = performance.now() - conWall0;
   const conCpu = cpuMs() - conCpu0;
+  const conPg = (await databaseCpuMs()) - conPg0;
   const concurrentCount = perWorker * BOOKINGS_CONNECTIONS;
   let profileSummary: Record<string, number> | undefined;
   if (session) {
@@ -158,6 +180,7 @@ try {
           cpuMsPerBooking: round(seqCpu / SEQUENTIAL),
           /** Wall time per booking not spent on this process's CPU: waiting on the database (or other processes). */
           waitMsPerBooking: round((seqWall - seqCpu) / SEQUENTIAL),
+          ...(backend === 'postgres' ? { postgresCpuMsPerBooking: round(seqPg / SEQUENTIAL) } : {}),
           ...(backend === 'postgres'
             ? { statementsPerBooking: statements.length, statementRoundTripsMs: round(statementMs), statements: statements.map((statement) => `${round(statement.ms, 2)} ms  ${statement.text}`) }
             : {}),
@@ -167,6 +190,7 @@ try {
           workers: BOOKINGS_CONNECTIONS,
           perSecond: round((concurrentCount * 1000) / conWall, 1),
           cpuMsPerBooking: round(conCpu / concurrentCount),
+          ...(backend === 'postgres' ? { postgresCpuMsPerBooking: round(conPg / concurrentCount) } : {}),
           processBusyPercent: round((100 * conCpu) / conWall, 1),
           p50Ms: round(sortedConcurrent[Math.floor(sortedConcurrent.length / 2)]!, 1),
           p99Ms: round(sortedConcurrent[Math.floor(sortedConcurrent.length * 0.99)]!, 1),

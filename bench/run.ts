@@ -741,6 +741,7 @@ async function teamOnBothStores() {
     queryRow: writer.whileServerRuns ? (sqlText) => writer.queryRow(sqlText) : null,
     cpuSnapshot,
     cpuSplit: (before, after, requests) => cpuSplit(before as CpuSnapshot | null, after as CpuSnapshot | null, requests),
+    databaseCpuMs: writer.backendPids && (async () => [...processCpuMs(await writer.backendPids!()).values()].reduce((sum, ms) => sum + ms, 0)),
     log,
     notes,
   });

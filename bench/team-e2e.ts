@@ -371,6 +371,8 @@ export interface TeamHarness {
   /** CPU time per request between two snapshots (bench/run.ts). */
   cpuSnapshot(serverPid: number | undefined): unknown;
   cpuSplit(before: unknown, after: unknown, requests: number): unknown;
+  /** PostgreSQL: CPU time (ms) so far of the backends connected to this run's database. */
+  databaseCpuMs?: (() => Promise<number>) | undefined;
   log(message: string): void;
   notes: string[];
 }
@@ -411,9 +413,11 @@ export async function teamBench(harness: TeamHarness, env: Record<string, string
     if (measuredStarts.length < MEASURED_BOOKINGS) harness.notes.push(`${label}: only ${plan.length} non-overlapping team starts to book`);
     log(`${label}: team bookings: ${warmupStarts.length} warm-up + ${measuredStarts.length} measured over ${TEAM_BOOKINGS_CONNECTIONS} connections`);
     const warmup = await runTeamBookings(server.baseUrl, team.eventTypeId, warmupStarts, 'warmup');
+    const databaseBefore = await harness.databaseCpuMs?.();
     const before = harness.cpuSnapshot(server.child.pid);
     const run = await runTeamBookings(server.baseUrl, team.eventTypeId, measuredStarts, 'measured');
     const after = harness.cpuSnapshot(server.child.pid);
+    const databaseMs = databaseBefore === undefined ? undefined : (await harness.databaseCpuMs!()) - databaseBefore;
     const rps = (run.requests * 1000) / run.elapsedMs;
     const created = run.statuses['201'] ?? 0;
     log(`${label}: team bookings ${round(rps)} /s, ${created} created of ${run.requests}; checking the store`);
@@ -443,6 +447,7 @@ export async function teamBench(harness: TeamHarness, env: Record<string, string
       meanMs: run.latency.mean,
       connections: TEAM_BOOKINGS_CONNECTIONS,
       cpuMsPerRequest: harness.cpuSplit(before, after, run.requests),
+      ...(databaseMs === undefined ? {} : { postgresThisDatabaseMsPerRequest: round(databaseMs / run.requests, 3) }),
       warmup: { requests: warmup.requests, statuses: warmup.statuses, rps: round((warmup.requests * 1000) / warmup.elapsedMs), ...(warmup.failures.length ? { failures: warmup.failures } : {}) },
       plannedStarts: plan.length,
       verification: verified,

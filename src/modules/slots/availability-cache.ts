@@ -155,6 +155,11 @@ export class AvailabilityCache implements ChangeSubscriber {
     return value;
   }
 
+  /** The value kept under `key`, if any, without loading it. */
+  keptProfile<T>(key: string): T | undefined {
+    return this.enabled ? (this.profiles.get(key) as T | undefined) : undefined;
+  }
+
   /**
    * A listing kept under `key` that `reusable` accepts, else `compute`d and kept (if it can be): it is
    * dropped when one of its users changes (busy time included) or, if it depends on them, any team.

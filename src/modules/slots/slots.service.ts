@@ -223,6 +223,11 @@ function targetKey(target: SlotTarget): string {
   }
 }
 
+/** The event type `target` names as the cache keeps it, without reading the store (undefined: not kept). */
+export function keptSlotEventType(cache: AvailabilityCache, target: SlotTarget): SlotEventType | undefined {
+  return cache.keptProfile<SlotEventType>(targetKey(target));
+}
+
 export async function resolveSlotTarget(db: Db, target: SlotTarget, cache: AvailabilityCache | null = null): Promise<SlotEventType> {
   const key = targetKey(target);
   switch (target.kind) {
