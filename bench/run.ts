@@ -26,7 +26,7 @@ import {
   phaseCapacity,
   SlotDealer,
 } from './bookings-e2e.js';
-import { type GeneratedBooking, runEngineBench } from './engine.js';
+import { runEngineBench } from './engine.js';
 import { idleRss, MEMORY_NOTE, type RssSample } from './memory.js';
 import { TEAM_NOTE, teamBench, type TeamHarness } from './team-e2e.js';
 import { TENANCY_NOTE, TENANCY_TARGET_RATIO, tenancyFixture } from './tenancy-e2e.js';
@@ -43,7 +43,7 @@ import {
   SLOTS_ZONE,
   slotsPath,
   slotsPlan,
-  type SlotsPlan,
+  withoutOverlaps,
 } from './slots-e2e.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -54,7 +54,8 @@ const DURATION_S = 5;
 const CONNECTIONS = 10;
 const READY_TIMEOUT_MS = 30_000;
 const STOP_GRACE_MS = 10_000;
-const WATCHDOG_MS = 290_000;
+// The team benchmark (bench/team-e2e.ts) adds about 90 s to a full run.
+const WATCHDOG_MS = 420_000;
 const BOOKINGS_TARGET_RPS = 300;
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -374,23 +375,6 @@ function processCpuMs(pids: number[]): Map<number, number> {
     }
   }
   return cpu;
-}
-
-/**
- * The slots fixture's seeded bookings overlap one another (about half start inside an earlier one), which
- * the bookings_host_time_no_overlap exclusion constraint (migration 0006) now refuses for accepted
- * bookings of one host. Trim each booking to start where the earlier ones end and drop those wholly
- * inside them: the host's busy time (the union) is exactly the same, so the slots listed are too.
- */
-function withoutOverlaps(plan: SlotsPlan): SlotsPlan {
-  const bookings: GeneratedBooking[] = [];
-  let busyUntil = -Infinity;
-  for (const booking of plan.bookings) {
-    if (booking.end <= busyUntil) continue;
-    bookings.push({ ...booking, start: Math.max(booking.start, busyUntil) });
-    busyUntil = booking.end;
-  }
-  return { ...plan, bookings };
 }
 
 // ---- POST /v2/bookings ----

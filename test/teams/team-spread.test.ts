@@ -71,36 +71,28 @@ describe('round-robin bookings made together', { skip: backend !== 'postgres' &&
     }
   });
 
-  test('when every free host is held, it waits for the best-ranked one', async () => {
-    const { hosts, eventType } = await roundRobin();
-    const releaseFirst = await hold([hosts[0]!.userId]);
-    const releaseSecond = await hold([hosts[1]!.userId]);
+  /** Books `start` while the first host is held (and the second too, with `both`): it must wait, and get the first host once released. */
+  async function waitsForFirstHost(fields: Record<string, unknown>, start: string, both: boolean) {
+    const { hosts, eventType } = await roundRobin(fields);
+    const releases = [await hold([hosts[0]!.userId]), ...(both ? [await hold([hosts[1]!.userId])] : [])];
     try {
-      const booking = book(api, { eventTypeId: eventType.id, start: '2027-03-01T11:00:00Z', attendee: attendee(2) });
-      assert.equal(await settledWithin(booking, 500), false, 'answered while both hosts were held');
-      await releaseFirst();
+      const booking = book(api, { eventTypeId: eventType.id, start, attendee: attendee(start.length) });
+      assert.equal(await settledWithin(booking, 500), false, 'answered without waiting for the first host');
+      await releases[0]!();
       const response = await booking;
       assert.equal(response.status, 201, response.text);
       assert.equal(response.body.data.hosts[0].id, hosts[0]!.userId);
     } finally {
-      await releaseFirst();
-      await releaseSecond();
+      for (const release of releases) await release();
     }
+  }
+
+  test('when every free host is held, it waits for the best-ranked one', async () => {
+    await waitsForFirstHost({}, '2027-03-01T11:00:00Z', true);
   });
 
   test('an event type that counts its bookings still takes them one at a time: its first choice is waited for', async () => {
-    const { hosts, eventType } = await roundRobin({ bookingLimitsCount: { day: 5 } });
-    const release = await hold([hosts[0]!.userId]);
-    try {
-      const booking = book(api, { eventTypeId: eventType.id, start: '2027-03-01T12:00:00Z', attendee: attendee(3) });
-      assert.equal(await settledWithin(booking, 500), false, 'did not wait for the first choice');
-      await release();
-      const response = await booking;
-      assert.equal(response.status, 201, response.text);
-      assert.equal(response.body.data.hosts[0].id, hosts[0]!.userId);
-    } finally {
-      await release();
-    }
+    await waitsForFirstHost({ bookingLimitsCount: { day: 5 } }, '2027-03-01T12:00:00Z', false);
   });
 
   test('bookings made together at different hours all succeed, and both hosts take some', async () => {
