@@ -28,6 +28,7 @@ import {
 } from './bookings-e2e.js';
 import { runEngineBench } from './engine.js';
 import { idleRss, MEMORY_NOTE, type RssSample } from './memory.js';
+import { PLATFORM_NOTE, PLATFORM_TARGET_RATIO, platformFixture } from './platform-e2e.js';
 import { TEAM_NOTE, teamBench, type TeamHarness } from './team-e2e.js';
 import { TENANCY_NOTE, TENANCY_TARGET_RATIO, tenancyFixture } from './tenancy-e2e.js';
 import { WEBHOOKS_NOTE, webhooksBench, type WebhooksHarness } from './webhooks-e2e.js';
@@ -576,6 +577,7 @@ async function throughput(storeEnv: Record<string, string>, label: string, booki
     SVC_ADMIN_API_KEY: ADMIN_API_KEY,
     RATE_LIMIT_API_KEY: '100000000',
     RATE_LIMIT_ANONYMOUS: '100000000',
+    RATE_LIMIT_ACCESS_TOKEN: '100000000',
   };
   let server = await startServer(env, label);
   const startupMs = Math.round(server.readyMs);
@@ -622,6 +624,11 @@ async function throughput(storeEnv: Record<string, string>, label: string, booki
     const teamMemberships = await load(tenancy.url, tenancy.headers, server.child.pid);
     const orgTeamMemberships = { ...teamMemberships, ratio: round(teamMemberships.rps / health.rps, 3), targetRatio: TENANCY_TARGET_RATIO, metTarget: teamMemberships.rps / health.rps >= TENANCY_TARGET_RATIO };
     log(`${label}: org team memberships ${teamMemberships.rps} req/s (ratio ${orgTeamMemberships.ratio})`);
+    const platform = await platformFixture(server.baseUrl, admin, postJson, label);
+    log(`${label}: autocannon GET /v2/me with a managed user's access token`);
+    const managedMe = await load(platform.url, platform.headers, server.child.pid);
+    const managedUserMe = { ...managedMe, ratio: round(managedMe.rps / health.rps, 3), targetRatio: PLATFORM_TARGET_RATIO, metTarget: managedMe.rps / health.rps >= PLATFORM_TARGET_RATIO };
+    log(`${label}: managed user me ${managedMe.rps} req/s (ratio ${managedUserMe.ratio})`);
 
     const plan = withoutOverlaps(slotsPlan(Date.now()));
     const insertSql = insertBookingsSql(plan, hostId, eventTypeId);
@@ -678,6 +685,7 @@ async function throughput(storeEnv: Record<string, string>, label: string, booki
       health,
       me,
       orgTeamMemberships,
+      managedUserMe,
       slots,
       bookings: { ...booked.result, verification },
       ratio: round(me.rps / health.rps, 3),
@@ -866,6 +874,7 @@ async function main() {
     WEBHOOKS_NOTE,
     MEMORY_NOTE,
     TENANCY_NOTE,
+    PLATFORM_NOTE,
     TEAM_NOTE,
     'coldStart: spawn of `node bin/svc.js serve` on a fresh empty SVC_DATA_DIR (PGlite initdb + migrations + admin bootstrap) until GET /health first answers 200, polled every 10 ms.',
   );

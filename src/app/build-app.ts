@@ -36,7 +36,10 @@ import { registerTeamsV1Routes } from '../modules/teams/teams-v1.routes.js';
 import { registerWebhookDeliveryRoutes } from '../modules/webhooks/webhook-deliveries.routes.js';
 import { registerWebhookRoutes } from '../modules/webhooks/webhooks.routes.js';
 import { registerOrganizationWebhookRoutes } from '../modules/webhooks/organization-webhooks.routes.js';
+import { registerOAuthClientWebhookRoutes } from '../modules/webhooks/oauth-client-webhooks.routes.js';
 import { registerManagedOrganizationRoutes } from '../modules/organizations/managed-organizations.routes.js';
+import { registerManagedUserRoutes } from '../modules/platform/managed-users.routes.js';
+import { registerOAuthClientRoutes } from '../modules/platform/oauth-clients.routes.js';
 import type { AppContext } from './context.js';
 import { handleClientError, handleError, sendError } from './error-handler.js';
 
@@ -86,6 +89,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   app.decorateRequest('principal', null);
   app.decorateRequest('tenant', null);
+  app.decorateRequest('oauthClient', null);
   app.decorateRequest('apiVersion', '2024-04-15');
   app.addHook('onRequest', async (request, reply) => {
     request.apiVersion = resolveApiVersion(request.headers[API_VERSION_HEADER]);
@@ -150,6 +154,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerManagedOrganizationRoutes(app, ctx);
   registerTeamEventTypeRoutes(app, ctx);
   registerPrivateLinkRoutes(app, ctx);
+  registerOAuthClientRoutes(app, ctx);
+  registerManagedUserRoutes(app, ctx);
+  registerOAuthClientWebhookRoutes(app, ctx);
 
   return app;
 }

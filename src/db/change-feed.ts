@@ -12,7 +12,8 @@ export const CHANGES_CHANNEL = 'svc_changes';
  * - `busyTime`: a user's bookings or reservations, and nothing else;
  * - `tenancy`: any team, organization, membership, profile or role (rare writes: every cached access
  *   decision and team read is dropped);
- * - `teamEventType`: a team event type's settings or hosts.
+ * - `teamEventType`: a team event type's settings or hosts;
+ * - `oauthClient`: a platform OAuth client (its redirect URIs, its deletion): every cached credential of it.
  */
 export type ChangeEvent =
   | { kind: 'tenancy' }
@@ -20,11 +21,13 @@ export type ChangeEvent =
   | { kind: 'credential'; hash: string }
   | { kind: 'availability'; userId: number }
   | { kind: 'busyTime'; userId: number }
-  | { kind: 'teamEventType'; eventTypeId: number };
+  | { kind: 'teamEventType'; eventTypeId: number }
+  | { kind: 'oauthClient'; clientId: string };
 
 export function formatChange(event: ChangeEvent): string {
   if (event.kind === 'tenancy') return 'tenancy:*';
   if (event.kind === 'teamEventType') return `teamEventType:${event.eventTypeId}`;
+  if (event.kind === 'oauthClient') return `oauthClient:${event.clientId}`;
   return event.kind === 'credential' ? `credential:${event.hash}` : `${event.kind}:${event.userId}`;
 }
 
@@ -33,6 +36,7 @@ export function parseChange(payload: string): ChangeEvent | null {
   if (!value) return null;
   if (kind === 'credential') return { kind, hash: value };
   if (kind === 'tenancy') return { kind };
+  if (kind === 'oauthClient') return { kind, clientId: value };
   if (kind === 'teamEventType' && /^\d+$/.test(value)) return { kind, eventTypeId: Number(value) };
   if ((kind === 'user' || kind === 'availability' || kind === 'busyTime') && /^\d+$/.test(value)) return { kind, userId: Number(value) };
   return null;

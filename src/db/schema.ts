@@ -6,3 +6,4 @@ export * from './schema/bookings.js';
 export * from './schema/webhooks.js';
 export * from './schema/settings.js';
 export * from './schema/teams.js';
+export * from './schema/platform.js';

@@ -20,16 +20,24 @@ export interface RouteAccess {
   tenant?: TenantRule;
   /** Version 1 routes: the API key comes in the `apiKey` query parameter. */
   apiKeyInQuery?: boolean;
+  /**
+   * Platform routes: `organizationAdmin`, the caller administers a platform organization; `client`, the
+   * caller may act for the OAuth client of the `:clientId` path parameter (checked with the credential).
+   */
+  platform?: 'organizationAdmin' | 'client';
 }
 
 const USER_CREDENTIALS: readonly CredentialKind[] = ['apiKey', 'accessToken'];
-const TENANT_CREDENTIALS: readonly CredentialKind[] = ['apiKey', 'accessToken', 'oauthClient'];
+const ALL_CREDENTIALS: readonly CredentialKind[] = ['apiKey', 'accessToken', 'oauthClient'];
 
 export const access = {
   /** Open to anyone; nothing about the caller is read. */
   public: (): RouteAccess => ({ auth: 'none', credentials: [], scope: null }),
-  /** Open to anyone; a credential that is sent must be valid and identifies the caller. */
-  publicOrUser: (scope: Scope | null = null): RouteAccess => ({ auth: 'optional', credentials: USER_CREDENTIALS, scope }),
+  /**
+   * Open to anyone; a credential that is sent must be valid and identifies the caller (platform
+   * credentials act as their organization's owner, as in the reference).
+   */
+  publicOrUser: (scope: Scope | null = null): RouteAccess => ({ auth: 'optional', credentials: ALL_CREDENTIALS, scope }),
   /** A user acting through an API key or an access token covering `scope`. */
   user: (scope: Scope, credentials: readonly CredentialKind[] = USER_CREDENTIALS): RouteAccess => ({
     auth: 'required',
@@ -45,7 +53,14 @@ export const access = {
    * access token covering `scope`, or (platform customers) their OAuth client's credentials, holding
    * `tenant.role` or one of `tenant.permissions` there.
    */
-  tenant: (scope: Scope, tenant: TenantRule): RouteAccess => ({ auth: 'required', credentials: TENANT_CREDENTIALS, scope, tenant }),
+  tenant: (scope: Scope, tenant: TenantRule): RouteAccess => ({ auth: 'required', credentials: ALL_CREDENTIALS, scope, tenant }),
+  /**
+   * A route of one platform OAuth client (`:clientId`): an API key of an admin or owner of the client's
+   * organization, or the client's own credentials (`x-svc-secret-key` with the path's client id).
+   */
+  platformClient: (): RouteAccess => ({ auth: 'required', credentials: ['apiKey', 'oauthClient'], scope: null, platform: 'client' }),
+  /** The OAuth clients themselves: an API key of an admin or owner of a platform organization. */
+  oauthClients: (platform: 'organizationAdmin' | 'client'): RouteAccess => ({ auth: 'required', credentials: ['apiKey'], scope: null, platform }),
   /** svc's system administrator, with an API key. */
   systemAdmin: (): RouteAccess => ({ auth: 'required', credentials: ['apiKey'], scope: null, systemAdmin: true }),
 };

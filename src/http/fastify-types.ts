@@ -1,5 +1,6 @@
 import type { TenantContext } from '../modules/access/tenant-access.js';
 import type { Principal } from '../modules/auth/principal.js';
+import type { OAuthClientRow } from '../modules/platform/oauth-clients.repository.js';
 import type { RouteAccess } from './access.js';
 import type { ApiVersion } from './api-version.js';
 
@@ -10,6 +11,8 @@ declare module 'fastify' {
     apiVersion: ApiVersion;
     /** On organization and team routes: the organization, the team and the caller's roles there. */
     tenant: TenantContext | null;
+    /** On the routes of one platform OAuth client: that client (the access check found it). */
+    oauthClient: OAuthClientRow | null;
   }
   interface FastifyContextConfig {
     access?: RouteAccess;

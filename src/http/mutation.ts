@@ -25,7 +25,9 @@ export async function runMutation(ctx: Pick<AppContext, 'database' | 'changes' |
     const fingerprint = requestFingerprint(request.method, request.url, request.body);
     // Anonymous callers have no identity to scope keys by: a key is theirs together with the exact
     // request, so another caller cannot read an answer without sending the same request.
-    const claim = { scope: principal ? `${principal.kind}:${principal.user.id}` : `anonymous:${fingerprint}`, key, fingerprint };
+    // Platform credentials act as their organization's owner: a key is the client's, not the owner's.
+    const scope = !principal ? `anonymous:${fingerprint}` : principal.kind === 'oauthClient' && principal.client ? `oauthClient:${principal.client.id}` : `${principal.kind}:${principal.user.id}`;
+    const claim = { scope, key, fingerprint };
     return runIdempotent(tx, claim, new Date(ctx.clock()), ctx.secrets, () => work(tx, announce));
   });
   if (result.replayed) reply.header('Idempotent-Replayed', 'true');

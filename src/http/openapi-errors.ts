@@ -83,6 +83,7 @@ function tenantRefusals(url: string): string[] {
     ...(url.includes(':orgId') ? ['not_an_organization', 'not_organization_member'] : []),
     ...(url.includes(':teamId') ? ['not_team_member'] : []),
     'insufficient_role',
+    'outside_oauth_client_organization',
   ];
 }
 
@@ -147,11 +148,12 @@ const ERROR_RULES: readonly ErrorRule[] = [
       'invalid_bearer',
       'invalid_api_key',
       'api_key_expired',
-      ...(route.access?.credentials.includes('accessToken') ? ['invalid_access_token'] : []),
+      ...(route.access?.credentials.includes('accessToken') ? ['invalid_access_token', 'origin_not_allowed'] : []),
       'credential_kind_not_allowed',
       'missing_client_id',
       'missing_secret_key',
       'oauth_client_not_found',
+      ...(route.access?.credentials.includes('oauthClient') ? ['invalid_client_secret', 'oauth_client_without_owner'] : []),
     ],
     message: "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
   },

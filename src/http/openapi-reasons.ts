@@ -185,6 +185,16 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/organizations/:orgId/organizations'], methods: ['POST'], reasons: { 400: ['api_key_validity_conflict'], 403: ['manager_not_platform'], 409: ['managed_organization_slug_taken'] } },
   { routes: ['/v2/organizations/:orgId/organizations'], methods: ['GET'], reasons: { 400: ['metadata_filter_incomplete'] } },
   { routes: ['/v2/organizations/:orgId/organizations/:managedOrganizationId'], reasons: { 403: ['managed_organization_not_in_manager'], 404: ['team_not_found'] } },
+  { routes: ['/v2/oauth-clients'], reasons: { 400: ['not_platform_organization'], 403: ['not_platform_organization_admin'] } },
+  { routes: ['/v2/oauth-clients/:clientId', '/v2/oauth-clients/:clientId/*', '/v2/oauth/:clientId/*'], reasons: { 403: ['oauth_client_not_in_organization'], 404: ['oauth_client_not_found'] } },
+  { routes: ['/v2/oauth-clients/:clientId'], methods: ['PATCH'], reasons: { 400: ['permissions_not_updatable'] } },
+  { routes: ['/v2/oauth-clients/:clientId/users'], methods: ['GET'], reasons: { 400: ['invalid_email'] } },
+  { routes: ['/v2/oauth-clients/:clientId/users', '/v2/oauth-clients/:clientId/users/:userId'], methods: ['POST', 'PATCH'], reasons: { 409: ['managed_user_email_taken'] } },
+  { routes: ['/v2/oauth-clients/:clientId/users/:userId', '/v2/oauth-clients/:clientId/users/:userId/*'], reasons: { 404: ['managed_user_not_found'] } },
+  { routes: ['/v2/oauth-clients/:clientId/users/:userId'], methods: ['PATCH'], reasons: { 403: ['schedule_not_owned'], 404: ['schedule_not_found'] } },
+  { routes: ['/v2/oauth-clients/:clientId/webhooks', '/v2/oauth-clients/:clientId/webhooks/:webhookId'], methods: WRITE, reasons: { 400: ['trigger_not_allowed'], 409: ['webhook_subscriber_url_taken'] } },
+  { routes: ['/v2/oauth-clients/:clientId/webhooks/:webhookId'], reasons: { 403: ['webhook_not_of_oauth_client'], 404: ['webhook_not_found'] } },
+  { routes: ['/v2/oauth/:clientId/refresh'], reasons: { 400: ['invalid_refresh_token', 'refresh_token_expired', 'refresh_token_reused'] } },
 ];
 
 const matchesPattern = (pattern: string, url: string) => (pattern.endsWith('/*') ? url.startsWith(pattern.slice(0, -1)) : pattern === url);

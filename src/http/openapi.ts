@@ -88,7 +88,7 @@ Paths are relative to the server: \`http://localhost:5555\` by default (\`PORT\`
 ## Authentication
 
 - \`Authorization: Bearer svc_...\`: a user's API key. The system admin creates users, each with a first key, through \`POST /v2/admin/users\`; \`POST /v2/api-keys/refresh\` replaces a key. An OAuth access token goes in the same header and is limited to its scopes.
-- Platform OAuth clients send \`x-svc-client-id\` and \`x-svc-secret-key\`.
+- Platform OAuth clients send \`x-svc-client-id\` (or the path's \`{clientId}\`) and \`x-svc-secret-key\`, and act as their organization's owner. Their managed users' access tokens (\`POST /v2/oauth-clients/{clientId}/users\`, valid 60 minutes, then 498; refreshed with \`POST /v2/oauth/{clientId}/refresh\`) go in \`Authorization: Bearer\` and are limited to the client's permissions.
 
 Each operation lists the credentials it accepts and the OAuth scope it needs (\`x-svc-access\`). Slots and booking are open to anyone.
 

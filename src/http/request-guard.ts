@@ -3,12 +3,14 @@ import type { AppContext } from '../app/context.js';
 import { sha256Hex } from '../lib/crypto.js';
 import { DomainError, forbidden, unauthorized } from '../lib/errors.js';
 import { authorizeTenant, type TenantContext } from '../modules/access/tenant-access.js';
-import { authenticateBearer } from '../modules/auth/auth.service.js';
+import { assertOriginAllowed, authenticateBearer, authenticatePlatformClient } from '../modules/auth/auth.service.js';
 import type { Principal } from '../modules/auth/principal.js';
+import { authorizePlatform } from '../modules/platform/oauth-clients.service.js';
+import type { OAuthClientRow } from '../modules/platform/oauth-clients.repository.js';
 import { type CredentialKind, ROUTE_THROTTLES, type RouteAccess } from './access.js';
 import { scopesCover } from './scopes.js';
 
-type GuardDeps = Pick<AppContext, 'database' | 'credentials' | 'rateLimitStore' | 'config' | 'tenancy'>;
+type GuardDeps = Pick<AppContext, 'database' | 'credentials' | 'rateLimitStore' | 'config' | 'tenancy' | 'clock'>;
 
 const NO_CREDENTIALS =
   "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers";
@@ -34,23 +36,34 @@ function queryApiKey(request: FastifyRequest, routeAccess: RouteAccess): string 
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
+/** The `:clientId` of a platform route: it names the client whose secret is sent, as the reference reads it. */
+function pathClientId(request: FastifyRequest): string | undefined {
+  const value = (request.params as Record<string, unknown> | undefined)?.clientId;
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
 async function resolvePrincipal(request: FastifyRequest, routeAccess: RouteAccess, deps: GuardDeps): Promise<Principal | null> {
   const bearer = bearerToken(request);
   const token = bearer === undefined ? queryApiKey(request, routeAccess) : bearer;
-  const clientId = header(request, 'x-svc-client-id');
+  const clientId = pathClientId(request) ?? header(request, 'x-svc-client-id');
   const secretKey = header(request, 'x-svc-secret-key');
+  // As the reference, a complete pair of platform credentials is tried before a bearer token.
+  if (clientId !== undefined && secretKey !== undefined && (token === undefined || routeAccess.credentials.includes('oauthClient'))) {
+    assertKindAllowed('oauthClient', routeAccess);
+    return authenticatePlatformClient(deps.database, clientId, secretKey);
+  }
   if (token === null) throw unauthorized('invalid_bearer', 'Invalid Bearer token');
   if (token !== undefined) {
-    const principal = await authenticateBearer(deps.database, deps.credentials, token);
+    const principal = await authenticateBearer(deps.database, deps.credentials, token, new Date(), new Date(deps.clock()));
     assertKindAllowed(principal.kind, routeAccess);
+    assertOriginAllowed(principal, header(request, 'origin'));
     return principal;
   }
   if (clientId !== undefined || secretKey !== undefined) {
+    // The reference's optional guard treats half a pair as no credentials (platform embeds send the client id alone).
+    if (routeAccess.auth === 'optional') return null;
     if (clientId === undefined) throw unauthorized('missing_client_id', "Only 'x-svc-secret-key' header provided. Please also provide 'x-svc-client-id' header");
-    if (secretKey === undefined) throw unauthorized('missing_secret_key', "Only 'x-svc-client-id' header provided. Please also provide 'x-svc-secret-key' header");
-    assertKindAllowed('oauthClient', routeAccess);
-    // Platform OAuth clients are issued by the OAuth-clients module; until one exists none can match.
-    throw unauthorized('oauth_client_not_found', `Client with ID ${clientId} not found`);
+    throw unauthorized('missing_secret_key', "Only 'x-svc-client-id' header provided. Please also provide 'x-svc-secret-key' header");
   }
   if (routeAccess.auth === 'required') throw unauthorized('no_credentials', NO_CREDENTIALS);
   return null;
@@ -68,6 +81,12 @@ function authorize(principal: Principal, routeAccess: RouteAccess): void {
     throw forbidden('system_admin_only', 'Only the system admin can call this endpoint');
   }
   if (routeAccess.scope && principal.scopes && !scopesCover(principal.scopes, routeAccess.scope)) {
+    if (principal.client) {
+      throw forbidden(
+        'insufficient_scope',
+        `PermissionsGuard - oAuth client with id=${principal.client.id} does not have the required permissions=${routeAccess.scope}. A client's permissions are chosen when it is created.`,
+      );
+    }
     throw forbidden('insufficient_scope', `Access token is missing the required scope ${routeAccess.scope}`);
   }
 }
@@ -130,7 +149,14 @@ export function createRequestGuard(deps: GuardDeps) {
     request.principal = principal;
     if (limited) await applyRateLimit(request, reply, principal, deps);
     if (routeAccess.tenant && principal) request.tenant = await authorizeTenant(deps, principal, routeAccess.tenant, request.params as Record<string, unknown>);
+    if (routeAccess.platform && principal) request.oauthClient = await authorizePlatform(deps.database.db, principal, routeAccess.platform, pathClientId(request));
   };
+}
+
+/** The OAuth client of a route declared with `access.platform: 'client'` (the access check found it). */
+export function oauthClientOf(request: FastifyRequest): OAuthClientRow {
+  if (!request.oauthClient) throw new Error(`route ${request.routeOptions.url} reads an OAuth client it does not declare`);
+  return request.oauthClient;
 }
 
 /** The organization and team of a route declared with `access.tenant` (the access check resolved them). */

@@ -32,3 +32,29 @@ export function scopesCover(granted: ReadonlySet<string>, required: Scope): bool
   if (granted.has(required)) return true;
   return required.startsWith('TEAM_') && granted.has(`ORG_${required.slice('TEAM_'.length)}`);
 }
+
+/**
+ * The permissions a platform OAuth client is created with (contract 2.2): the scopes its managed users'
+ * access tokens, and its own credentials, are checked against.
+ */
+export const PLATFORM_PERMISSIONS = [
+  'EVENT_TYPE_READ', 'EVENT_TYPE_WRITE',
+  'BOOKING_READ', 'BOOKING_WRITE',
+  'SCHEDULE_READ', 'SCHEDULE_WRITE',
+  'APPS_READ', 'APPS_WRITE',
+  'PROFILE_READ', 'PROFILE_WRITE',
+] as const satisfies readonly Scope[];
+
+export type PlatformPermission = (typeof PLATFORM_PERMISSIONS)[number];
+
+const NON_PLATFORM_SCOPES: readonly Scope[] = SCOPES.filter((scope) => !(PLATFORM_PERMISSIONS as readonly string[]).includes(scope));
+
+/**
+ * What a platform client's credentials and its managed users' tokens may reach: the client's own
+ * permissions, and every scope outside the platform permissions. The reference checks platform
+ * callers against their client's permissions only on routes that name one; elsewhere (webhooks, team
+ * and organization routes) the user's own rights decide.
+ */
+export function platformScopes(permissions: readonly string[]): ReadonlySet<string> {
+  return new Set([...permissions, ...NON_PLATFORM_SCOPES]);
+}

@@ -1,6 +1,7 @@
 import type { JobsConfig } from '../app/config.js';
 import type { Db } from '../db/client.js';
 import { cleanUpExpiredKeys } from '../modules/idempotency/idempotency.service.js';
+import { deleteExpiredTokens } from '../modules/platform/platform-tokens.service.js';
 import { deleteEndedDeliveries } from '../modules/webhooks/webhook-deliveries.repository.js';
 import { deleteFinishedJobs } from './jobs.repository.js';
 import type { RecurringJob } from './runner.js';
@@ -24,12 +25,16 @@ async function deleteInBatches(deleteBatch: (limit: number) => Promise<number>):
 export interface HousekeepingResult {
   webhookDeliveries: number;
   jobs: number;
+  platformTokens: number;
 }
+
+/** An expired managed-user access token still answers 498 (not 401) for this long. */
+const EXPIRED_ACCESS_TOKEN_KEPT_MS = DAY_MS;
 
 /**
  * Deletes expired Idempotency-Keys, webhook deliveries that ended more than
- * `webhookDeliveryRetentionDays` ago (with their attempt logs) and jobs that finished more than
- * `retentionDays` ago. Pending work is never touched.
+ * `webhookDeliveryRetentionDays` ago (with their attempt logs), jobs that finished more than
+ * `retentionDays` ago, and managed users' expired tokens. Pending work is never touched.
  */
 export async function runHousekeeping(db: Db, retention: Pick<JobsConfig, 'retentionDays' | 'webhookDeliveryRetentionDays'>, now: Date): Promise<HousekeepingResult> {
   await cleanUpExpiredKeys(db, now);
@@ -38,5 +43,6 @@ export async function runHousekeeping(db: Db, retention: Pick<JobsConfig, 'reten
   return {
     webhookDeliveries: await deleteInBatches((limit) => deleteEndedDeliveries(db, deliveriesBefore, limit)),
     jobs: await deleteInBatches((limit) => deleteFinishedJobs(db, jobsBefore, limit)),
+    platformTokens: await deleteInBatches((limit) => deleteExpiredTokens(db, new Date(now.getTime() - EXPIRED_ACCESS_TOKEN_KEPT_MS), now, limit)),
   };
 }

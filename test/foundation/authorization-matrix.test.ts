@@ -35,7 +35,9 @@ type ClassName =
   | 'orgTeamOrgAdmin'
   | 'teamMember'
   | 'teamAdmin'
-  | 'teamOwner';
+  | 'teamOwner'
+  | 'platformAdmin'
+  | 'platformClient';
 
 const ORG_A_MEMBERS: readonly Caller[] = ['orgOwner', 'orgAdmin', 'orgMember', 'teamAdmin', 'teamMember'];
 
@@ -86,6 +88,12 @@ function expected(className: ClassName, caller: Caller, target: Target): Outcome
       return grant(target === 'own' ? ['orgOwner', 'teamAdmin'] : ['otherOrgOwner']);
     case 'teamOwner':
       return grant(target === 'own' ? ['orgOwner'] : ['otherOrgOwner']);
+    // OAuth clients: admins and owners of a platform organization (A and B both are), with an API key.
+    case 'platformAdmin':
+      return grant(['orgOwner', 'orgAdmin', 'otherOrgOwner']);
+    // One client: the admins and owners of its organization (own: A's client; other: B's).
+    case 'platformClient':
+      return grant(target === 'own' ? ['orgOwner', 'orgAdmin'] : ['otherOrgOwner']);
   }
 }
 
@@ -255,6 +263,24 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'GET /v2/teams/:teamId/event-types/:eventTypeId/webhooks/:webhookId': 'teamAdmin',
   'PATCH /v2/teams/:teamId/event-types/:eventTypeId/webhooks/:webhookId': 'teamAdmin',
   'DELETE /v2/teams/:teamId/event-types/:eventTypeId/webhooks/:webhookId': 'teamAdmin',
+  'POST /v2/oauth-clients': 'platformAdmin',
+  'GET /v2/oauth-clients': 'platformAdmin',
+  'GET /v2/oauth-clients/:clientId': 'platformClient',
+  'PATCH /v2/oauth-clients/:clientId': 'platformClient',
+  'DELETE /v2/oauth-clients/:clientId': 'platformClient',
+  'GET /v2/oauth-clients/:clientId/users': 'platformClient',
+  'POST /v2/oauth-clients/:clientId/users': 'platformClient',
+  'GET /v2/oauth-clients/:clientId/users/:userId': 'platformClient',
+  'PATCH /v2/oauth-clients/:clientId/users/:userId': 'platformClient',
+  'DELETE /v2/oauth-clients/:clientId/users/:userId': 'platformClient',
+  'POST /v2/oauth-clients/:clientId/users/:userId/force-refresh': 'platformClient',
+  'POST /v2/oauth/:clientId/refresh': 'platformClient',
+  'POST /v2/oauth-clients/:clientId/webhooks': 'platformClient',
+  'GET /v2/oauth-clients/:clientId/webhooks': 'platformClient',
+  'DELETE /v2/oauth-clients/:clientId/webhooks': 'platformClient',
+  'GET /v2/oauth-clients/:clientId/webhooks/:webhookId': 'platformClient',
+  'PATCH /v2/oauth-clients/:clientId/webhooks/:webhookId': 'platformClient',
+  'DELETE /v2/oauth-clients/:clientId/webhooks/:webhookId': 'platformClient',
 };
 
 const isPluginRoute = (method: string, url: string) => url === '/docs' || url.startsWith('/docs/') || method === 'OPTIONS' || method === 'HEAD';
@@ -273,6 +299,8 @@ const BODIES: Record<string, unknown> = {
   'POST /v2/bookings/:bookingUid/guests': { guests: [{ email: 'matrix-guest@example.com', name: 'Matrix Guest' }] },
   'PATCH /v2/bookings/:bookingUid/location': { location: { type: 'address', address: '1 Matrix Road' } },
   'POST /v2/event-types/:eventTypeId/webhooks': { subscriberUrl: 'https://example.com/matrix', active: false, triggers: ['BOOKING_CREATED'] },
+  'POST /v2/oauth-clients': { name: 'Matrix', redirectUris: [], permissions: [] },
+  'PATCH /v2/oauth-clients/:clientId': { permissions: ['*'] },
 };
 
 /** The version header of the routes that exist only in a newer version. */
@@ -326,14 +354,18 @@ describe('authorization matrix: every route x every caller x own and other tenan
     const orgWebhook = (orgId: number, key: string) => send('POST', `/v2/organizations/${orgId}/webhooks`, key, { subscriberUrl: `https://example.com/org-${orgId}`, active: true, triggers: ['BOOKING_CREATED'] });
     const managed = (orgId: number, key: string) => send('POST', `/v2/organizations/${orgId}/organizations`, key, { name: `Managed by ${orgId}` });
     const [orgWebhookA, orgWebhookB, managedA, managedB] = [await orgWebhook(orgA, a.owner.apiKey), await orgWebhook(b.organization.id, b.owner.apiKey), await managed(orgA, a.owner.apiKey), await managed(b.organization.id, b.owner.apiKey)];
+    const oauthClient = (orgId: number, key: string) => send('POST', `/v2/oauth-clients?organizationId=${orgId}`, key, { name: 'Matrix client', redirectUris: [], permissions: ['*'] });
+    const [clientA, clientB] = [await oauthClient(orgA, a.owner.apiKey), await oauthClient(b.organization.id, b.owner.apiKey)];
+    const clientWebhook = (clientId: string, key: string) => send('POST', `/v2/oauth-clients/${clientId}/webhooks`, key, { subscriberUrl: `https://example.com/client-${clientId}`, active: true, triggers: ['BOOKING_CREATED'] });
+    const [clientWebhookA, clientWebhookB] = [await clientWebhook(clientA.clientId, a.owner.apiKey), await clientWebhook(clientB.clientId, b.owner.apiKey)];
 
     const personal = { scheduleId: schedule.body.data.id, eventTypeId: eventType.id, bookingUid: booking.uid, uid: MISSING, deliveryId: MISSING, membershipId: MISSING, id: MISSING, roleId: 'no-such-role', permission: 'role.read', webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id, linkId: 'no-such-link' };
     // userId: a user the organization created who is in its team (teamMember in T; U's owner in U).
     await markCreatedByOrganization(api, users.teamMember.user.id, orgA);
     await markCreatedByOrganization(api, b.owner.user.id, b.organization.id);
     // userId: a user of the organization who is in its team (teamMember in T; U's owner in U).
-    ids.own = { ...personal, orgId: orgA, teamId: teamT.id, standaloneTeamId: teamS.id, orgWebhookId: orgWebhookA.id, managedOrganizationId: managedA.id, userId: users.teamMember.user.id };
-    ids.other = { ...personal, orgId: b.organization.id, teamId: teamU.id, standaloneTeamId: teamS2.id, orgWebhookId: orgWebhookB.id, managedOrganizationId: managedB.id, userId: b.owner.user.id };
+    ids.own = { ...personal, orgId: orgA, teamId: teamT.id, standaloneTeamId: teamS.id, orgWebhookId: orgWebhookA.id, managedOrganizationId: managedA.id, userId: users.teamMember.user.id, clientId: clientA.clientId, clientWebhookId: clientWebhookA.id };
+    ids.other = { ...personal, orgId: b.organization.id, teamId: teamU.id, standaloneTeamId: teamS2.id, orgWebhookId: orgWebhookB.id, managedOrganizationId: managedB.id, userId: b.owner.user.id, clientId: clientB.clientId, clientWebhookId: clientWebhookB.id };
   });
   after(() => api.close());
 
@@ -343,6 +375,7 @@ describe('authorization matrix: every route x every caller x own and other tenan
       if (name === 'teamId' && url.startsWith('/v2/teams/')) return String(values.standaloneTeamId);
       if (name === 'webhookId' && url.startsWith('/v2/event-types/')) return String(values.eventTypeWebhookId);
       if (name === 'webhookId' && url.startsWith('/v2/organizations/')) return String(values.orgWebhookId);
+      if (name === 'webhookId' && url.startsWith('/v2/oauth-clients/')) return String(values.clientWebhookId);
       // A user's schedules under an organization: a missing one, so that a call let through changes nothing.
       if (name === 'scheduleId' && url.startsWith('/v2/organizations/')) return String(MISSING);
       const value = values[name];
@@ -352,7 +385,7 @@ describe('authorization matrix: every route x every caller x own and other tenan
   }
 
   /** Destructive calls that would be let through run on a copy of the target, so the fixtures stay. */
-  const DESTROYS = new Set(['DELETE /v2/organizations/:orgId/users/:userId', 'DELETE /v2/organizations/:orgId/webhooks/:webhookId', 'DELETE /v2/organizations/:orgId/organizations/:managedOrganizationId', 'DELETE /v2/teams/:teamId', 'DELETE /v2/organizations/:orgId/teams/:teamId', 'DELETE /v2/admin/organizations/:orgId', 'DELETE /v2/schedules/:scheduleId', 'DELETE /v2/event-types/:eventTypeId', 'DELETE /v2/webhooks/:webhookId', 'DELETE /v2/event-types/:eventTypeId/webhooks', 'DELETE /v2/event-types/:eventTypeId/webhooks/:webhookId']);
+  const DESTROYS = new Set(['DELETE /v2/organizations/:orgId/users/:userId', 'DELETE /v2/organizations/:orgId/webhooks/:webhookId', 'DELETE /v2/organizations/:orgId/organizations/:managedOrganizationId', 'DELETE /v2/teams/:teamId', 'DELETE /v2/organizations/:orgId/teams/:teamId', 'DELETE /v2/admin/organizations/:orgId', 'DELETE /v2/schedules/:scheduleId', 'DELETE /v2/event-types/:eventTypeId', 'DELETE /v2/webhooks/:webhookId', 'DELETE /v2/event-types/:eventTypeId/webhooks', 'DELETE /v2/event-types/:eventTypeId/webhooks/:webhookId', 'DELETE /v2/oauth-clients/:clientId', 'DELETE /v2/oauth-clients/:clientId/webhooks', 'DELETE /v2/oauth-clients/:clientId/webhooks/:webhookId']);
 
   test('every route has a class in the table', () => {
     const unknown = registeredRoutes(api.runtime.app)
@@ -370,7 +403,8 @@ describe('authorization matrix: every route x every caller x own and other tenan
       const key = `${route.method} ${route.url}`;
       const className = ROUTE_CLASSES[key];
       if (!className) continue;
-      const targets: Target[] = route.url.includes(':orgId') && route.url.includes(':teamId') ? ['own', 'other', 'crossed'] : route.url.includes(':orgId') || route.url.startsWith('/v2/teams/') ? ['own', 'other'] : ['own'];
+      const targets: Target[] =
+        route.url.includes(':orgId') && route.url.includes(':teamId') ? ['own', 'other', 'crossed'] : route.url.includes(':orgId') || route.url.includes(':clientId') || route.url.startsWith('/v2/teams/') ? ['own', 'other'] : ['own'];
       for (const target of targets) {
         for (const caller of CALLERS) {
           const want = expected(className, caller, target);

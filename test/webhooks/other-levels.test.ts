@@ -45,7 +45,7 @@ describe('webhook subscriptions of teams, organizations and OAuth clients', () =
   const scopes: { level: WebhookLevel; owner: service.WebhookOwner; other: service.WebhookOwner; levelOnly: string; refused: string; othersSee: 'not_found' | 'forbidden' }[] = [
     { level: 'teamEventType', owner: { kind: 'eventType', eventTypeId: 0 }, other: { kind: 'eventType', eventTypeId: 0 }, levelOnly: 'INSTANT_MEETING_ACCEPTED', refused: 'NOT_A_TRIGGER', othersSee: 'forbidden' },
     { level: 'organization', owner: { kind: 'organization', organizationId: 7 }, other: { kind: 'organization', organizationId: 8 }, levelOnly: 'BOOKING_PAID', refused: 'WRONG_ASSIGNMENT_REPORT', othersSee: 'not_found' },
-    { level: 'oauthClient', owner: { kind: 'oauthClient', oauthClientId: 'client-a' }, other: { kind: 'oauthClient', oauthClientId: 'client-b' }, levelOnly: 'ROUTING_FORM_FALLBACK_HIT', refused: 'INSTANT_MEETING_ACCEPTED', othersSee: 'not_found' },
+    { level: 'oauthClient', owner: { kind: 'oauthClient', oauthClientId: 'client-a' }, other: { kind: 'oauthClient', oauthClientId: 'client-b' }, levelOnly: 'ROUTING_FORM_FALLBACK_HIT', refused: 'INSTANT_MEETING_ACCEPTED', othersSee: 'forbidden' },
   ];
 
   for (const { level, owner: ownerTemplate, other: otherTemplate, levelOnly, refused, othersSee } of scopes) {

@@ -68,9 +68,16 @@ export const accessTokens = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     hashedToken: text('hashed_token').notNull(),
     clientId: text('client_id'),
+    /** Platform tokens: the token family it was issued in (see platform_refresh_tokens). */
+    familyId: text('family_id'),
     scopes: text('scopes').array().notNull().default(sql`'{}'::text[]`),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('access_tokens_hashed_token_key').on(t.hashedToken), index('access_tokens_user_id_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('access_tokens_hashed_token_key').on(t.hashedToken),
+    index('access_tokens_user_id_idx').on(t.userId),
+    index('access_tokens_client_id_user_id_idx').on(t.clientId, t.userId),
+    index('access_tokens_family_id_idx').on(t.familyId),
+  ],
 );

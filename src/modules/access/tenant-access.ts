@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.js';
 import type { MembershipRole } from '../../db/schema.js';
 import { forbidden, notFound } from '../../lib/errors.js';
-import type { Principal } from '../auth/principal.js';
+import type { PlatformClientRef, Principal } from '../auth/principal.js';
 import { type HeldRole, loadTenancy, type TeamRow } from './access.repository.js';
 import { permissionsGrant } from './permissions.js';
 import type { TenancyCache } from './tenancy-cache.js';
@@ -58,6 +58,21 @@ function pbacGrants(rows: { held: Map<number, HeldRole>; teams: Map<number, Team
 function teamInOrganizationOrThrow(team: TeamRow | undefined, orgId: number, teamId: number): TeamRow {
   if (!team || team.isOrganization || team.parentId !== orgId) throw notFound('team_not_found', `IsTeamInOrg - Team (${teamId}) not found.`);
   return team;
+}
+
+/**
+ * Platform credentials act as their organization's owner, but only within that organization (its
+ * own routes, its teams, the organizations it manages through its own routes): an owner of several
+ * organizations does not lend the others to a client of one.
+ */
+function assertWithinClientOrganization(client: PlatformClientRef, orgId: number | null, teamId: number | null, teams: Map<number, TeamRow>): void {
+  const within = orgId !== null ? orgId === client.organizationId : teamId !== null && teams.get(teamId)?.parentId === client.organizationId;
+  if (!within) {
+    throw forbidden(
+      'outside_oauth_client_organization',
+      `OAuth client with id=${client.id} can only act within its organization with id=${client.organizationId}.`,
+    );
+  }
 }
 
 /** The reference's RolesGuard, membership by membership; throws its 403 with the reason. */
@@ -117,6 +132,7 @@ export async function authorizeTenant(
     if (!found?.isOrganization) throw forbidden('not_an_organization', `IsOrgGuard - provided organization id=${orgId} does not represent any existing organization.`);
     organization = found;
   }
+  if (principal.kind === 'oauthClient' && principal.client) assertWithinClientOrganization(principal.client, orgId, teamId, rows.teams);
   let team: TeamRow | null = null;
   if (orgId !== null && teamId !== null && rule.teamInOrgFirst) team = teamInOrganizationOrThrow(rows.teams.get(teamId), orgId, teamId);
 

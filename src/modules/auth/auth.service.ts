@@ -1,11 +1,15 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { Database } from '../../db/client.js';
-import { API_KEY_PREFIX, hashApiKey, hashToken } from '../../lib/crypto.js';
+import { platformScopes } from '../../http/scopes.js';
+import { API_KEY_PREFIX, hashApiKey, hashToken, sha256Hex } from '../../lib/crypto.js';
 import { DomainError, unauthorized } from '../../lib/errors.js';
-import { findAccessTokenWithUser, findApiKeyWithUser } from './auth.repository.js';
+import { findAccessTokenWithUser, findApiKeyWithUser, findPlatformClientWithOwner, type PlatformClientFacts } from './auth.repository.js';
 import type { CredentialCache } from './credential-cache.js';
-import type { Principal } from './principal.js';
+import type { PlatformClientRef, Principal } from './principal.js';
 
 const DAY_MS = 86_400_000;
+/** Longer than any client id svc issues: such a header is not looked up. */
+const MAX_CLIENT_ID_LENGTH = 64;
 
 /** The reference compares API-key expiry by calendar date: a key expiring today still works today. */
 export function isApiKeyExpired(expiresAt: Date | null, now: Date): boolean {
@@ -17,37 +21,45 @@ function accessTokenExpired(): DomainError {
   return new DomainError('token_expired', 'access_token_expired', 'ACCESS_TOKEN_IS_EXPIRED');
 }
 
-/** Resolves a bearer token (API key or access token) to the calling user, through the credential cache. */
+const clientRef = (client: PlatformClientFacts): PlatformClientRef => ({ id: client.id, organizationId: client.organizationId, redirectUris: client.redirectUris });
+
+/**
+ * Resolves a bearer token (API key or access token) to the calling user, through the credential cache.
+ * API keys expire by the wall clock they were issued by; access tokens by `tokenNow`, the app's clock
+ * they are issued by (tests move it).
+ */
 export async function authenticateBearer(
   database: Database,
   cache: CredentialCache,
   token: string,
   now = new Date(),
+  tokenNow = now,
 ): Promise<Principal> {
   const isApiKey = token.startsWith(API_KEY_PREFIX);
   const hash = isApiKey ? hashApiKey(token) : hashToken(token);
   const cached = cache.get(isApiKey ? 'apiKey' : 'accessToken', hash, now.getTime());
   if (cached) {
-    assertNotExpired(isApiKey, cached.credentialExpiresAt, now);
+    assertNotExpired(isApiKey, cached.credentialExpiresAt, isApiKey ? now : tokenNow);
     return cached.principal;
   }
   if (isApiKey) {
     const found = await findApiKeyWithUser(database.db, hash);
     if (!found) throw unauthorized('invalid_api_key', 'Your api key is not valid');
     assertNotExpired(true, found.expiresAt, now);
-    const principal: Principal = { kind: 'apiKey', user: found.user, scopes: null, credentialHash: hash, clientId: null };
+    const principal: Principal = { kind: 'apiKey', user: found.user, scopes: null, credentialHash: hash, client: null };
     cache.set(principal, found.expiresAt, now.getTime());
     return principal;
   }
   const found = await findAccessTokenWithUser(database.db, hash);
   if (!found) throw unauthorized('invalid_access_token', 'Invalid Access Token.');
-  assertNotExpired(false, found.expiresAt, now);
+  assertNotExpired(false, found.expiresAt, tokenNow);
   const principal: Principal = {
     kind: 'accessToken',
     user: found.user,
-    scopes: new Set(found.scopes),
+    // A managed user's token may do what its client's permissions allow; other tokens carry their own scopes.
+    scopes: found.client ? platformScopes(found.client.permissions) : new Set(found.scopes),
     credentialHash: hash,
-    clientId: found.clientId,
+    client: found.client ? clientRef(found.client) : null,
   };
   cache.set(principal, found.expiresAt, now.getTime());
   return principal;
@@ -59,4 +71,48 @@ function assertNotExpired(isApiKey: boolean, expiresAt: Date | null, now: Date):
   } else if (expiresAt && expiresAt.getTime() <= now.getTime()) {
     throw accessTokenExpired();
   }
+}
+
+/** Compares two SHA-256 hex digests in constant time. */
+export function sameDigest(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
+}
+
+/**
+ * Platform credentials (`x-svc-client-id` or the path's `:clientId`, with `x-svc-secret-key`): the
+ * request acts as the client's organization's OWNER (else an ADMIN), as the reference's strategy.
+ */
+export async function authenticatePlatformClient(database: Database, clientId: string, secret: string): Promise<Principal> {
+  const found = clientId.length <= MAX_CLIENT_ID_LENGTH ? await findPlatformClientWithOwner(database.db, clientId) : undefined;
+  if (!found) throw unauthorized('oauth_client_not_found', `Client with ID ${clientId} not found`);
+  if (!sameDigest(sha256Hex(secret), found.client.secretHash)) throw unauthorized('invalid_client_secret', 'Invalid client secret');
+  if (!found.owner) throw unauthorized('oauth_client_without_owner', 'No owner ID found for this OAuth client');
+  return {
+    kind: 'oauthClient',
+    user: found.owner,
+    scopes: platformScopes(found.client.permissions),
+    credentialHash: sha256Hex(found.client.id),
+    client: clientRef(found.client),
+  };
+}
+
+/** The reference's origin rule: an exact redirect URI, or one with `*` wildcards. */
+export function isOriginAllowed(origin: string, redirectUris: readonly string[]): boolean {
+  return redirectUris.some((allowed) => {
+    if (!allowed.includes('*')) return origin === allowed;
+    const pattern = allowed.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+    return new RegExp(`^${pattern}$`).test(origin);
+  });
+}
+
+/** A managed user's access token sent with an `Origin` must come from one of its client's redirect URIs. */
+export function assertOriginAllowed(principal: Principal, origin: string | undefined): void {
+  if (origin === undefined || principal.kind !== 'accessToken' || !principal.client) return;
+  if (isOriginAllowed(origin, principal.client.redirectUris)) return;
+  throw unauthorized(
+    'origin_not_allowed',
+    `Invalid request origin - add the origin '${origin}' to the 'redirectUris' of your OAuth client with ID '${principal.client.id}' (PATCH /v2/oauth-clients/${principal.client.id})`,
+  );
 }

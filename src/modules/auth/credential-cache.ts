@@ -27,6 +27,8 @@ export class CredentialCache implements ChangeSubscriber {
   private readonly entries = new Map<string, Entry>();
   /** Entry keys by user, to drop a user's credentials when the user changes. */
   private readonly keysByUser = new Map<number, Set<string>>();
+  /** Entry keys by platform OAuth client, to drop its tokens when the client changes. */
+  private readonly keysByClient = new Map<string, Set<string>>();
   private enabled = false;
 
   constructor(private readonly ttlMs: number) {}
@@ -62,9 +64,8 @@ export class CredentialCache implements ChangeSubscriber {
     if (this.entries.size >= MAX_ENTRIES) this.clear();
     const key = entryKey(principal.kind, principal.credentialHash);
     this.entries.set(key, { principal, credentialExpiresAt, cachedUntil: now + this.ttlMs });
-    let keys = this.keysByUser.get(principal.user.id);
-    if (!keys) this.keysByUser.set(principal.user.id, (keys = new Set()));
-    keys.add(key);
+    addTo(this.keysByUser, principal.user.id, key);
+    if (principal.client) addTo(this.keysByClient, principal.client.id, key);
   }
 
   invalidate(event: ChangeEvent): void {
@@ -76,18 +77,34 @@ export class CredentialCache implements ChangeSubscriber {
       }
       return;
     }
-    if (event.kind !== 'user') return;
-    for (const key of this.keysByUser.get(event.userId) ?? []) this.entries.delete(key);
-    this.keysByUser.delete(event.userId);
+    const keys = event.kind === 'user' ? this.keysByUser.get(event.userId) : event.kind === 'oauthClient' ? this.keysByClient.get(event.clientId) : undefined;
+    for (const key of [...(keys ?? [])]) {
+      const entry = this.entries.get(key);
+      if (entry) this.remove(key, entry);
+    }
   }
 
   private remove(key: string, entry: Entry): void {
     this.entries.delete(key);
-    this.keysByUser.get(entry.principal.user.id)?.delete(key);
+    removeFrom(this.keysByUser, entry.principal.user.id, key);
+    if (entry.principal.client) removeFrom(this.keysByClient, entry.principal.client.id, key);
   }
 
   private clear(): void {
     this.entries.clear();
     this.keysByUser.clear();
+    this.keysByClient.clear();
   }
+}
+
+function addTo<K>(index: Map<K, Set<string>>, owner: K, key: string): void {
+  let keys = index.get(owner);
+  if (!keys) index.set(owner, (keys = new Set()));
+  keys.add(key);
+}
+
+function removeFrom<K>(index: Map<K, Set<string>>, owner: K, key: string): void {
+  const keys = index.get(owner);
+  keys?.delete(key);
+  if (keys?.size === 0) index.delete(owner);
 }

@@ -57,8 +57,9 @@ const REASSIGN_RULES =
 export function registerBookingChangeRoutes(app: App, ctx: AppContext): void {
   const tags = ['Bookings'];
 
+  // Public; a token sent with it must cover BOOKING_WRITE (a managed user's client may lack it).
   app.post('/v2/bookings/:bookingUid/cancel', {
-    config: { access: access.publicOrUser() },
+    config: { access: access.publicOrUser('BOOKING_WRITE') },
     schema: {
       tags,
       summary: 'Cancel a booking',
@@ -78,7 +79,7 @@ export function registerBookingChangeRoutes(app: App, ctx: AppContext): void {
   });
 
   app.post('/v2/bookings/:bookingUid/reschedule', {
-    config: { access: access.publicOrUser() },
+    config: { access: access.publicOrUser('BOOKING_WRITE') },
     schema: {
       tags,
       summary: 'Reschedule a booking',

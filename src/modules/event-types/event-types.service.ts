@@ -1,4 +1,4 @@
-import type { ChangeFeed } from '../../db/change-feed.js';
+import type { ChangeEvent, ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import { badRequest, DomainError, fieldRejected, invalidField, notFound } from '../../lib/errors.js';
 import { ownsEventType } from '../access/resource-policy.js';
@@ -200,6 +200,24 @@ export async function createEventType(deps: Deps, owner: EventTypeOwner, input: 
     await announce({ kind: 'availability', userId: owner.id });
     return { eventType, ownerId: owner.id, users: [owner] };
   });
+}
+
+/**
+ * The reference's default event types of a managed user whose OAuth client asks for them: 30 and 60
+ * minutes, each without a location and with the built-in video.
+ */
+const DEFAULT_EVENT_TYPES = [
+  { slug: 'thirty-minutes', title: '30 Minutes', lengthInMinutes: 30, video: false },
+  { slug: 'thirty-minutes-video', title: '30 Minutes', lengthInMinutes: 30, video: true },
+  { slug: 'sixty-minutes', title: '60 Minutes', lengthInMinutes: 60, video: false },
+  { slug: 'sixty-minutes-video', title: '60 Minutes', lengthInMinutes: 60, video: true },
+] as const;
+
+export async function createDefaultEventTypesIn(tx: Db, announce: (event: ChangeEvent) => Promise<void>, userId: number): Promise<void> {
+  for (const { video, ...fields } of DEFAULT_EVENT_TYPES) {
+    await repo.insertEventType(tx, userId, { ...initialState(), ...fields, locations: video ? DEFAULT_LOCATIONS : [] });
+  }
+  await announce({ kind: 'availability', userId });
 }
 
 /** GET and PATCH of an event type the caller does not own answer 404, as the reference does. */

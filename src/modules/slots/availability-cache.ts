@@ -121,7 +121,7 @@ export class AvailabilityCache implements ChangeSubscriber {
   }
 
   invalidate(event: ChangeEvent): void {
-    if (event.kind === 'credential') return;
+    if (event.kind === 'credential' || event.kind === 'oauthClient') return;
     this.version++;
     const dropListing = (listing: KeptListing<unknown>) => (this.listedSlots -= listing.slots);
     // Memberships, teams and team event types decide who hosts a team event type: its profile goes.

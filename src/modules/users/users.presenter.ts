@@ -15,12 +15,13 @@ export function presentMe(user: UserRecord) {
     timeZone: user.timeZone,
     locale: user.locale,
     metadata: user.metadata,
-    organizationId: null,
+    // The organization that made the account (an organization's own or managed user), as the reference's User.organizationId.
+    organizationId: user.organizationId,
   };
 }
 
-/** A user as the system admin sees it (the managed-user shape plus `role`). */
-export function presentUserForAdmin(user: UserRecord) {
+/** The reference's ManagedUserOutput: a platform client's view of its users. */
+export function presentManagedUser(user: UserRecord) {
   return {
     id: user.id,
     email: user.email,
@@ -35,6 +36,10 @@ export function presentUserForAdmin(user: UserRecord) {
     locale: user.locale,
     avatarUrl: user.avatarUrl,
     metadata: user.metadata,
-    role: user.role,
   };
+}
+
+/** A user as the system admin sees it (the managed-user shape plus `role`). */
+export function presentUserForAdmin(user: UserRecord) {
+  return { ...presentManagedUser(user), role: user.role };
 }

@@ -1,4 +1,4 @@
-import { asc, count, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 
@@ -31,8 +31,11 @@ export async function findSystemAdminId(db: Db): Promise<number | undefined> {
   return row?.id;
 }
 
-export async function isUsernameTaken(db: Db, username: string): Promise<boolean> {
-  const [row] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = lower(${username})`);
+export async function isUsernameTaken(db: Db, username: string, exceptUserId?: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(sql`lower(${users.username}) = lower(${username})`, exceptUserId === undefined ? undefined : ne(users.id, exceptUserId)));
   return row !== undefined;
 }
 

@@ -18,24 +18,25 @@ export interface CreateUserInput {
   bio?: string | undefined;
   avatarUrl?: string | undefined;
   metadata?: Record<string, string | number | boolean> | undefined;
+  /** What to derive a username from when none is requested (default: the email's local part). */
+  usernameFrom?: string | undefined;
 }
 
-function usernameBase(email: string): string {
-  const local = email.split('@')[0] ?? 'user';
-  const slug = local.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 48);
+function usernameBase(text: string): string {
+  const slug = text.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 48);
   return slug || 'user';
 }
 
-/** The requested username, or one derived from the email that no one has yet. */
-async function chooseUsername(db: Db, requested: string | undefined, email: string): Promise<string> {
+/** The requested username, or one derived from `from` that no one has yet. */
+export async function chooseUsername(db: Db, requested: string | undefined, from: string, exceptUserId?: number): Promise<string> {
   if (requested !== undefined) {
     if (await repo.isUsernameTaken(db, requested)) throw conflict('username_taken', `Username ${requested} is already taken`);
     return requested;
   }
-  const base = usernameBase(email);
+  const base = usernameBase(from);
   for (let suffix = 0; suffix < 1000; suffix++) {
     const candidate = suffix === 0 ? base : `${base}-${suffix}`;
-    if (!(await repo.isUsernameTaken(db, candidate))) return candidate;
+    if (!(await repo.isUsernameTaken(db, candidate, exceptUserId))) return candidate;
   }
   return `${base}-${Date.now().toString(36)}`;
 }
@@ -44,7 +45,7 @@ export async function createUser(db: Db, input: CreateUserInput): Promise<UserRe
   if ((await repo.findUserIdByEmail(db, input.email)) !== undefined) {
     throw conflict('email_taken', `User with email ${input.email} already exists`);
   }
-  const username = await chooseUsername(db, input.username, input.email);
+  const username = await chooseUsername(db, input.username, input.usernameFrom ?? input.email.split('@')[0] ?? 'user');
   return repo.insertUser(db, {
     email: input.email,
     // Users are created by the system admin, who vouches for the address.

@@ -1,6 +1,6 @@
 import { and, arrayOverlaps, asc, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { eventTypes, memberships, teams, users, webhookDeliveries, webhookDeliveryAttempts, webhooks } from '../../db/schema.js';
+import { eventTypes, memberships, platformManagedUsers, teams, users, webhookDeliveries, webhookDeliveryAttempts, webhooks } from '../../db/schema.js';
 import type { StoredBookingField } from '../event-types/event-type-model.js';
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -23,6 +23,8 @@ export interface WebhookAudience {
    */
   organizationMemberIds?: number[];
   oauthClientIds: string[];
+  /** Users whose OAuth client's subscriptions are in the audience too (the client managing each of them). */
+  managedUserIds?: number[];
 }
 
 export interface MatchedSubscription {
@@ -47,6 +49,10 @@ function ownerMatches(audience: WebhookAudience): SQL | undefined {
     levels.push(and(eq(webhooks.ownerKind, 'organization'), sql`${webhooks.organizationId} in ${organizationsOfMembers}`)!);
   }
   if (audience.oauthClientIds.length) levels.push(and(eq(webhooks.ownerKind, 'oauthClient'), inArray(webhooks.oauthClientId, audience.oauthClientIds))!);
+  if (audience.managedUserIds?.length) {
+    const clientsOfUsers = sql`(select ${platformManagedUsers.clientId} from ${platformManagedUsers} where ${inArray(platformManagedUsers.userId, audience.managedUserIds)})`;
+    levels.push(and(eq(webhooks.ownerKind, 'oauthClient'), sql`${webhooks.oauthClientId} in ${clientsOfUsers}`)!);
+  }
   return levels.length ? or(...levels) : undefined;
 }
 

@@ -61,9 +61,8 @@ export async function emitWebhookEvent(tx: Db, event: WebhookEvent, subscription
  * Whose subscriptions a booking's events reach: the organizer's own webhooks, its event type's, and
  * those of every organization where the organizer holds an accepted membership (as the reference's
  * getOrgIdFromMemberOrTeamId, which counts accepted memberships only), resolved inside the
- * subscriptions query, and the team's of a team event type. OAuth-client (platform) subscriptions are
- * matched by the same query as soon as a booking can name them (a managed user's booking, the OAuth
- * client id). `alsoUserIds` count as organizers too.
+ * subscriptions query, the team's of a team event type, and the OAuth client's that manages the
+ * organizer (platform), also resolved inside the query. `alsoUserIds` count as organizers too.
  */
 export function bookingAudience(record: BookingRecord, alsoUserIds: readonly number[] = []): WebhookAudience {
   const { booking } = record;
@@ -75,6 +74,7 @@ export function bookingAudience(record: BookingRecord, alsoUserIds: readonly num
     organizationIds: [],
     organizationMemberIds: userIds,
     oauthClientIds: [],
+    managedUserIds: userIds,
   };
 }
 

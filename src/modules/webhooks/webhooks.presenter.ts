@@ -36,6 +36,12 @@ export function presentOrganizationWebhook(view: WebhookView): BaseOutput & { te
   return { ...presentBase(view), teamId: view.owner.organizationId };
 }
 
+/** The reference's OAuth-client webhook: the base fields and `oAuthClientId`. */
+export function presentOAuthClientWebhook(view: WebhookView): BaseOutput & { oAuthClientId: string } {
+  if (view.owner.kind !== 'oauthClient') throw new Error(`webhook ${view.id} is not an OAuth-client webhook`);
+  return { ...presentBase(view), oAuthClientId: view.owner.oauthClientId };
+}
+
 /** The reference's delete-all answer: "2 webhooks deleted". */
 export function presentDeletedCount(count: number): string {
   return `${count} webhooks deleted`;

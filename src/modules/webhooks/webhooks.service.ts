@@ -100,6 +100,11 @@ export function organizationScope(caller: WebhookCaller, organizationId: number)
   return { level: 'organization', owner: { kind: 'organization', organizationId }, caller };
 }
 
+/** A platform OAuth client's subscriptions (`/v2/oauth-clients/{clientId}/webhooks`); the route has checked the caller. */
+export function oauthClientScope(caller: WebhookCaller, oauthClientId: string): WebhookScope {
+  return { level: 'oauthClient', owner: { kind: 'oauthClient', oauthClientId }, caller };
+}
+
 /**
  * The reference's IsWebhookInOrg guard: a subscription that is not the organization's is refused with
  * 403, and so is an id that names no subscription at all (the guard looks the pair up and never
@@ -148,6 +153,10 @@ function assertInScope(row: WebhookRow | undefined, scope: WebhookScope, id: num
       if (owner.eventTypeId !== scope.owner.eventTypeId) {
         throw forbidden('webhook_of_other_event_type', `Webhook (${id}) is not associated with event type (${scope.owner.eventTypeId})`);
       }
+      return row;
+    case 'oauthClient':
+      // The reference's IsOAuthClientWebhookGuard.
+      if (!sameOwner(owner, scope.owner)) throw forbidden('webhook_not_of_oauth_client', 'IsOAuthClientWebhookGuard - Webhook does not belong to this oAuthClient');
       return row;
     default:
       if (!sameOwner(owner, scope.owner)) throw notFound('webhook_not_found', `Webhook (${id}) not found`);
