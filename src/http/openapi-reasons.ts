@@ -36,6 +36,8 @@ const PRIVATE_LINKS = [
 /** The `details.reason` values svc's services answer with, by route. */
 export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/ready'], reasons: { 503: ['draining', 'database_unreachable', 'migrations_pending'] } },
+  { routes: ['/v2/auth/oauth2/clients'], methods: ['POST'], reasons: { 400: ['unknown_scope'] } },
+  { routes: ['/v2/auth/oauth2/clients/:clientId', '/v2/admin/oauth2-clients/:clientId'], reasons: { 404: ['oauth2_client_not_found'] } },
   { routes: ['/v2/me'], reasons: { 404: ['user_not_found'] } },
   { routes: ['/v2/me'], methods: ['PATCH'], reasons: { 409: ['email_taken', 'username_taken'] } },
   { routes: ['/v2/api-keys/*'], reasons: { 400: ['api_key_validity_conflict'] } },

@@ -1,7 +1,9 @@
 import type { JobsConfig } from '../app/config.js';
 import type { Db } from '../db/client.js';
 import { cleanUpExpiredKeys } from '../modules/idempotency/idempotency.service.js';
+import { deleteExpiredGrants } from '../modules/oauth/oauth.repository.js';
 import { deleteExpiredTokens } from '../modules/platform/platform-tokens.service.js';
+import { deleteExpiredSessions } from '../web/web-sessions.repository.js';
 import { deleteEndedDeliveries } from '../modules/webhooks/webhook-deliveries.repository.js';
 import { deleteFinishedJobs } from './jobs.repository.js';
 import type { RecurringJob } from './runner.js';
@@ -26,6 +28,8 @@ export interface HousekeepingResult {
   webhookDeliveries: number;
   jobs: number;
   platformTokens: number;
+  /** Third-party OAuth codes and refresh tokens, and web sessions. */
+  oauthGrants: number;
 }
 
 /** An expired managed-user access token still answers 498 (not 401) for this long. */
@@ -44,5 +48,8 @@ export async function runHousekeeping(db: Db, retention: Pick<JobsConfig, 'reten
     webhookDeliveries: await deleteInBatches((limit) => deleteEndedDeliveries(db, deliveriesBefore, limit)),
     jobs: await deleteInBatches((limit) => deleteFinishedJobs(db, jobsBefore, limit)),
     platformTokens: await deleteInBatches((limit) => deleteExpiredTokens(db, new Date(now.getTime() - EXPIRED_ACCESS_TOKEN_KEPT_MS), now, limit)),
+    // Used codes are kept a day past expiry, so a late replay is still recognised (and revokes).
+    oauthGrants:
+      (await deleteInBatches((limit) => deleteExpiredGrants(db, new Date(now.getTime() - DAY_MS), limit))) + (await deleteExpiredSessions(db, now)),
   };
 }
