@@ -305,6 +305,7 @@ describe('engine = oracle on random queries', () => {
 // one of their zones. Besides engine = oracle, each slot must have the hosts its scheduling type asks
 // for, and enough queries must offer slots for the comparison to mean something.
 describe('engine = oracle on teams of each scheduling type', () => {
+  // 600 queries in all: about 15 s on 2 cores (the oracle is the slow side).
   const TEAM_RUNS = 150;
 
   function teamProperty(team: TeamType, hostsOf: (query: SlotQuery, slot: Slot) => string | null) {
