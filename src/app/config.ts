@@ -23,6 +23,15 @@ export interface Config {
   /** The longest a webhook delivery attempt may take (connect, send, answer) before it counts as failed. */
   webhookTimeoutMs: number;
   jobs: JobsConfig;
+  mail: MailConfig;
+}
+
+/** Outgoing mail (booking mail and invitations). */
+export interface MailConfig {
+  /** `smtp://user:pass@host:port` or `smtps://...`; undefined: each message is written to the log (no body) instead. */
+  smtpUrl: string | undefined;
+  /** The From address (`Name <address>` or a bare address). */
+  from: string;
 }
 
 /** The background job runner of `svc serve` and `svc worker`. */
@@ -127,5 +136,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateWebhooks: env.SVC_ALLOW_PRIVATE_WEBHOOKS === '1',
     webhookTimeoutMs,
     jobs,
+    mail: loadMailConfig(env),
   };
+}
+
+function loadMailConfig(env: NodeJS.ProcessEnv): MailConfig {
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(smtpUrl)) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+  return { smtpUrl, from: env.SMTP_FROM || 'svc <no-reply@svc.local>' };
 }

@@ -7,3 +7,4 @@ export * from './schema/webhooks.js';
 export * from './schema/settings.js';
 export * from './schema/teams.js';
 export * from './schema/platform.js';
+export * from './schema/mail.js';
