@@ -77,7 +77,7 @@ export interface SmtpReceiver {
  * `refuse(recipient, attempt)` may answer a RCPT TO with an SMTP error code (451: try later, 550:
  * never); `attempt` counts the RCPT TOs seen for that address so far, from 1.
  */
-export async function startSmtpReceiver(options: { refuse?: (recipient: string, attempt: number) => number | null } = {}): Promise<SmtpReceiver> {
+export async function startSmtpReceiver(options: { refuse?: (recipient: string, attempt: number) => number | null; port?: number } = {}): Promise<SmtpReceiver> {
   const messages: ReceivedMail[] = [];
   const seen = new Map<string, number>();
   const server = new SMTPServer({
@@ -119,7 +119,7 @@ export async function startSmtpReceiver(options: { refuse?: (recipient: string, 
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
     url: `smtp://127.0.0.1:${port}`,
