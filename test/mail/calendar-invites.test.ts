@@ -89,6 +89,9 @@ describe('calendar-invite templates', () => {
     assertRefused(await getInvites(path, other.apiKey), 404, /event_type_not_found/);
     assertRefused(await patchInvites(path, other.apiKey, { host: { mode: 'standard' } }), 404, /event_type_not_found/);
     assertRefused(await getInvites(invitesPath(999_999), host.apiKey), 404);
+    // The route exists from 2026-06-12 on.
+    assertRefused(await api.request('GET', path, { key: host.apiKey }), 404, /route_not_found/);
+    assertRefused(await api.request('PATCH', path, { key: host.apiKey, version: '2024-06-14', body: { host: { mode: 'standard' } } }), 404, /route_not_found/);
   });
 
   test('resolution order and every placeholder spelling, applied to the invitations of booking mail; hidden fields only for hosts', async () => {

@@ -13,7 +13,12 @@ import { OrgIdParams } from '../organizations/organizations.schemas.js';
 import { EventTypeInvitesBody, EventTypeInvitesOutput, OrganizationInvitesBody, OrganizationInvitesOutput } from './calendar-invites.schemas.js';
 import * as invites from './calendar-invites.service.js';
 
-const versionHeader = versionHeaderSchema('2026-06-12', 'Send 2026-06-12 (svc answers the same without it)');
+const versionHeader = versionHeaderSchema('2026-06-12', 'Required: 2026-06-12 (404 without it: the route exists from that version on)');
+
+/** Event-type calendar-invite routes exist from 2026-06-12 on: before it, the not-found answer (an `onRequest` hook). */
+async function routeExistsForVersion(request: FastifyRequest): Promise<void> {
+  if (request.apiVersion < '2026-06-12') throw notFound('route_not_found', `Cannot ${request.method} ${request.url.split('?')[0]}`);
+}
 const RULES =
   'Per audience (host, guest): event-type `custom` or explicit `standard` first, then the organization default when `inherit`, then the standard description. Applied to the invitations of booking mail. A managed child shows its parent\'s settings and refuses PATCH (400).';
 
@@ -31,11 +36,13 @@ function registerEventTypeInvites(
 ) {
   app.get(options.path, {
     config: { access: options.read },
+    onRequest: routeExistsForVersion,
     schema: { tags: options.tags, summary: 'Get calendar invite settings', description: RULES, headers: versionHeader, params: options.params, response: { 200: Envelope(EventTypeInvitesOutput) } },
     handler: async (request) => ok(await invites.getEventTypeInvites(ctx.database.db, options.scope(request), (request.params as { eventTypeId: number }).eventTypeId)),
   });
   app.patch(options.path, {
     config: { access: options.write },
+    onRequest: routeExistsForVersion,
     schema: {
       tags: options.tags,
       summary: 'Update calendar invite settings',
