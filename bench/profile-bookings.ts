@@ -6,12 +6,17 @@
 // (each worker on its own host, as bench/run.ts does), with CPU per booking.
 //   PROFILE_CPU=file.cpuprofile   also writes a V8 CPU profile of the concurrent phase and prints its
 //                                 self time grouped by package / source directory.
+//   PROFILE_CASE=team             books the 50-host round-robin team of bench/team-e2e.ts instead (built
+//                                 through the API, clock at its fixture's now), every booking on a start of
+//                                 its own: all of them wait on the one event type's lock.
 import fs from 'node:fs';
 import inspector from 'node:inspector';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { ADMIN_API_KEY, backend, createTestApp } from '../test/support/test-app.js';
 import { BOOKING_MINUTES, BOOKINGS_API_VERSION, BOOKINGS_CONNECTIONS, BOOKINGS_HOSTS, BOOKINGS_ZONE, bookingBody, type BookingHost, bookingsPlan, SlotDealer } from './bookings-e2e.js';
 import { EVENT_TYPES_API_VERSION } from './slots-e2e.js';
+import { buildTeam, loadTeamFixture, teamBookingsPlan, teamServerEnv } from './team-e2e.js';
 
 const SEQUENTIAL = Number(process.env.PROFILE_SEQUENTIAL ?? 100);
 const CONCURRENT = Number(process.env.PROFILE_CONCURRENT ?? 600);
@@ -46,53 +51,83 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: any[]) {
   return result;
 } as any;
 
-const app = await createTestApp({ LOG_LEVEL: 'silent' });
-try {
-  const hosts: BookingHost[] = [];
-  for (let i = 0; i < BOOKINGS_HOSTS; i++) {
-    const user = await app.request('POST', '/v2/admin/users', {
-      key: ADMIN_API_KEY,
-      body: { email: `bookings-host-${i}@example.com`, name: `Bookings Host ${i}`, username: `bookings-host-${i}`, timeZone: BOOKINGS_ZONE },
-    });
-    const eventType = await app.request('POST', '/v2/event-types', {
-      key: user.body.data.apiKey,
-      version: EVENT_TYPES_API_VERSION,
-      body: { title: `Bench ${BOOKING_MINUTES}`, slug: `bench-${BOOKING_MINUTES}`, lengthInMinutes: BOOKING_MINUTES, minimumBookingNotice: 0 },
-    });
-    hosts.push({ userId: user.body.data.user.id, eventTypeId: eventType.body.data.id, apiKey: user.body.data.apiKey });
+/** PostgreSQL: CPU time (ms) so far of the backends connected to this test's database (0 on PGlite). */
+async function databaseCpuMs(): Promise<number> {
+  if (backend !== 'postgres') return 0;
+  const result = (await app.runtime.ctx.database.db.execute(sql`select pid from pg_stat_activity where datname = current_database()`)) as unknown as { rows: { pid: number }[] };
+  let total = 0;
+  for (const { pid } of result.rows) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // gone meanwhile
+    }
   }
-  const plan = bookingsPlan(Date.now());
-  const dealer = new SlotDealer(plan, 'measured', hosts.length);
+  return total;
+}
+
+const teamCase = process.env.PROFILE_CASE === 'team';
+const fixture = loadTeamFixture();
+const app = await createTestApp({ LOG_LEVEL: 'silent', ...(teamCase ? teamServerEnv(fixture) : {}) });
+try {
+  const inject = (body: string) =>
+    app.runtime.app.inject({ method: 'POST', url: '/v2/bookings', headers: { 'content-type': 'application/json', 'svc-api-version': BOOKINGS_API_VERSION }, payload: body });
   let serial = 0;
-  const book = async (host: number) => {
-    const response = await app.runtime.app.inject({
-      method: 'POST',
-      url: '/v2/bookings',
-      headers: { 'content-type': 'application/json', 'svc-api-version': BOOKINGS_API_VERSION },
-      payload: bookingBody(hosts[host]!, dealer.next(host), 'measured', serial++),
-    });
-    if (response.statusCode !== 201) throw new Error(`POST /v2/bookings answered ${response.statusCode}: ${response.body.slice(0, 500)}`);
-  };
+  let book: (host: number) => Promise<void>;
+  if (teamCase) {
+    const team = await buildTeam(app.baseUrl, ADMIN_API_KEY, fixture, (message) => process.stderr.write(`${message}\n`));
+    const starts = await teamBookingsPlan(app.baseUrl, team.eventTypeId, fixture.lengthInMinutes);
+    book = async () => {
+      const start = starts[serial];
+      if (start === undefined) throw new Error(`only ${starts.length} team starts to book`);
+      const response = await inject(JSON.stringify({ eventTypeId: team.eventTypeId, start: new Date(start).toISOString(), attendee: { name: `Team Booker ${serial}`, email: `team-${serial++}@example.com`, timeZone: 'UTC' } }));
+      if (response.statusCode !== 201) throw new Error(`POST /v2/bookings answered ${response.statusCode}: ${response.body.slice(0, 500)}`);
+    };
+  } else {
+    const hosts: BookingHost[] = [];
+    for (let i = 0; i < BOOKINGS_HOSTS; i++) {
+      const user = await app.request('POST', '/v2/admin/users', {
+        key: ADMIN_API_KEY,
+        body: { email: `bookings-host-${i}@example.com`, name: `Bookings Host ${i}`, username: `bookings-host-${i}`, timeZone: BOOKINGS_ZONE },
+      });
+      const eventType = await app.request('POST', '/v2/event-types', {
+        key: user.body.data.apiKey,
+        version: EVENT_TYPES_API_VERSION,
+        body: { title: `Bench ${BOOKING_MINUTES}`, slug: `bench-${BOOKING_MINUTES}`, lengthInMinutes: BOOKING_MINUTES, minimumBookingNotice: 0 },
+      });
+      hosts.push({ userId: user.body.data.user.id, eventTypeId: eventType.body.data.id, apiKey: user.body.data.apiKey });
+    }
+    const dealer = new SlotDealer(bookingsPlan(Date.now()), 'measured', hosts.length);
+    book = async (host: number) => {
+      const response = await inject(bookingBody(hosts[host]!, dealer.next(host), 'measured', serial++));
+      if (response.statusCode !== 201) throw new Error(`POST /v2/bookings answered ${response.statusCode}: ${response.body.slice(0, 500)}`);
+    };
+  }
+  const hostCount = teamCase ? BOOKINGS_CONNECTIONS : BOOKINGS_HOSTS;
 
   // Warm-up: every host once, then some more.
-  for (let i = 0; i < 60; i++) await book(i % hosts.length);
+  for (let i = 0; i < 60; i++) await book(i % hostCount);
 
   // 1. One at a time.
   const latencies: number[] = [];
   let statements: Statement[] = [];
+  const seqPg0 = await databaseCpuMs();
   const seqCpu0 = cpuMs();
   const seqWall0 = performance.now();
   for (let i = 0; i < SEQUENTIAL; i++) {
     const log: Statement[] = [];
     if (backend === 'postgres') recording = log;
     const t0 = performance.now();
-    await book(i % hosts.length);
+    await book(i % hostCount);
     latencies.push(performance.now() - t0);
     recording = null;
     await new Promise((resolve) => setImmediate(resolve));
     if (i === SEQUENTIAL - 1) statements = log;
   }
   const seqCpu = cpuMs() - seqCpu0;
+  const seqPg = (await databaseCpuMs()) - seqPg0;
   const seqWall = performance.now() - seqWall0;
   latencies.sort((a, b) => a - b);
 
@@ -105,6 +140,7 @@ try {
     await post(session, 'Profiler.start');
   }
   const perWorker = Math.ceil(CONCURRENT / BOOKINGS_CONNECTIONS);
+  const conPg0 = await databaseCpuMs();
   const conCpu0 = cpuMs();
   const conWall0 = performance.now();
   /** [ms after the phase began that the request was sent, its latency ms] */
@@ -113,7 +149,7 @@ try {
     Array.from({ length: BOOKINGS_CONNECTIONS }, async (_, worker) => {
       for (let i = 0; i < perWorker; i++) {
         const t0 = performance.now();
-        await book(worker % hosts.length);
+        await book(worker % hostCount);
         concurrentLatencies.push([t0 - conWall0, performance.now() - t0]);
       }
     }),
@@ -122,6 +158,7 @@ try {
   const slowest = [...concurrentLatencies].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([at, ms]) => `${round(ms, 1)} ms, sent at ${round(at, 0)} ms`);
   const conWall = performance.now() - conWall0;
   const conCpu = cpuMs() - conCpu0;
+  const conPg = (await databaseCpuMs()) - conPg0;
   const concurrentCount = perWorker * BOOKINGS_CONNECTIONS;
   let profileSummary: Record<string, number> | undefined;
   if (session) {
@@ -143,6 +180,7 @@ try {
           cpuMsPerBooking: round(seqCpu / SEQUENTIAL),
           /** Wall time per booking not spent on this process's CPU: waiting on the database (or other processes). */
           waitMsPerBooking: round((seqWall - seqCpu) / SEQUENTIAL),
+          ...(backend === 'postgres' ? { postgresCpuMsPerBooking: round(seqPg / SEQUENTIAL) } : {}),
           ...(backend === 'postgres'
             ? { statementsPerBooking: statements.length, statementRoundTripsMs: round(statementMs), statements: statements.map((statement) => `${round(statement.ms, 2)} ms  ${statement.text}`) }
             : {}),
@@ -152,6 +190,7 @@ try {
           workers: BOOKINGS_CONNECTIONS,
           perSecond: round((concurrentCount * 1000) / conWall, 1),
           cpuMsPerBooking: round(conCpu / concurrentCount),
+          ...(backend === 'postgres' ? { postgresCpuMsPerBooking: round(conPg / concurrentCount) } : {}),
           processBusyPercent: round((100 * conCpu) / conWall, 1),
           p50Ms: round(sortedConcurrent[Math.floor(sortedConcurrent.length / 2)]!, 1),
           p99Ms: round(sortedConcurrent[Math.floor(sortedConcurrent.length * 0.99)]!, 1),

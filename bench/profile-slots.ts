@@ -2,14 +2,17 @@
 //   SVC_TEST_BACKEND=pglite|postgres node --import tsx bench/profile-slots.ts
 // Builds svc in this process (test/support/test-app.ts) on a fresh database, creates the same fixture as
 // bench/run.ts, then times each phase of the handler sequentially (median of N calls) and whole requests.
+//   PROFILE_CASE=team   the 50-host round-robin team of bench/team-e2e.ts instead (built through the API,
+//                       clock at its fixture's now): its listing is then answered from the kept one.
 import fs from 'node:fs';
 import inspector from 'node:inspector';
-import { buildSlotQuery, resolveSlotTarget } from '../src/modules/slots/slots.service.js';
+import { listSlots, buildSlotQuery, resolveSlotTarget, type SlotTarget } from '../src/modules/slots/slots.service.js';
 import { presentSlots } from '../src/modules/slots/slots.presenter.js';
 import * as repo from '../src/modules/slots/slots.repository.js';
 import { computeSlots } from '../src/scheduling/slots.js';
 import { createTestApp, backend, ADMIN_API_KEY } from '../test/support/test-app.js';
-import { EVENT_TYPES_API_VERSION, insertBookingsSql, SLOTS_API_VERSION, SLOTS_ZONE, slotsPath, slotsPlan } from './slots-e2e.js';
+import { EVENT_TYPES_API_VERSION, insertBookingsSql, SLOTS_API_VERSION, SLOTS_ZONE, slotsPath, slotsPlan, withoutOverlaps } from './slots-e2e.js';
+import { buildTeam, loadTeamFixture, teamServerEnv, teamSlotsPath, windowQuery } from './team-e2e.js';
 
 const post = (session: inspector.Session, method: string) =>
   new Promise<unknown>((resolve, reject) => session.post(method, (error, result) => (error ? reject(error) : resolve(result))));
@@ -29,42 +32,65 @@ async function timeMs<T>(work: () => Promise<T> | T): Promise<{ medianMs: number
   return { medianMs: round(samples[Math.floor(N / 2)]!), p95Ms: round(samples[Math.floor(N * 0.95)]!) };
 }
 
-const app = await createTestApp({ LOG_LEVEL: 'silent' });
+const teamCase = process.env.PROFILE_CASE === 'team';
+const fixture = loadTeamFixture();
+const app = await createTestApp({ LOG_LEVEL: 'silent', ...(teamCase ? teamServerEnv(fixture) : {}) });
 try {
-  const host = await app.request('POST', '/v2/admin/users', {
-    key: ADMIN_API_KEY,
-    body: { email: 'slots@example.com', name: 'Slots Host', username: 'slots-host', timeZone: SLOTS_ZONE },
-  });
-  const created = await app.request('POST', '/v2/event-types', {
-    key: host.body.data.apiKey,
-    version: EVENT_TYPES_API_VERSION,
-    body: { title: 'Bench 30', slug: 'bench-30', lengthInMinutes: 30, minimumBookingNotice: 120 },
-  });
-  const eventTypeId: number = created.body.data.id;
-  const plan = slotsPlan(Date.now());
   const database = app.runtime.ctx.database;
-  await database.exec(insertBookingsSql(plan, host.body.data.user.id, eventTypeId));
   const db = database.db;
-  const now = Date.now();
+  const now = app.runtime.ctx.clock();
+  /** The event type listed, its window and the URL asking for it. */
+  let eventTypeId: number;
+  let window: { from: number; to: number };
+  let path: string;
+  let zone: string;
+  if (teamCase) {
+    const team = await buildTeam(app.baseUrl, ADMIN_API_KEY, fixture, (message) => process.stderr.write(`${message}\n`));
+    eventTypeId = team.eventTypeId;
+    window = { from: Date.parse(fixture.window.start), to: Date.parse(fixture.window.end) + 1 };
+    path = teamSlotsPath(eventTypeId, windowQuery(fixture));
+    zone = 'UTC';
+  } else {
+    const host = await app.request('POST', '/v2/admin/users', {
+      key: ADMIN_API_KEY,
+      body: { email: 'slots@example.com', name: 'Slots Host', username: 'slots-host', timeZone: SLOTS_ZONE },
+    });
+    const created = await app.request('POST', '/v2/event-types', {
+      key: host.body.data.apiKey,
+      version: EVENT_TYPES_API_VERSION,
+      body: { title: 'Bench 30', slug: 'bench-30', lengthInMinutes: 30, minimumBookingNotice: 120 },
+    });
+    eventTypeId = created.body.data.id;
+    const plan = withoutOverlaps(slotsPlan(now));
+    await database.exec(insertBookingsSql(plan, host.body.data.user.id, eventTypeId));
+    window = { from: plan.from, to: plan.to };
+    path = slotsPath(plan, eventTypeId);
+    zone = SLOTS_ZONE;
+  }
 
-  const eventType = await resolveSlotTarget(db, { kind: 'eventTypeId', eventTypeId });
-  const query = await buildSlotQuery(db, eventType, { from: plan.from, to: plan.to, duration: 30, now });
+  const target: SlotTarget = { kind: 'eventTypeId', eventTypeId };
+  const eventType = await resolveSlotTarget(db, target);
+  const query = await buildSlotQuery(db, eventType, { ...window, duration: 30, now });
   const slots = computeSlots(query);
   const list = { slots, duration: 30, seatsPerTimeSlot: null };
-  const presented = presentSlots(list, { timeZone: SLOTS_ZONE, format: 'time' });
-  const busyArgs = { userIds: [host.body.data.user.id], from: plan.from - 86_400_000, to: plan.to + 86_400_000, now, seatedEventTypeId: null };
+  const presented = presentSlots(list, { timeZone: zone, format: 'time' });
+  const busyArgs = { userIds: query.hosts.map((host) => host.userId), from: window.from - 86_400_000, to: window.to + 86_400_000, now };
 
   // PROFILE_HTTP_ONLY=1 (e.g. under node --cpu-prof): only the sequential HTTP requests.
   const httpOnly = process.env.PROFILE_HTTP_ONLY === '1';
   const result = httpOnly ? {} : {
     backend,
-    busyBlocks: query.hosts[0]!.busy.length,
+    hosts: query.hosts.length,
+    busyBlocks: query.hosts.reduce((sum, host) => sum + host.busy.length, 0),
     slots: slots.length,
-    profileQuery: await timeMs(() => repo.findSlotProfile(db, eventTypeId)),
+    profileQuery: await timeMs(() => resolveSlotTarget(db, target)),
     busyQuery: await timeMs(() => repo.listBusyBlocks(db, busyArgs)),
     selectOne: await timeMs(() => database.exec('select 1')),
     engine: await timeMs(() => computeSlots(query)),
-    present: await timeMs(() => presentSlots(list, { timeZone: SLOTS_ZONE, format: 'time' })),
+    /** Through the availability cache, as the route lists: from the kept listing once computed. */
+    listSlots: await timeMs(() => listSlots(db, app.runtime.ctx.availability, { target, ...window }, now)),
+    // A copy each time: a list already printed is answered from its printed form.
+    present: await timeMs(() => presentSlots({ ...list }, { timeZone: zone, format: 'time' })),
     jsonStringify: await timeMs(() => JSON.stringify({ status: 'success', data: presented })),
   };
   // PROFILE_CPU=file.cpuprofile: a V8 CPU profile of the HTTP phase only (open in Chrome DevTools).
@@ -76,7 +102,7 @@ try {
   }
   const http = {
     httpSequential: await timeMs(async () => {
-      const response = await fetch(`${app.baseUrl}${slotsPath(plan, eventTypeId)}`, { headers: { 'svc-api-version': SLOTS_API_VERSION } });
+      const response = await fetch(`${app.baseUrl}${path}`, { headers: { 'svc-api-version': SLOTS_API_VERSION } });
       await response.text();
     }),
   };

@@ -26,9 +26,11 @@ import {
   phaseCapacity,
   SlotDealer,
 } from './bookings-e2e.js';
-import { type GeneratedBooking, runEngineBench } from './engine.js';
+import { runEngineBench } from './engine.js';
 import { idleRss, MEMORY_NOTE, type RssSample } from './memory.js';
+import { OAUTH_NOTE, OAUTH_TARGET_RATIO, oauthFixture } from './oauth-e2e.js';
 import { PLATFORM_NOTE, PLATFORM_TARGET_RATIO, platformFixture } from './platform-e2e.js';
+import { TEAM_NOTE, teamBench, type TeamHarness } from './team-e2e.js';
 import { TENANCY_NOTE, TENANCY_TARGET_RATIO, tenancyFixture } from './tenancy-e2e.js';
 import { MAIL_MAX_COST, MAIL_NOTE, startBenchSmtp } from './mail-e2e.js';
 import { WEBHOOKS_NOTE, webhooksBench, type WebhooksHarness } from './webhooks-e2e.js';
@@ -44,7 +46,7 @@ import {
   SLOTS_ZONE,
   slotsPath,
   slotsPlan,
-  type SlotsPlan,
+  withoutOverlaps,
 } from './slots-e2e.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -55,7 +57,8 @@ const DURATION_S = 5;
 const CONNECTIONS = 10;
 const READY_TIMEOUT_MS = 30_000;
 const STOP_GRACE_MS = 10_000;
-const WATCHDOG_MS = 290_000;
+// The team benchmark (bench/team-e2e.ts) adds about 90 s to a full run (377 s in all on a loaded 2-core machine).
+const WATCHDOG_MS = 480_000;
 const BOOKINGS_TARGET_RPS = 300;
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -377,23 +380,6 @@ function processCpuMs(pids: number[]): Map<number, number> {
   return cpu;
 }
 
-/**
- * The slots fixture's seeded bookings overlap one another (about half start inside an earlier one), which
- * the bookings_host_time_no_overlap exclusion constraint (migration 0006) now refuses for accepted
- * bookings of one host. Trim each booking to start where the earlier ones end and drop those wholly
- * inside them: the host's busy time (the union) is exactly the same, so the slots listed are too.
- */
-function withoutOverlaps(plan: SlotsPlan): SlotsPlan {
-  const bookings: GeneratedBooking[] = [];
-  let busyUntil = -Infinity;
-  for (const booking of plan.bookings) {
-    if (booking.end <= busyUntil) continue;
-    bookings.push({ ...booking, start: Math.max(booking.start, busyUntil) });
-    busyUntil = booking.end;
-  }
-  return { ...plan, bookings };
-}
-
 // ---- POST /v2/bookings ----
 
 /** BOOKINGS_HOSTS users with the default schedule and a 15-minute event type each (a few at a time). */
@@ -645,6 +631,14 @@ async function throughput(storeEnv: Record<string, string>, label: string, booki
     const managedMe = await load(platform.url, platform.headers, server.child.pid);
     const managedUserMe = { ...managedMe, ratio: round(managedMe.rps / health.rps, 3), targetRatio: PLATFORM_TARGET_RATIO, metTarget: managedMe.rps / health.rps >= PLATFORM_TARGET_RATIO };
     log(`${label}: managed user me ${managedMe.rps} req/s (ratio ${managedUserMe.ratio})`);
+    const oauthApp = await oauthFixture(server.baseUrl, admin, postJson, label);
+    log(`${label}: autocannon GET /v2/me with a third-party OAuth access token; then code exchanges`);
+    const thirdPartyMe = await load(oauthApp.url, oauthApp.headers, server.child.pid);
+    const oauth = {
+      thirdPartyMe: { ...thirdPartyMe, ratio: round(thirdPartyMe.rps / health.rps, 3), targetRatio: OAUTH_TARGET_RATIO, metTarget: thirdPartyMe.rps / health.rps >= OAUTH_TARGET_RATIO },
+      tokenExchanges: await oauthApp.measureTokenExchanges(),
+    };
+    log(`${label}: third-party me ${thirdPartyMe.rps} req/s (ratio ${oauth.thirdPartyMe.ratio}); ${oauth.tokenExchanges.perSecond} code exchanges/s`);
 
     const plan = withoutOverlaps(slotsPlan(Date.now()));
     const insertSql = insertBookingsSql(plan, hostId, eventTypeId);
@@ -702,6 +696,7 @@ async function throughput(storeEnv: Record<string, string>, label: string, booki
       me,
       orgTeamMemberships,
       managedUserMe,
+      oauth,
       slots,
       bookings: { ...booked.result, verification },
       ratio: round(me.rps / health.rps, 3),
@@ -725,12 +720,18 @@ async function webhooks(storeEnv: Record<string, string>, label: string, writer:
     log,
     notes,
   };
-  const env = { ...storeEnv, SVC_ADMIN_API_KEY: ADMIN_API_KEY, RATE_LIMIT_API_KEY: '100000000', RATE_LIMIT_ANONYMOUS: '100000000' };
+  return reportFailure(label, 'webhooks', () => webhooksBench(harness, benchEnv(storeEnv), label, backend));
+}
+
+const benchEnv = (storeEnv: Record<string, string>) => ({ ...storeEnv, SVC_ADMIN_API_KEY: ADMIN_API_KEY, RATE_LIMIT_API_KEY: '100000000', RATE_LIMIT_ANONYMOUS: '100000000' });
+
+/** A side benchmark's result, or its failure in the notes and the result (the rest of the run goes on). */
+async function reportFailure<T>(label: string, what: string, work: () => Promise<T>): Promise<T | { failed: string }> {
   try {
-    return await webhooksBench(harness, env, label, backend);
+    return await work();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    notes.push(`${label}: the webhooks benchmark FAILED: ${message}`);
+    notes.push(`${label}: the ${what} benchmark FAILED: ${message}`);
     return { failed: message };
   }
 }
@@ -760,11 +761,58 @@ async function mail(storeEnv: Record<string, string>, label: string, plainRps: n
   }
 }
 
+/** The team scheduling benchmark (bench/team-e2e.ts) on a fresh embedded store and a fresh PostgreSQL database. */
+async function teamOnBothStores() {
+  const harness = (writer: BookingWriter): TeamHarness => ({
+    startServer,
+    load,
+    queryRow: writer.whileServerRuns ? (sqlText) => writer.queryRow(sqlText) : null,
+    cpuSnapshot,
+    cpuSplit: (before, after, requests) => cpuSplit(before as CpuSnapshot | null, after as CpuSnapshot | null, requests),
+    databaseCpuMs: writer.backendPids && (async () => [...processCpuMs(await writer.backendPids!()).values()].reduce((sum, ms) => sum + ms, 0)),
+    log,
+    notes,
+  });
+  const dir = tempDataDir();
+  let embedded: unknown;
+  try {
+    const storeEnv = { SVC_DATA_DIR: dir };
+    embedded = await reportFailure('embedded-team', 'team', () => teamBench(harness(pgliteWriter(dir)), benchEnv(storeEnv), ADMIN_API_KEY, 'embedded-team'));
+  } finally {
+    removeTempDir(dir);
+  }
+  if (!(await withTimeout(postgresAvailable(), 5000, 'PostgreSQL connect').catch(() => false))) return { embedded, postgres: { skipped: 'PostgreSQL did not answer' } };
+  const database = await createTestDatabase({ empty: true });
+  cleanups.push(database.drop);
+  try {
+    const storeEnv = { DATABASE_URL: database.url, SVC_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY };
+    const postgres = await reportFailure('postgres-team', 'team', () => teamBench(harness(postgresWriter(database.url)), benchEnv(storeEnv), ADMIN_API_KEY, 'postgres-team'));
+    return { embedded, postgres };
+  } finally {
+    cleanups.splice(cleanups.indexOf(database.drop), 1);
+    await database.drop();
+  }
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, sleep(ms).then(() => Promise.reject(new Error(`${what} timed out after ${ms} ms`)))]);
 }
 
 // ---- the run ----
+
+function machineOf(loadAtStart: number[]) {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model,
+    node: process.version,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    memoryGiB: round(os.totalmem() / 2 ** 30),
+    // 1/5/15-minute load averages: anything well above 0 at start means other work shared the cores.
+    loadAvgAtStart: loadAtStart,
+    loadAvgAtEnd: os.loadavg().map((value) => round(value, 2)),
+  };
+}
 
 async function main() {
   const began = performance.now();
@@ -776,6 +824,12 @@ async function main() {
     stdio: ['ignore', 2, 2],
   });
   log(`built in ${Math.round(performance.now() - buildStart)} ms`);
+  // `npm run bench -- --only=team`: the team scheduling benchmark alone.
+  if (process.argv.includes('--only=team')) {
+    const team = await teamOnBothStores();
+    notes.push(TEAM_NOTE);
+    return { machine: machineOf(loadAtStart), team, totalSeconds: round((performance.now() - began) / 1000), notes };
+  }
 
   // 0. slot engine, in process (before any server runs, so it has the cores to itself)
   const engine = runEngineBench(log);
@@ -847,6 +901,9 @@ async function main() {
     }
   }
 
+  // 4. the round-robin team of bench/data (bench/team-e2e.ts), on fresh stores of its own
+  const team = await teamOnBothStores();
+
   const cpus = os.cpus();
   notes.push(
     `The server runs in a separate child process, but autocannon runs in this bench process on the same ${cpus.length} CPU core(s): client and server compete for CPU, so absolute req/s are lower than a dedicated load generator would show.`,
@@ -864,24 +921,18 @@ async function main() {
     MEMORY_NOTE,
     TENANCY_NOTE,
     PLATFORM_NOTE,
+    OAUTH_NOTE,
+    TEAM_NOTE,
     'coldStart: spawn of `node bin/svc.js serve` on a fresh empty SVC_DATA_DIR (PGlite initdb + migrations + admin bootstrap) until GET /health first answers 200, polled every 10 ms.',
   );
 
   return {
-    machine: {
-      cpus: cpus.length,
-      cpuModel: cpus[0]?.model,
-      node: process.version,
-      platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-      memoryGiB: round(os.totalmem() / 2 ** 30),
-      // 1/5/15-minute load averages: anything well above 0 at start means other work shared the cores.
-      loadAvgAtStart: loadAtStart,
-      loadAvgAtEnd: os.loadavg().map((value) => round(value, 2)),
-    },
+    machine: machineOf(loadAtStart),
     engine,
     coldStart,
     embedded,
     postgres,
+    team,
     totalSeconds: round((performance.now() - began) / 1000),
     notes,
   };

@@ -41,6 +41,9 @@ import { registerOAuthClientWebhookRoutes } from '../modules/webhooks/oauth-clie
 import { registerManagedOrganizationRoutes } from '../modules/organizations/managed-organizations.routes.js';
 import { registerManagedUserRoutes } from '../modules/platform/managed-users.routes.js';
 import { registerOAuthClientRoutes } from '../modules/platform/oauth-clients.routes.js';
+import { registerOAuth2ClientRoutes } from '../modules/oauth/oauth-clients.routes.js';
+import { registerOAuth2Routes } from '../modules/oauth/oauth.routes.js';
+import { registerWebPages } from '../web/web.routes.js';
 import type { AppContext } from './context.js';
 import { handleClientError, handleError, sendError } from './error-handler.js';
 
@@ -159,6 +162,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerOAuthClientRoutes(app, ctx);
   registerManagedUserRoutes(app, ctx);
   registerOAuthClientWebhookRoutes(app, ctx);
+  registerOAuth2Routes(app, ctx);
+  registerOAuth2ClientRoutes(app, ctx);
+  registerWebPages(app, ctx);
 
   return app;
 }

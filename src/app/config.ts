@@ -23,6 +23,8 @@ export interface Config {
   /** The longest a webhook delivery attempt may take (connect, send, answer) before it counts as failed. */
   webhookTimeoutMs: number;
   jobs: JobsConfig;
+  /** SVC_NOW: the API's clock stays at this instant (epoch ms); undefined: the real clock. */
+  fixedNow: number | undefined;
   mail: MailConfig;
 }
 
@@ -63,6 +65,18 @@ export interface RateLimitConfig {
 export class ConfigError extends Error {}
 
 const MAKE_A_KEY = 'make one with `npx svc encryption-key` (or: openssl rand -hex 32)';
+
+/** SVC_NOW must name one instant: a date-time with Z or an offset, never a wall-clock time. */
+function fixedNow(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env.SVC_NOW;
+  if (raw === undefined || raw === '') return undefined;
+  const date = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.exec(raw);
+  // Date.parse rolls 02-30 over into March: the calendar date must exist as written.
+  const real = date !== null && new Date(Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3]))).toISOString().startsWith(raw.slice(0, 10));
+  const instant = real ? Date.parse(raw) : Number.NaN;
+  if (!Number.isFinite(instant)) throw new ConfigError(`SVC_NOW must be an ISO 8601 date-time with Z or an offset (2026-02-27T00:00:00Z), got "${raw}"`);
+  return instant;
+}
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
@@ -136,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateWebhooks: env.SVC_ALLOW_PRIVATE_WEBHOOKS === '1',
     webhookTimeoutMs,
     jobs,
+    fixedNow: fixedNow(env),
     mail: loadMailConfig(env),
   };
 }

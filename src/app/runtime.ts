@@ -36,6 +36,11 @@ export interface RuntimeOptions extends BuildOptions {
   clock?: () => number;
 }
 
+function clockOf(config: Config): () => number {
+  const fixed = config.fixedNow;
+  return fixed === undefined ? Date.now : () => fixed;
+}
+
 export async function startRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   let bootstrap: BootstrapResult = { created: false };
   const secrets = lazySecretBox(config.encryptionKey, config.dataDir);
@@ -71,7 +76,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     changes,
     rateLimitStore,
     metrics: createHttpMetrics({ processMetrics: options.processMetrics ?? false }),
-    clock: options.clock ?? Date.now,
+    clock: options.clock ?? clockOf(config),
     secrets,
     lifecycle: { draining: false },
   };

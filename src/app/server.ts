@@ -16,6 +16,7 @@ export async function serve(config: Config, options: { worker: boolean } = { wor
   if (bootstrap.presetKeyIgnored) {
     app.log.warn('SVC_ADMIN_API_KEY is ignored: it is only used when the store is created, and this store was created with another key. To issue a new admin key, run `svc admin-key` (with SVC_ADMIN_API_KEY set, that key is the one issued).');
   }
+  if (config.fixedNow !== undefined) app.log.warn({ now: new Date(config.fixedNow).toISOString() }, 'SVC_NOW is set: the clock stands still at this instant');
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ store: runtime.ctx.database.kind, startupMs: Math.round(performance.now() - startedAt) }, 'svc is ready');
 

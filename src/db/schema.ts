@@ -7,4 +7,5 @@ export * from './schema/webhooks.js';
 export * from './schema/settings.js';
 export * from './schema/teams.js';
 export * from './schema/platform.js';
+export * from './schema/oauth.js';
 export * from './schema/mail.js';

@@ -45,6 +45,8 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: EVENT_TYPE_CALENDAR_INVITES, methods: ['PATCH'], reasons: { 400: ['calendar_invites_empty', 'calendar_invite_template_required', 'managed_event_type_child'] } },
   { routes: ['/v2/organizations/:orgId/calendar-invites'], methods: ['PATCH'], reasons: { 400: ['calendar_invites_empty', 'calendar_invite_template_required'] } },
   { routes: ['/ready'], reasons: { 503: ['draining', 'database_unreachable', 'migrations_pending'] } },
+  { routes: ['/v2/auth/oauth2/clients'], methods: ['POST'], reasons: { 400: ['unknown_scope'] } },
+  { routes: ['/v2/auth/oauth2/clients/:clientId', '/v2/admin/oauth2-clients/:clientId'], reasons: { 404: ['oauth2_client_not_found'] } },
   { routes: ['/v2/me'], reasons: { 404: ['user_not_found'] } },
   { routes: ['/v2/me'], methods: ['PATCH'], reasons: { 409: ['email_taken', 'username_taken'] } },
   { routes: ['/v2/api-keys/*'], reasons: { 400: ['api_key_validity_conflict'] } },

@@ -1,8 +1,10 @@
 import type { JobsConfig } from '../app/config.js';
 import type { Db } from '../db/client.js';
 import { cleanUpExpiredKeys } from '../modules/idempotency/idempotency.service.js';
+import { deleteExpiredGrants } from '../modules/oauth/oauth.repository.js';
 import { deleteEndedMessages } from '../modules/mail/mail.repository.js';
 import { deleteExpiredTokens } from '../modules/platform/platform-tokens.service.js';
+import { deleteExpiredSessions } from '../web/web-sessions.repository.js';
 import { deleteEndedDeliveries } from '../modules/webhooks/webhook-deliveries.repository.js';
 import { deleteFinishedJobs } from './jobs.repository.js';
 import type { RecurringJob } from './runner.js';
@@ -29,6 +31,8 @@ export interface HousekeepingResult {
   mailMessages: number;
   jobs: number;
   platformTokens: number;
+  /** Third-party OAuth codes and refresh tokens, and web sessions. */
+  oauthGrants: number;
 }
 
 /** An expired managed-user access token still answers 498 (not 401) for this long. */
@@ -48,5 +52,8 @@ export async function runHousekeeping(db: Db, retention: Pick<JobsConfig, 'reten
     mailMessages: await deleteInBatches((limit) => deleteEndedMessages(db, deliveriesBefore, limit)),
     jobs: await deleteInBatches((limit) => deleteFinishedJobs(db, jobsBefore, limit)),
     platformTokens: await deleteInBatches((limit) => deleteExpiredTokens(db, new Date(now.getTime() - EXPIRED_ACCESS_TOKEN_KEPT_MS), now, limit)),
+    // Used codes are kept a day past expiry, so a late replay is still recognised (and revokes).
+    oauthGrants:
+      (await deleteInBatches((limit) => deleteExpiredGrants(db, new Date(now.getTime() - DAY_MS), limit))) + (await deleteExpiredSessions(db, now)),
   };
 }

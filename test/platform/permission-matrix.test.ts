@@ -7,29 +7,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PLATFORM_PERMISSIONS } from '../../src/http/scopes.js';
+import { callOperation, type DocumentedOperation, documentedOperations } from '../support/api-operations.js';
 import { createOrganization } from '../support/tenancy.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createClient, createManagedUser, platformHeaders } from './helpers.js';
 
-interface Operation {
-  method: string;
-  path: string;
-  scope: string;
-  credentials: string[];
-}
-
-const MISSING = '999999';
-const MISSING_UID = '00000000-0000-4000-8000-000000000000';
-
-/** The version a route's area needs, so that no route answers for an older version. */
-function versionOf(path: string): string | undefined {
-  if (path.startsWith('/v2/bookings')) return '2024-08-13';
-  if (path.startsWith('/v2/schedules')) return '2024-06-11';
-  if (path.startsWith('/v2/event-types')) return '2024-06-14';
-  return undefined;
-}
-
-const concrete = (path: string) => path.replace(/\{(\w+)\}/g, (_, name: string) => (name.toLowerCase().includes('uid') ? MISSING_UID : MISSING));
+type Operation = Pick<DocumentedOperation, 'method' | 'path' | 'credentials'> & { scope: string };
 
 describe('platform permission matrix', () => {
   let api: TestApp;
@@ -39,15 +22,11 @@ describe('platform permission matrix', () => {
   before(async () => {
     api = await createTestApp();
     const { owner } = await createOrganization(api, { isPlatform: true });
-    const document = (await api.request('GET', '/docs/openapi.json')).body;
     operations = [];
-    for (const [path, methods] of Object.entries<any>(document.paths)) {
-      for (const [method, op] of Object.entries<any>(methods)) {
-        const access = op['x-svc-access'];
-        if (!access?.scope || !(PLATFORM_PERMISSIONS as readonly string[]).includes(access.scope)) continue;
-        if (!access.credentials.includes('accessToken') && !access.credentials.includes('oauthClient')) continue;
-        operations.push({ method: method.toUpperCase(), path, scope: access.scope, credentials: access.credentials });
-      }
+    for (const op of await documentedOperations(api)) {
+      if (!op.scope || !(PLATFORM_PERMISSIONS as readonly string[]).includes(op.scope)) continue;
+      if (!op.credentials.includes('accessToken') && !op.credentials.includes('oauthClient')) continue;
+      operations.push({ method: op.method, path: op.path, scope: op.scope, credentials: op.credentials });
     }
     for (const lacking of ['none', ...PLATFORM_PERMISSIONS]) {
       const client = await createClient(api, owner.apiKey, { permissions: lacking === 'none' ? ['*'] : PLATFORM_PERMISSIONS.filter((p) => p !== lacking) });
@@ -57,11 +36,7 @@ describe('platform permission matrix', () => {
   });
   after(() => api.close());
 
-  const call = (op: Operation, auth: { key?: string; headers?: Record<string, string> }) => {
-    const version = versionOf(op.path);
-    const body = op.method === 'GET' || op.method === 'DELETE' ? undefined : {};
-    return api.request(op.method, concrete(op.path), { ...auth, ...(version ? { version } : {}), ...(body ? { body } : {}) });
-  };
+  const call = (op: Operation, auth: { key?: string; headers?: Record<string, string> }) => callOperation(api, op, auth);
 
   test('the matrix covers the personal routes of every area', () => {
     assert.ok(operations.length >= 30, `${operations.length} routes in the matrix`);

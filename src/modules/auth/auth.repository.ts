@@ -76,3 +76,12 @@ export async function findPlatformClientWithOwner(db: Db, clientId: string): Pro
     .where(eq(platformOAuthClients.id, clientId));
   return row;
 }
+
+/** A user by email (case-insensitive) with the password hash the web login checks. */
+export async function findUserWithPasswordHash(db: Db, email: string): Promise<{ user: UserRecord; passwordHash: string | null } | undefined> {
+  const [row] = await db
+    .select({ user: userColumns, passwordHash: users.passwordHash })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`);
+  return row;
+}

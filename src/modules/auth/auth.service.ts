@@ -1,9 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import { platformScopes } from '../../http/scopes.js';
-import { API_KEY_PREFIX, hashApiKey, hashToken, sha256Hex } from '../../lib/crypto.js';
+import { API_KEY_PREFIX, hashApiKey, hashPassword, hashToken, sha256Hex, verifyPassword } from '../../lib/crypto.js';
 import { DomainError, unauthorized } from '../../lib/errors.js';
-import { findAccessTokenWithUser, findApiKeyWithUser, findPlatformClientWithOwner, type PlatformClientFacts } from './auth.repository.js';
+import { findAccessTokenWithUser, findApiKeyWithUser, findPlatformClientWithOwner, findUserWithPasswordHash, type PlatformClientFacts } from './auth.repository.js';
+import type { UserRecord } from '../users/users.repository.js';
 import type { CredentialCache } from './credential-cache.js';
 import type { PlatformClientRef, Principal } from './principal.js';
 
@@ -115,4 +116,18 @@ export function assertOriginAllowed(principal: Principal, origin: string | undef
     'origin_not_allowed',
     `Invalid request origin - add the origin '${origin}' to the 'redirectUris' of your OAuth client with ID '${principal.client.id}' (PATCH /v2/oauth-clients/${principal.client.id})`,
   );
+}
+
+/** Compared with when the email is unknown, so an unknown address takes as long as a wrong password. */
+let decoyHash: Promise<string> | undefined;
+
+/** The web login: the user with this email and password, or null (unknown email, no password, wrong password alike). */
+export async function verifyPasswordLogin(database: Database, email: string, password: string): Promise<UserRecord | null> {
+  const found = email.length <= 320 && password.length <= 256 ? await findUserWithPasswordHash(database.db, email.trim()) : undefined;
+  if (!found?.passwordHash) {
+    decoyHash ??= hashPassword('decoy password, never matched');
+    await verifyPassword(password, await decoyHash);
+    return null;
+  }
+  return (await verifyPassword(password, found.passwordHash)) ? found.user : null;
 }

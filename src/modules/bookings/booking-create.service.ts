@@ -13,15 +13,15 @@ import { ownerExists } from '../event-types/event-types.service.js';
 import { assertLinkOf, useLinkForBooking } from '../event-types/private-links.service.js';
 import type { AvailabilityCache } from '../slots/availability-cache.js';
 import { consumeReservation } from '../slots/slot-reservations.service.js';
-import { assertEndsInTime, buildSlotQuery, findBookingProfile, resolveSlotTarget, type SlotEventType, type SlotHost, type SlotTarget } from '../slots/slots.service.js';
+import { assertEndsInTime, buildSlotQuery, findBookingProfile, keptSlotEventType, resolveSlotTarget, type SlotEventType, type SlotHost, type SlotTarget } from '../slots/slots.service.js';
 import { findHostUsers, insertCoHosts } from './booking-hosts.repository.js';
-import { chooseHosts, lockBookingScope } from './team-hosts.service.js';
+import { chooseHosts, lockBookingScope, spreadsBookings } from './team-hosts.service.js';
 import { bookingUnavailable } from './booking-errors.js';
 import { recordBookingEvent } from './booking-events.js';
 import { bookingResponses, type LocationChoice, resolveLocation } from './booking-responses.js';
 import { bookingTitle } from './booking-title.js';
 import * as repo from './bookings.repository.js';
-import type { AttendeeRow, BookingRecord, BookingRow } from './bookings.repository.js';
+import type { AttendeeRow, BookingHost, BookingRecord, BookingRow } from './bookings.repository.js';
 
 const MINUTE = 60_000;
 
@@ -76,11 +76,23 @@ function cachedBookingProfile(tx: Db, cache: AvailabilityCache | null, key: stri
   return cache ? cache.profile(`booking:${key}`, load, (profile) => [profile.organizer.id]) : load();
 }
 
-/** A team event type: its row, and its hosts as the slot engine sees them (through the cache when given). */
+/**
+ * A team event type: its row, and its hosts as the slot engine sees them, through the cache when
+ * given (every change of a team event type is announced as one).
+ */
 async function teamBookingProfile(tx: Db, target: SlotTarget, cache: AvailabilityCache | null): Promise<BookingProfile | null> {
   const slotEventType = await resolveSlotTarget(tx, target, cache);
-  const eventType = slotEventType.id === null ? undefined : await findEventTypeById(tx, slotEventType.id);
-  return eventType && slotEventType.team ? { eventType, organizer: null, slotEventType } : null;
+  const id = slotEventType.id;
+  if (id === null || !slotEventType.team) return null;
+  const load = async () => (await findEventTypeById(tx, id)) ?? null;
+  const eventType = cache ? await cache.profile(`booking:team:${id}`, load, () => [], () => true) : await load();
+  return eventType && { eventType, organizer: null, slotEventType };
+}
+
+/** A booking's organizer among a team event type's hosts, through the cache when given (user changes are announced). */
+async function hostUser(tx: Db, cache: AvailabilityCache | null, userId: number): Promise<BookingHost | undefined> {
+  const load = async () => (await findHostUsers(tx, [userId]))[0] ?? null;
+  return (cache ? await cache.profile(`host:${userId}`, load, () => [userId]) : await load()) ?? undefined;
 }
 
 async function bookableEventType(tx: Db, target: BookingTarget, cache: AvailabilityCache | null): Promise<BookingProfile> {
@@ -90,9 +102,12 @@ async function bookableEventType(tx: Db, target: BookingTarget, cache: Availabil
     return found;
   }
   if (target.kind === 'id') {
+    const byId = { kind: 'eventTypeId', eventTypeId: target.eventTypeId } as const;
+    // A team event type the cache knows skips the lookup of a personal one.
+    const knownTeam = cache && keptSlotEventType(cache, byId)?.team;
     const found =
-      (await cachedBookingProfile(tx, cache, `id:${target.eventTypeId}`, { id: target.eventTypeId })) ??
-      (await teamBookingProfile(tx, { kind: 'eventTypeId', eventTypeId: target.eventTypeId }, cache).catch(() => null));
+      (knownTeam ? null : await cachedBookingProfile(tx, cache, `id:${target.eventTypeId}`, { id: target.eventTypeId })) ??
+      (await teamBookingProfile(tx, byId, cache).catch(() => null));
     if (!found) throw notFound('event_type_not_found', `Event type with id ${target.eventTypeId} not found.`);
     return found;
   }
@@ -200,7 +215,14 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   const starts = count > 1 ? occurrenceStarts(input.start, eventType.recurrence!, count, slotEventType.organizerTimeZone) : [input.start];
   assertEndsInTime('start', starts.length === count ? starts : [Number.NaN], length, input.start);
 
-  await lockBookingScope(tx, slotEventType);
+  // Round robin: which hosts are free is read before the event type's lock, which takes its bookings
+  // one at a time: every host chosen is read again under its own lock (`recheck`), so this read only
+  // ranks them. Not with a booker limit (counted under the lock) or seats (a seat is joined unread).
+  const readsFirst = slotEventType.team?.schedulingType === 'roundRobin' && !eventType.bookerActiveBookingsLimit && seatsPerTimeSlot === null;
+  // Being re-read, it may as well come from the availability cache (unless a reservation of the booker's must be left out).
+  const early = readsFirst && !input.reservationUid ? (ctx.cache ?? null) : null;
+  const spread = spreadsBookings(slotEventType, !!eventType.bookerActiveBookingsLimit);
+  if (!readsFirst) await lockBookingScope(tx, slotEventType);
   const standing = await bookerStanding(tx, eventType, input.attendee.email, now);
   const recurringBookingUid = count > 1 || input.recurrenceCount !== undefined ? randomUUID() : null;
 
@@ -218,8 +240,9 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
     // On the embedded store every statement runs on this thread and resolves without a trip through
     // the event loop: a long series would hold every other request (/health included) until it ends.
     if (index > 0 && index % YIELD_EVERY_OCCURRENCES === 0) await yieldToEventLoop();
-    slots.push(await bookableSlot(tx, slotEventType, request(start, index)));
+    slots.push(await bookableSlot(tx, slotEventType, request(start, index), early));
   }
+  if (readsFirst) await lockBookingScope(tx, slotEventType, [], { spread });
   const joins = (slot: Slot) => seatsPerTimeSlot !== null && slot.seats?.bookingUid;
   const newSlots = slots.filter((slot) => !joins(slot));
   const recheck = async (hosts: SlotHost[]) => {
@@ -228,9 +251,9 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
     }
     return true;
   };
-  const hostIds = newSlots.length === 0 ? [] : await chooseHosts(tx, slotEventType, newSlots, { now, recheck });
+  const hostIds = newSlots.length === 0 ? [] : await chooseHosts(tx, slotEventType, newSlots, { now, recheck, spread });
   if (hostIds === null || (newSlots.length > 0 && hostIds.length === 0)) throw bookingUnavailable('not_available', { start: input.start, team });
-  const organizerHost = organizer ?? (await findHostUsers(tx, hostIds.slice(0, 1)))[0];
+  const organizerHost = organizer ?? (hostIds[0] === undefined ? undefined : await hostUser(tx, ctx.cache ?? null, hostIds[0]));
 
   // New bookings are presented from what was just written; a joined seated booking is re-read for its other seats.
   const records: BookingRecord[] = [];
@@ -299,20 +322,21 @@ interface SlotRequest {
   occurrence?: number | undefined;
 }
 
-function slotQueryFor(tx: Db, eventType: SlotEventType, request: SlotRequest) {
-  return buildSlotQuery(tx, eventType, {
-    from: request.start,
-    to: request.start + 1,
-    duration: request.length,
-    now: request.now,
-    exceptReservationUid: request.reservationUid,
-    bookerLimit: request.bookerLimit,
-  });
+function slotQueryFor(tx: Db, eventType: SlotEventType, request: SlotRequest, cache: AvailabilityCache | null = null) {
+  return buildSlotQuery(
+    tx,
+    eventType,
+    { from: request.start, to: request.start + 1, duration: request.length, now: request.now, exceptReservationUid: request.reservationUid, bookerLimit: request.bookerLimit },
+    cache,
+  );
 }
 
-/** The engine's slot at `start`, read inside the locks, or the reference's error for why there is none. */
-async function bookableSlot(tx: Db, eventType: SlotEventType, request: SlotRequest): Promise<Slot> {
-  const query = await slotQueryFor(tx, eventType, request);
+/**
+ * The engine's slot at `start`, read inside the locks (or, with `cache`, before them: the hosts it
+ * names are read again under theirs), or the reference's error for why there is none.
+ */
+async function bookableSlot(tx: Db, eventType: SlotEventType, request: SlotRequest, cache: AvailabilityCache | null = null): Promise<Slot> {
+  const query = await slotQueryFor(tx, eventType, request, cache);
   const slot = findSlot(query, request.start);
   if (slot) return slot;
   const reason = explainUnavailable(query, request.start);

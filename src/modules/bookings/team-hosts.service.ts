@@ -15,13 +15,27 @@ const isRoundRobin = (eventType: SlotEventType) => eventType.team?.schedulingTyp
  * (`chooseHosts`) and re-checked under those locks, so that no host lock is ever waited for after
  * another was taken.
  */
-export async function lockBookingScope(tx: Db, eventType: SlotEventType, alsoHosts: readonly number[] = []): Promise<void> {
+export async function lockBookingScope(tx: Db, eventType: SlotEventType, alsoHosts: readonly number[] = [], options: { spread?: boolean } = {}): Promise<void> {
   if (eventType.team) {
     if (eventType.team.limits) await lockTeamBookings(tx, eventType.team.id);
-    await lockEventTypeBookings(tx, eventType.id!);
+    if (!options.spread) await lockEventTypeBookings(tx, eventType.id!);
   }
   if (isRoundRobin(eventType)) return;
   await lockHostTime(tx, [...eventType.hosts.map((host) => host.userId), ...alsoHosts]);
+}
+
+/**
+ * Whether new bookings of `eventType` may be decided side by side rather than one at a time under the
+ * event type's lock: round robin with one group and no fixed host, counting nothing under that lock
+ * (booking limits, seats, a booker's active bookings). Each host's own lock then keeps its time, and
+ * concurrent bookings spread over the best-ranked hosts (`chooseHosts`), instead of all waiting for
+ * one another's commit.
+ */
+export function spreadsBookings(eventType: SlotEventType, bookerLimited: boolean): boolean {
+  if (!isRoundRobin(eventType) || bookerLimited || eventType.team!.limits) return false;
+  const { rules, hosts } = eventType;
+  if (rules.bookingLimitsCount || rules.bookingLimitsDuration || rules.seatsPerTimeSlot !== null) return false;
+  return hosts.every((host) => !host.fixed && (host.groupId ?? '') === (hosts[0]!.groupId ?? ''));
 }
 
 /** Whether the given hosts (fixed ones and the round-robin hosts chosen so far) can take every occurrence, read under their locks. */
@@ -32,6 +46,8 @@ export interface ChooseHostsOptions {
   /** Round robin: this host first if free (rescheduleWithSameRoundRobinHost). */
   preferredHostId?: number | null | undefined;
   recheck: HostsRecheck;
+  /** Decided side by side (`spreadsBookings`): hosts other bookings hold are passed over. */
+  spread?: boolean | undefined;
 }
 
 /**
@@ -69,10 +85,11 @@ export async function chooseHosts(tx: Db, eventType: SlotEventType, slots: reado
     return preferred != null && order.includes(preferred) ? [preferred, ...order.filter((id) => id !== preferred)] : order;
   });
   if (ranked.some((order) => order.length === 0)) return null;
+  const byId = new Map(eventType.hosts.map((host) => [host.userId, host]));
+  if (options.spread) return spreadChoice(tx, ranked[0]!, byId, options.recheck);
   // The first choices are locked with the fixed hosts in one ordered batch; a later candidate is only
   // tried, so that no lock is ever waited for out of order.
   await lockHostTime(tx, [...fixed.map((host) => host.userId), ...ranked.map((order) => order[0]!)]);
-  const byId = new Map(eventType.hosts.map((host) => [host.userId, host]));
   const chosen: SlotHost[] = [];
   for (const order of ranked) {
     let taken: SlotHost | null = null;
@@ -88,4 +105,25 @@ export async function chooseHosts(tx: Db, eventType: SlotEventType, slots: reado
     chosen.push(taken);
   }
   return [...fixed, ...chosen].map((host) => host.userId);
+}
+
+/**
+ * One group, no fixed host, no event type lock: the best-ranked host whose lock is free at once and
+ * who is still free under it, so that bookings made together take different hosts. Only when every
+ * candidate is held by another booking (and this one holds no host) is the best of them waited for.
+ */
+async function spreadChoice(tx: Db, order: readonly number[], byId: ReadonlyMap<number, SlotHost>, recheck: HostsRecheck): Promise<number[] | null> {
+  const heldByOthers: number[] = [];
+  for (const userId of order) {
+    if (!(await tryLockHostTime(tx, userId))) heldByOthers.push(userId);
+    else if (await recheck([byId.get(userId)!])) return [userId];
+  }
+  // A host lock is never waited for after another was taken.
+  if (heldByOthers.length === 0 || heldByOthers.length < order.length) return null;
+  await lockHostTime(tx, [heldByOthers[0]!]);
+  if (await recheck([byId.get(heldByOthers[0]!)!])) return [heldByOthers[0]!];
+  for (const userId of heldByOthers.slice(1)) {
+    if ((await tryLockHostTime(tx, userId)) && (await recheck([byId.get(userId)!]))) return [userId];
+  }
+  return null;
 }

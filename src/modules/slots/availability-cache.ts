@@ -24,10 +24,70 @@ const MAX_RANGE_MS = 400 * 86_400_000;
 
 const covers = (entry: Range | undefined, from: number, to: number) => entry !== undefined && entry.from <= from && entry.to >= to;
 
+/** Values under string keys, each dropped when one of its users changes or, if it depends on them, any team. */
+class ByUserAndTeam<V> {
+  private readonly values = new Map<string, V>();
+  private readonly keysByUser = new Map<number, Set<string>>();
+  private readonly teamKeys = new Set<string>();
+
+  get size(): number {
+    return this.values.size;
+  }
+
+  get(key: string): V | undefined {
+    return this.values.get(key);
+  }
+
+  set(key: string, value: V, userIds: readonly number[], dependsOnTeams: boolean): void {
+    this.values.set(key, value);
+    for (const userId of userIds) {
+      let keys = this.keysByUser.get(userId);
+      if (!keys) this.keysByUser.set(userId, (keys = new Set()));
+      keys.add(key);
+    }
+    if (dependsOnTeams) this.teamKeys.add(key);
+  }
+
+  dropUser(userId: number, onDrop?: (value: V) => void): void {
+    for (const key of this.keysByUser.get(userId) ?? []) this.drop(key, onDrop);
+    this.keysByUser.delete(userId);
+  }
+
+  dropTeams(onDrop?: (value: V) => void): void {
+    for (const key of this.teamKeys) this.drop(key, onDrop);
+    this.teamKeys.clear();
+  }
+
+  clear(): void {
+    this.values.clear();
+    this.keysByUser.clear();
+    this.teamKeys.clear();
+  }
+
+  private drop(key: string, onDrop?: (value: V) => void): void {
+    const value = this.values.get(key);
+    if (value === undefined) return;
+    this.values.delete(key);
+    onDrop?.(value);
+  }
+}
+
+/** A computed slot listing as kept: `slots` is how many slots it holds (the cache's memory bound counts them). */
+export interface KeptListing<T> {
+  value: T;
+  userIds: readonly number[];
+  dependsOnTeams: boolean;
+  slots: number;
+}
+
+/** Slots kept in computed listings, all told, before they are all dropped (a crude bound on memory). */
+const MAX_LISTED_SLOTS = 500_000;
+
 /**
  * What `GET /v2/slots` reads on every request (the event type with its schedules, the hosts' busy
- * time, the bookings its limits count), kept in memory and dropped per user whenever the change feed
- * says that user's availability changed, here or in any other process.
+ * time, the bookings its limits count) and the listings it computed from them, kept in memory and
+ * dropped per user whenever the change feed says that user's availability changed, here or in any
+ * other process.
  *
  * A read that raced with a change is not kept: every change bumps `version`, and a loaded value is
  * stored only if the version is still the one seen before loading. While the feed is down nothing is
@@ -36,10 +96,12 @@ const covers = (entry: Range | undefined, from: number, to: number) => entry !==
 export class AvailabilityCache implements ChangeSubscriber {
   private enabled = false;
   private version = 0;
-  private readonly profiles = new Map<string, { value: unknown; userIds: readonly number[] }>();
-  private readonly profileKeysByUser = new Map<number, Set<string>>();
-  /** Profiles that depend on teams and memberships (team event types). */
-  private readonly teamProfileKeys = new Set<string>();
+  private readonly profiles = new ByUserAndTeam<unknown>();
+  /** Computed listings: they depend on busy time too. */
+  private readonly listings = new ByUserAndTeam<KeptListing<unknown>>();
+  private listedSlots = 0;
+  /** Listings computed rather than served from a kept one (for tests and diagnostics). */
+  computedListings = 0;
   private readonly busy = new Map<number, BusyEntry>();
   private readonly limits = new Map<number, LimitEntry>();
   private readonly limitTypesByUser = new Map<number, Set<number>>();
@@ -61,18 +123,17 @@ export class AvailabilityCache implements ChangeSubscriber {
   invalidate(event: ChangeEvent): void {
     if (event.kind === 'credential' || event.kind === 'oauthClient') return;
     this.version++;
+    const dropListing = (listing: KeptListing<unknown>) => (this.listedSlots -= listing.slots);
     // Memberships, teams and team event types decide who hosts a team event type: its profile goes.
     if (event.kind === 'tenancy' || event.kind === 'teamEventType') {
-      for (const key of this.teamProfileKeys) this.profiles.delete(key);
-      this.teamProfileKeys.clear();
+      this.profiles.dropTeams();
+      this.listings.dropTeams(dropListing);
       return;
     }
     const { userId } = event;
     // A booking or reservation changes busy time only; settings stay cached.
-    if (event.kind !== 'busyTime') {
-      for (const key of this.profileKeysByUser.get(userId) ?? []) this.profiles.delete(key);
-      this.profileKeysByUser.delete(userId);
-    }
+    if (event.kind !== 'busyTime') this.profiles.dropUser(userId);
+    this.listings.dropUser(userId, dropListing);
     this.busy.delete(userId);
     for (const eventTypeId of this.limitTypesByUser.get(userId) ?? []) this.limits.delete(eventTypeId);
     this.limitTypesByUser.delete(userId);
@@ -84,17 +145,39 @@ export class AvailabilityCache implements ChangeSubscriber {
    */
   async profile<T>(key: string, load: () => Promise<T | null>, usersOf: (value: T) => readonly number[], dependsOnTeams: (value: T) => boolean = () => false): Promise<T | null> {
     const cached = this.enabled ? this.profiles.get(key) : undefined;
-    if (cached) return cached.value as T;
+    if (cached !== undefined) return cached as T;
     const seen = this.version;
     const value = await load();
     if (value !== null && this.enabled && seen === this.version) {
-      if (this.profiles.size >= MAX_ENTRIES) this.clearProfiles();
-      const userIds = usersOf(value);
-      this.profiles.set(key, { value, userIds });
-      for (const userId of userIds) this.index(this.profileKeysByUser, userId, key);
-      if (dependsOnTeams(value)) this.teamProfileKeys.add(key);
+      if (this.profiles.size >= MAX_ENTRIES) this.profiles.clear();
+      this.profiles.set(key, value, usersOf(value), dependsOnTeams(value));
     }
     return value;
+  }
+
+  /** The value kept under `key`, if any, without loading it. */
+  keptProfile<T>(key: string): T | undefined {
+    return this.enabled ? (this.profiles.get(key) as T | undefined) : undefined;
+  }
+
+  /**
+   * A listing kept under `key` that `reusable` accepts, else `compute`d and kept (if it can be): it is
+   * dropped when one of its users changes (busy time included) or, if it depends on them, any team.
+   */
+  async listing<T>(key: string, reusable: (value: T) => boolean, compute: () => Promise<KeptListing<T>>): Promise<T> {
+    const kept = this.enabled ? (this.listings.get(key) as KeptListing<T> | undefined) : undefined;
+    if (kept && reusable(kept.value)) return kept.value;
+    const seen = this.version;
+    const computed = await compute();
+    this.computedListings++;
+    if (this.enabled && seen === this.version) {
+      const replaced = this.listings.get(key);
+      if (replaced) this.listedSlots -= replaced.slots;
+      if (this.listings.size >= MAX_ENTRIES || this.listedSlots + computed.slots > MAX_LISTED_SLOTS) this.clearListings();
+      this.listings.set(key, computed, computed.userIds, computed.dependsOnTeams);
+      this.listedSlots += computed.slots;
+    }
+    return computed.value;
   }
 
   /** Busy blocks of each host overlapping [from, to) that are still in effect at `now`. */
@@ -150,15 +233,15 @@ export class AvailabilityCache implements ChangeSubscriber {
     keys.add(key);
   }
 
-  private clearProfiles(): void {
-    this.profiles.clear();
-    this.teamProfileKeys.clear();
-    this.profileKeysByUser.clear();
+  private clearListings(): void {
+    this.listings.clear();
+    this.listedSlots = 0;
   }
 
   private clear(): void {
     this.version++;
-    this.clearProfiles();
+    this.profiles.clear();
+    this.clearListings();
     this.busy.clear();
     this.limits.clear();
     this.limitTypesByUser.clear();

@@ -1,0 +1,298 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { ChangeEvent } from '../../db/change-feed.js';
+import type { Db } from '../../db/client.js';
+import { hashToken, sha256Hex } from '../../lib/crypto.js';
+import { sameDigest } from '../auth/auth.service.js';
+import { isScope, parseScopeParameter } from './oauth-scopes.js';
+import * as repo from './oauth.repository.js';
+import type { OAuthClientRecord } from './oauth.repository.js';
+
+type Announce = (event: ChangeEvent) => Promise<void>;
+
+/** Access tokens live 30 minutes (spec 5.3), codes at most 10 minutes (RFC 6749 4.1.2), refresh tokens 30 days. */
+export const ACCESS_TOKEN_SECONDS = 1800;
+const CODE_MS = 10 * 60_000;
+const REFRESH_TOKEN_MS = 30 * 86_400_000;
+
+const newSecretValue = () => randomBytes(32).toString('base64url');
+/** Access and refresh tokens: 256 random bits as hex, never mistaken for an API key (`svc_...`). */
+const newToken = () => randomBytes(32).toString('hex');
+
+/** The query of `GET /auth/oauth2/authorize`, and the hidden fields of the consent form. */
+export interface AuthorizationParams {
+  client_id?: string | undefined;
+  redirect_uri?: string | undefined;
+  state?: string | undefined;
+  scope?: string | undefined;
+  response_type?: string | undefined;
+  code_challenge?: string | undefined;
+  code_challenge_method?: string | undefined;
+}
+
+/** A valid request: what the consent screen shows and the code is bound to. */
+export interface AuthorizationGrant {
+  client: OAuthClientRecord;
+  redirectUri: string;
+  scopes: string[];
+  state: string | undefined;
+  codeChallenge: string | null;
+}
+
+/**
+ * Spec 7.1: until the client and its redirect URI are known good, errors are shown to the user (`page`:
+ * never redirect to an unchecked address); after, they go back to the client (`redirect`).
+ */
+export type AuthorizationCheck =
+  | { kind: 'page'; reason: string; message: string }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'valid'; grant: AuthorizationGrant };
+
+/** `redirectUri` with the given query parameters added (its own query kept). */
+export function redirectTo(redirectUri: string, params: Record<string, string | undefined>): string {
+  const url = new URL(redirectUri);
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+/** The error redirect of RFC 6749 4.1.2.1, with `state` echoed. */
+export function errorRedirect(redirectUri: string, error: string, description: string, state: string | undefined): { kind: 'redirect'; location: string } {
+  return { kind: 'redirect', location: redirectTo(redirectUri, { error, error_description: description, state }) };
+}
+
+const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+export async function checkAuthorizationRequest(db: Db, params: AuthorizationParams): Promise<AuthorizationCheck> {
+  const clientId = params.client_id?.trim();
+  if (!clientId) return { kind: 'page', reason: 'client_id_missing', message: 'The client_id parameter is required.' };
+  const client = clientId.length <= 64 ? await repo.findClient(db, clientId) : undefined;
+  if (!client) return { kind: 'page', reason: 'client_not_found', message: `There is no OAuth client with the client_id ${clientId}.` };
+  if (client.status !== 'approved') {
+    return { kind: 'page', reason: 'client_not_approved', message: `The OAuth client ${client.name} has not been approved by the administrator yet, so it cannot be authorized.` };
+  }
+  const redirectUri = params.redirect_uri;
+  // Exact string comparison: no prefix, case or normalization leeway (an open redirect otherwise).
+  if (!redirectUri || !client.redirectUris.includes(redirectUri)) {
+    return { kind: 'page', reason: 'redirect_uri_mismatch', message: 'The redirect_uri does not match any redirect URI registered for this client.' };
+  }
+  const state = params.state;
+  const scope = params.scope?.trim();
+  if (!scope) return { kind: 'page', reason: 'scope_missing', message: 'The scope parameter is required for this client.' };
+  if (params.response_type !== undefined && params.response_type !== 'code') {
+    return errorRedirect(redirectUri, 'unsupported_response_type', 'Only the authorization code flow (response_type=code) is supported.', state);
+  }
+  const scopes = parseScopeParameter(scope);
+  if (scopes.some((name) => !isScope(name))) return errorRedirect(redirectUri, 'invalid_scope', 'Requested scope is not a recognized scope.', state);
+  if (scopes.some((name) => !client.scopes.includes(name))) {
+    return errorRedirect(redirectUri, 'invalid_request', "Requested scope exceeds the client's registered scopes.", state);
+  }
+  const challenge = params.code_challenge || undefined;
+  const method = params.code_challenge_method || undefined;
+  if (method !== undefined && method !== 'S256') {
+    return errorRedirect(redirectUri, 'invalid_request', 'code_challenge_method must be S256 (plain is not accepted).', state);
+  }
+  if (challenge === undefined && client.clientType === 'public') {
+    return errorRedirect(redirectUri, 'invalid_request', 'code_challenge (PKCE, method S256) is required for public clients.', state);
+  }
+  if (challenge !== undefined && !S256_CHALLENGE.test(challenge)) {
+    return errorRedirect(redirectUri, 'invalid_request', 'code_challenge must be the base64url SHA-256 of the code verifier (43 characters).', state);
+  }
+  return { kind: 'valid', grant: { client, redirectUri, scopes, state, codeChallenge: challenge ?? null } };
+}
+
+/** Issues a single-use code for a consented request; returns where the browser goes next. */
+export async function issueAuthorizationCode(tx: Db, grant: AuthorizationGrant, userId: number, now: Date): Promise<string> {
+  const code = newSecretValue();
+  await repo.insertAuthorizationCode(tx, {
+    hashedCode: hashToken(code),
+    clientId: grant.client.id,
+    userId,
+    redirectUri: grant.redirectUri,
+    scopes: grant.scopes,
+    codeChallenge: grant.codeChallenge,
+    familyId: randomUUID(),
+    expiresAt: new Date(now.getTime() + CODE_MS),
+  });
+  return redirectTo(grant.redirectUri, { code, state: grant.state });
+}
+
+/** The RFC 6749 5.2 error answer of the token, revocation and introspection endpoints. */
+export interface OAuthError {
+  kind: 'error';
+  status: 400 | 401;
+  error: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' | 'unsupported_token_type';
+  description: string;
+}
+
+const oauthError = (error: OAuthError['error'], description: string): OAuthError => ({ kind: 'error', status: error === 'invalid_client' ? 401 : 400, error, description });
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'bearer';
+  refresh_token: string;
+  expires_in: number;
+  scope: string;
+}
+
+/** Parameters of a token, revocation or introspection request (form or JSON body), and HTTP Basic credentials. */
+export type TokenParams = Record<string, string | undefined>;
+export interface BasicCredentials {
+  clientId: string;
+  secret: string;
+}
+
+/**
+ * RFC 6749 2.3: a confidential client proves itself with its secret (body or HTTP Basic), compared in
+ * constant time; a public client only names itself. Rejected and pending clients are refused.
+ */
+export async function authenticateClient(db: Db, params: TokenParams, basic: BasicCredentials | null): Promise<OAuthClientRecord | OAuthError> {
+  const clientId = basic?.clientId ?? params.client_id;
+  const secret = basic?.secret ?? params.client_secret;
+  if (!clientId) return oauthError('invalid_client', 'Client authentication failed: client_id is required.');
+  if (basic && params.client_id !== undefined && params.client_id !== basic.clientId) return oauthError('invalid_client', 'client_id does not match the HTTP Basic credentials.');
+  const client = clientId.length <= 64 ? await repo.findClient(db, clientId) : undefined;
+  // Unknown and unapproved clients get the same answer: who exists is not told.
+  if (!client || client.status !== 'approved') return oauthError('invalid_client', 'Client authentication failed: unknown or unapproved client.');
+  if (client.clientType === 'confidential') {
+    if (!secret || !client.secretHash || !sameDigest(sha256Hex(secret), client.secretHash)) {
+      return oauthError('invalid_client', 'Client authentication failed: wrong or missing client_secret.');
+    }
+  } else if (secret !== undefined && secret !== '') {
+    return oauthError('invalid_client', 'Public clients have no secret; prove the authorization with code_verifier (PKCE).');
+  }
+  return client;
+}
+
+async function revokeFamily(tx: Db, announce: Announce, familyId: string): Promise<void> {
+  for (const hash of await repo.deleteFamily(tx, familyId)) await announce({ kind: 'credential', hash });
+}
+
+async function issueTokens(tx: Db, grant: { clientId: string; userId: number; familyId: string; scopes: string[]; accessScopes?: string[] }, now: Date): Promise<TokenResponse> {
+  const accessToken = newToken();
+  const refreshToken = newToken();
+  const accessScopes = grant.accessScopes ?? grant.scopes;
+  await repo.insertGrantTokens(tx, {
+    clientId: grant.clientId,
+    userId: grant.userId,
+    familyId: grant.familyId,
+    accessHash: hashToken(accessToken),
+    accessScopes,
+    accessExpiresAt: new Date(now.getTime() + ACCESS_TOKEN_SECONDS * 1000),
+    refreshHash: hashToken(refreshToken),
+    refreshScopes: grant.scopes,
+    refreshExpiresAt: new Date(now.getTime() + REFRESH_TOKEN_MS),
+  });
+  return { access_token: accessToken, token_type: 'bearer', refresh_token: refreshToken, expires_in: ACCESS_TOKEN_SECONDS, scope: accessScopes.join(' ') };
+}
+
+const base64UrlSha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+
+async function exchangeCode(tx: Db, announce: Announce, client: OAuthClientRecord, params: TokenParams, now: Date): Promise<TokenResponse | OAuthError> {
+  if (!params.code) return oauthError('invalid_request', 'code is required.');
+  if (!params.redirect_uri) return oauthError('invalid_request', 'redirect_uri is required.');
+  const code = await repo.lockAuthorizationCode(tx, hashToken(params.code));
+  if (!code || code.clientId !== client.id) return oauthError('invalid_grant', 'The authorization code is invalid.');
+  if (code.usedAt !== null) {
+    // RFC 6749 4.1.2: a replayed code means it leaked; what was issued from it is revoked.
+    await revokeFamily(tx, announce, code.familyId);
+    return oauthError('invalid_grant', 'The authorization code was already used; the tokens issued from it have been revoked.');
+  }
+  if (code.expiresAt.getTime() <= now.getTime()) return oauthError('invalid_grant', 'The authorization code has expired.');
+  if (code.redirectUri !== params.redirect_uri) return oauthError('invalid_grant', 'redirect_uri does not match the one of the authorization request.');
+  const verifier = params.code_verifier;
+  if (code.codeChallenge !== null) {
+    if (!verifier) return oauthError('invalid_grant', 'code_verifier is required: the authorization request sent a code_challenge.');
+    if (!CODE_VERIFIER.test(verifier) || !sameDigest(Buffer.from(base64UrlSha256(verifier)).toString('hex'), Buffer.from(code.codeChallenge).toString('hex'))) {
+      return oauthError('invalid_grant', 'code_verifier does not match the code_challenge (S256).');
+    }
+  } else if (verifier) {
+    return oauthError('invalid_grant', 'code_verifier was sent, but the authorization request had no code_challenge.');
+  }
+  await repo.markCodeUsed(tx, code.id, now);
+  return issueTokens(tx, { clientId: client.id, userId: code.userId, familyId: code.familyId, scopes: code.scopes }, now);
+}
+
+async function exchangeRefreshToken(tx: Db, announce: Announce, client: OAuthClientRecord, params: TokenParams, now: Date): Promise<TokenResponse | OAuthError> {
+  if (!params.refresh_token) return oauthError('invalid_request', 'refresh_token is required.');
+  const row = await repo.lockRefreshToken(tx, hashToken(params.refresh_token));
+  if (!row || row.clientId !== client.id) return oauthError('invalid_grant', 'The refresh token is invalid.');
+  if (row.rotatedAt !== null) {
+    await revokeFamily(tx, announce, row.familyId);
+    return oauthError('invalid_grant', 'The refresh token was already used; every token issued from this authorization has been revoked.');
+  }
+  if (row.expiresAt.getTime() <= now.getTime()) return oauthError('invalid_grant', 'The refresh token has expired.');
+  let accessScopes = row.scopes;
+  if (params.scope !== undefined && params.scope.trim() !== '') {
+    const requested = parseScopeParameter(params.scope);
+    // RFC 6749 6: a refresh may narrow the scopes, never widen them.
+    if (requested.some((name) => !row.scopes.includes(name))) return oauthError('invalid_scope', 'The requested scope exceeds the scope granted by the user.');
+    accessScopes = requested;
+  }
+  await repo.markRefreshRotated(tx, row.id, now);
+  return issueTokens(tx, { clientId: client.id, userId: row.userId, familyId: row.familyId, scopes: row.scopes, accessScopes }, now);
+}
+
+/** POST /v2/auth/oauth2/token (RFC 6749 4.1.3 and 6). A refusal may have revoked tokens: the caller commits either way. */
+export async function exchangeToken(tx: Db, announce: Announce, params: TokenParams, basic: BasicCredentials | null, now: Date): Promise<TokenResponse | OAuthError> {
+  const grantType = params.grant_type;
+  if (!grantType) return oauthError('invalid_request', 'grant_type is required.');
+  if (grantType !== 'authorization_code' && grantType !== 'refresh_token') {
+    return oauthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
+  }
+  const client = await authenticateClient(tx, params, basic);
+  if ('kind' in client) return client;
+  return grantType === 'authorization_code' ? exchangeCode(tx, announce, client, params, now) : exchangeRefreshToken(tx, announce, client, params, now);
+}
+
+/**
+ * RFC 7009: revokes a refresh token with its whole authorization (RFC 7009 2.1's SHOULD) or one access
+ * token. Tokens of other clients and unknown tokens are left alone, and the answer is the same.
+ */
+export async function revokeToken(tx: Db, announce: Announce, client: OAuthClientRecord, params: TokenParams): Promise<OAuthError | null> {
+  const token = params.token;
+  if (!token) return oauthError('invalid_request', 'token is required.');
+  const hint = params.token_type_hint;
+  if (hint !== undefined && hint !== 'access_token' && hint !== 'refresh_token') {
+    return oauthError('unsupported_token_type', 'token_type_hint must be access_token or refresh_token.');
+  }
+  const hash = hashToken(token);
+  const refresh = await repo.findRefreshToken(tx, hash);
+  if (refresh && refresh.clientId === client.id) {
+    await revokeFamily(tx, announce, refresh.familyId);
+    return null;
+  }
+  const access = await repo.findAccessToken(tx, hash);
+  if (access && access.clientId === client.id) {
+    await repo.deleteAccessToken(tx, access.id);
+    await announce({ kind: 'credential', hash });
+  }
+  return null;
+}
+
+export type Introspection = { active: false } | {
+  active: true;
+  scope: string;
+  client_id: string;
+  sub: string;
+  token_type: 'Bearer' | 'refresh_token';
+  exp: number;
+  iat: number;
+  iss: string;
+};
+
+/** RFC 7662: what a token is, told only to the client it was issued to (others hear `active: false`). */
+export async function introspectToken(db: Db, client: OAuthClientRecord, params: TokenParams, issuer: string, now: Date): Promise<Introspection | OAuthError> {
+  const token = params.token;
+  if (!token) return oauthError('invalid_request', 'token is required.');
+  const hash = hashToken(token);
+  const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+  const access = params.token_type_hint === 'refresh_token' ? undefined : await repo.findAccessToken(db, hash);
+  if (access && access.clientId === client.id && access.expiresAt.getTime() > now.getTime()) {
+    return { active: true, scope: access.scopes.join(' '), client_id: client.id, sub: String(access.userId), token_type: 'Bearer', exp: seconds(access.expiresAt), iat: seconds(access.createdAt), iss: issuer };
+  }
+  const refresh = await repo.findRefreshToken(db, hash);
+  if (refresh && refresh.clientId === client.id && refresh.rotatedAt === null && refresh.expiresAt.getTime() > now.getTime()) {
+    return { active: true, scope: refresh.scopes.join(' '), client_id: client.id, sub: String(refresh.userId), token_type: 'refresh_token', exp: seconds(refresh.expiresAt), iat: seconds(refresh.createdAt), iss: issuer };
+  }
+  return { active: false };
+}

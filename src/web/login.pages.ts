@@ -1,0 +1,68 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../app/context.js';
+import { access } from '../http/access.js';
+import type { App } from '../http/app.js';
+import { verifyPasswordLogin } from '../modules/auth/auth.service.js';
+import { html, field, sendErrorPage, sendPage } from './layout.js';
+import { csrfFailure, pageSchema } from './page-guards.js';
+import { csrfMatches, currentSession, ensureSession, logIn, logOut } from './sessions.js';
+
+/** Where to go after logging in: a path on this site only (never `//host` or another origin). */
+export function safeNextPath(next: string | undefined): string {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\') || /[\r\n]/.test(next)) return '/settings/developer';
+  return next;
+}
+
+export const loginUrl = (next: string) => `/auth/login?next=${encodeURIComponent(next)}`;
+
+export function registerLoginPages(app: App, ctx: AppContext): void {
+  const loginForm = (csrf: string, next: string, email = '', problem?: string) => html`
+${problem ? html`<p class="alert" role="alert" id="login-error">${problem}</p>` : html``}
+<form method="post" action="/auth/login">
+<input type="hidden" name="csrf" value="${csrf}">
+<input type="hidden" name="next" value="${next}">
+<label for="email">Email</label>
+<input type="email" id="email" name="email" autocomplete="username" required value="${email}" ${problem ? html`aria-describedby="login-error"` : html``}>
+<label for="password">Password</label>
+<input type="password" id="password" name="password" autocomplete="current-password" required>
+<button type="submit">Log in</button>
+</form>`;
+
+  app.get('/auth/login', {
+    config: { access: access.public() },
+    schema: pageSchema('Login page', 'svc web page: the password login form (users whose account has a password; `POST /v2/admin/users` may set one).', Type.Object({ next: Type.Optional(Type.String()) })),
+    handler: async (request, reply) => {
+      const session = await ensureSession(ctx, request, reply);
+      const next = safeNextPath(field(request.query, 'next'));
+      if (session.user) return reply.redirect(next, 303);
+      return sendPage(reply, 200, { title: 'Log in', body: loginForm(session.csrfToken, next) });
+    },
+  });
+
+  app.post('/auth/login', {
+    config: { access: access.public() },
+    schema: pageSchema('Log in', 'svc web page: checks the email and password and starts a session (HttpOnly, SameSite=Lax cookie; the session is stored server side).'),
+    handler: async (request, reply) => {
+      const session = await currentSession(ctx, request);
+      if (!csrfMatches(session, field(request.body, 'csrf'))) return csrfFailure(reply);
+      const next = safeNextPath(field(request.body, 'next'));
+      const email = field(request.body, 'email') ?? '';
+      const user = await verifyPasswordLogin(ctx.database, email, field(request.body, 'password') ?? '');
+      if (!user) return sendPage(reply, 401, { title: 'Log in', body: loginForm(session!.csrfToken, next, email, 'The email or password is not right.') });
+      await logIn(ctx, request, reply, session, user);
+      return reply.redirect(next, 303);
+    },
+  });
+
+  app.post('/auth/logout', {
+    config: { access: access.public() },
+    schema: pageSchema('Log out', 'svc web page: ends the session.'),
+    handler: async (request, reply) => {
+      const session = await currentSession(ctx, request);
+      if (!session) return reply.redirect('/auth/login', 303);
+      if (!csrfMatches(session, field(request.body, 'csrf'))) return csrfFailure(reply);
+      await logOut(ctx, request, reply, session);
+      return sendErrorPage(reply, 200, 'Logged out', 'You are logged out.');
+    },
+  });
+}

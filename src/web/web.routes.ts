@@ -1,0 +1,39 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../app/context.js';
+import type { App } from '../http/app.js';
+import { DomainError } from '../lib/errors.js';
+import { registerAdminReviewPages } from './admin-review.pages.js';
+import { registerAuthorizePages } from './authorize.pages.js';
+import { registerDeveloperPages } from './developer.pages.js';
+import { acceptFormBodies, sendErrorPage } from './layout.js';
+import { registerLoginPages } from './login.pages.js';
+
+const FORM_LIMIT_BYTES = 64 * 1024;
+
+const DOMAIN_STATUS: Record<DomainError['kind'], number> = {
+  bad_request: 400, unauthorized: 401, token_expired: 401, forbidden: 403, not_found: 404, conflict: 409, unprocessable: 422, too_many_requests: 429,
+};
+
+/** Errors on a page are shown as a page (never the API's JSON envelope). */
+function handlePageError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof DomainError) return sendErrorPage(reply, DOMAIN_STATUS[error.kind], 'Something is not right', error.message);
+  const status = (error as FastifyError).statusCode;
+  if (status && status >= 400 && status < 500) return sendErrorPage(reply, status, 'Something is not right', error.message);
+  request.log.error({ err: error }, 'unhandled error on a page');
+  return sendErrorPage(reply, 500, 'Something went wrong', 'The page could not be shown. Please try again.');
+}
+
+/**
+ * svc's web pages at APP_URL: login, OAuth consent, developer settings and the admin review. Server
+ * rendered, form posts only (no script), each form carrying the session's CSRF token.
+ */
+export function registerWebPages(app: App, ctx: AppContext): void {
+  void app.register(async (pages) => {
+    acceptFormBodies(pages, FORM_LIMIT_BYTES);
+    pages.setErrorHandler(handlePageError);
+    registerLoginPages(pages, ctx);
+    registerAuthorizePages(pages, ctx);
+    registerDeveloperPages(pages, ctx);
+    registerAdminReviewPages(pages, ctx);
+  });
+}
