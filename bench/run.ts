@@ -32,6 +32,7 @@ import { OAUTH_NOTE, OAUTH_TARGET_RATIO, oauthFixture } from './oauth-e2e.js';
 import { PLATFORM_NOTE, PLATFORM_TARGET_RATIO, platformFixture } from './platform-e2e.js';
 import { TEAM_NOTE, teamBench, type TeamHarness } from './team-e2e.js';
 import { TENANCY_NOTE, TENANCY_TARGET_RATIO, tenancyFixture } from './tenancy-e2e.js';
+import { MAIL_MAX_COST, MAIL_NOTE, startBenchSmtp } from './mail-e2e.js';
 import { WEBHOOKS_NOTE, webhooksBench, type WebhooksHarness } from './webhooks-e2e.js';
 
 /** svc requires a sealing key on PostgreSQL; any fixed one serves a benchmark. */
@@ -735,6 +736,31 @@ async function reportFailure<T>(label: string, what: string, work: () => Promise
   }
 }
 
+/** POST /v2/bookings with mail sent over SMTP (bench/mail-e2e.ts), against `plainRps` of the same run; a failure is reported, not fatal. */
+async function mail(storeEnv: Record<string, string>, label: string, plainRps: number) {
+  const smtp = await startBenchSmtp();
+  const env = { ...storeEnv, SVC_ADMIN_API_KEY: ADMIN_API_KEY, RATE_LIMIT_API_KEY: '100000000', RATE_LIMIT_ANONYMOUS: '100000000', SMTP_URL: smtp.url };
+  let server: Server | undefined;
+  try {
+    server = await startServer(env, label);
+    const hosts = await createBookingHosts(server.baseUrl, label);
+    const booked = await bookingsLoad(server.baseUrl, hosts, bookingsPlan(Date.now()), server.child.pid, label);
+    const expected = 2 * (booked.result.created as number);
+    const started = performance.now();
+    while (smtp.received() < expected && performance.now() - started < 10_000) await sleep(100);
+    const ratio = round(booked.result.rps / plainRps, 3);
+    log(`${label}: bookings with mail ${booked.result.rps} /s (plain ${plainRps} /s, ratio ${ratio}); ${smtp.received()} messages received`);
+    return { bookings: booked.result, plainBookingsRps: plainRps, ratio, costPercent: round((1 - ratio) * 100, 1), messagesReceived: smtp.received(), metTarget: 1 - ratio < MAIL_MAX_COST };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    notes.push(`${label}: the mail benchmark FAILED: ${message}`);
+    return { failed: message };
+  } finally {
+    if (server) await server.stop();
+    await smtp.close();
+  }
+}
+
 /** The team scheduling benchmark (bench/team-e2e.ts) on a fresh embedded store and a fresh PostgreSQL database. */
 async function teamOnBothStores() {
   const harness = (writer: BookingWriter): TeamHarness => ({
@@ -864,6 +890,15 @@ async function main() {
       cleanups.splice(cleanups.indexOf(webhooksDatabase.drop), 1);
       await webhooksDatabase.drop();
     }
+    const mailDatabase = await createTestDatabase({ empty: true });
+    cleanups.push(mailDatabase.drop);
+    try {
+      const plainRps = ((postgres as { bookings?: { rps?: number } }).bookings?.rps ?? 0) as number;
+      postgres = { ...(postgres as Record<string, unknown>), mail: await mail({ DATABASE_URL: mailDatabase.url, SVC_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY }, 'postgres-mail', plainRps) };
+    } finally {
+      cleanups.splice(cleanups.indexOf(mailDatabase.drop), 1);
+      await mailDatabase.drop();
+    }
   }
 
   // 4. the round-robin team of bench/data (bench/team-e2e.ts), on fresh stores of its own
@@ -883,6 +918,7 @@ async function main() {
     `bookings: POST /v2/bookings (svc-api-version ${BOOKINGS_API_VERSION}, public, no auth, no Idempotency-Key) on ${BOOKINGS_HOSTS} hosts, each with the default Mon-Fri 09:00-17:00 ${BOOKINGS_ZONE} schedule and one ${BOOKING_MINUTES}-minute event type (notice 0), created through the API. ${BOOKINGS_CONNECTIONS} connections; connection c books only host c, each request the host's next free ${BOOKING_MINUTES}-minute slot in weekdays from the first Monday of next year, so no request waits on another's host lock or finds its slot taken. A ${WARMUP_S} s warm-up (duration run) books a first range of dates; the measured run books a later range, with an amount sized from the warm-up's rate to last about ${DURATION_S} s, so every one of its requests is answered: rps = answered / (first request to last answer), cpuMsPerRequest over the same span (PostgreSQL: postgresThisDatabase counts only the backends connected to this run's database, without the WAL writer and other shared processes, while postgres counts every postgres process, other databases' included); longestGapMs is the longest time without any answer; firstRequestsMaxMs is the slowest first request of a connection (autocannon opens 20 new connections for the run, and their first requests wait longest, up to seconds on the embedded store, whose synchronous WASM queries hold the event loop: on that store these 20 requests make p99). metTarget also requires no non-2xx and no errors. Each request is one transaction: the event type, the host's advisory lock, the slot engine on the host's busy time, the booking, its attendee and its booking_events row. verification: SQL on the store after the runs (PGlite: the server stopped first): bookings in the measured range must equal its 201s; the warm-up range must hold between its 201s and those plus the requests it abandoned at its end; no two live bookings of a host overlap; every booking is accepted, 15 minutes, on a plan slot, with one attendee.`,
     'slots: the slots fixture now inserts the 200 seeded bookings with overlaps trimmed away (bookingsInserted rows, the same busy time): the exclusion constraint bookings_host_time_no_overlap refuses overlapping accepted bookings of one host.',
     WEBHOOKS_NOTE,
+    MAIL_NOTE,
     MEMORY_NOTE,
     TENANCY_NOTE,
     PLATFORM_NOTE,

@@ -19,6 +19,7 @@ import { registerBookingRoutes } from '../modules/bookings/bookings.routes.js';
 import { registerEventTypeRoutes } from '../modules/event-types/event-types.routes.js';
 import { registerPrivateLinkRoutes } from '../modules/event-types/private-links.routes.js';
 import { registerTeamEventTypeRoutes } from '../modules/event-types/team-event-types.routes.js';
+import { registerCalendarInviteRoutes } from '../modules/calendar-invites/calendar-invites.routes.js';
 import { registerMeRoutes } from '../modules/me/me.routes.js';
 import { registerScheduleRoutes } from '../modules/schedules/schedules.routes.js';
 import { registerSlotRoutes } from '../modules/slots/slots.routes.js';
@@ -156,6 +157,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerOrganizationWebhookRoutes(app, ctx);
   registerManagedOrganizationRoutes(app, ctx);
   registerTeamEventTypeRoutes(app, ctx);
+  registerCalendarInviteRoutes(app, ctx);
   registerPrivateLinkRoutes(app, ctx);
   registerOAuthClientRoutes(app, ctx);
   registerManagedUserRoutes(app, ctx);

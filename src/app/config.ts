@@ -25,6 +25,15 @@ export interface Config {
   jobs: JobsConfig;
   /** SVC_NOW: the API's clock stays at this instant (epoch ms); undefined: the real clock. */
   fixedNow: number | undefined;
+  mail: MailConfig;
+}
+
+/** Outgoing mail (booking mail and invitations). */
+export interface MailConfig {
+  /** `smtp://user:pass@host:port` or `smtps://...`; undefined: each message is written to the log (no body) instead. */
+  smtpUrl: string | undefined;
+  /** The From address (`Name <address>` or a bare address). */
+  from: string;
 }
 
 /** The background job runner of `svc serve` and `svc worker`. */
@@ -142,5 +151,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs,
     jobs,
     fixedNow: fixedNow(env),
+    mail: loadMailConfig(env),
   };
+}
+
+function loadMailConfig(env: NodeJS.ProcessEnv): MailConfig {
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(smtpUrl)) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+  return { smtpUrl, from: env.SMTP_FROM || 'svc <no-reply@svc.local>' };
 }

@@ -8,3 +8,4 @@ export * from './schema/settings.js';
 export * from './schema/teams.js';
 export * from './schema/platform.js';
 export * from './schema/oauth.js';
+export * from './schema/mail.js';

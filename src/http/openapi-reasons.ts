@@ -33,8 +33,17 @@ const PRIVATE_LINKS = [
   '/v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId/private-links/:linkId',
 ];
 
+const EVENT_TYPE_CALENDAR_INVITES = [
+  '/v2/event-types/:eventTypeId/calendar-invites',
+  '/v2/teams/:teamId/event-types/:eventTypeId/calendar-invites',
+  '/v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId/calendar-invites',
+];
+
 /** The `details.reason` values svc's services answer with, by route. */
 export const REASON_GROUPS: readonly ReasonGroup[] = [
+  { routes: EVENT_TYPE_CALENDAR_INVITES, reasons: { 404: ['event_type_not_found', 'team_not_found'] } },
+  { routes: EVENT_TYPE_CALENDAR_INVITES, methods: ['PATCH'], reasons: { 400: ['calendar_invites_empty', 'calendar_invite_template_required', 'managed_event_type_child'] } },
+  { routes: ['/v2/organizations/:orgId/calendar-invites'], methods: ['PATCH'], reasons: { 400: ['calendar_invites_empty', 'calendar_invite_template_required'] } },
   { routes: ['/ready'], reasons: { 503: ['draining', 'database_unreachable', 'migrations_pending'] } },
   { routes: ['/v2/auth/oauth2/clients'], methods: ['POST'], reasons: { 400: ['unknown_scope'] } },
   { routes: ['/v2/auth/oauth2/clients/:clientId', '/v2/admin/oauth2-clients/:clientId'], reasons: { 404: ['oauth2_client_not_found'] } },

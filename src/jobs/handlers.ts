@@ -1,5 +1,7 @@
 import type { AppContext } from '../app/context.js';
 import { lazySecretBox } from '../lib/secrets.js';
+import { MAIL_SEND_JOB } from '../modules/mail/booking-mail.js';
+import { createMailSender } from '../modules/mail/mail-sender.js';
 import { cleanUpExpiredKeys, IDEMPOTENCY_CLEANUP_JOB } from '../modules/idempotency/idempotency.service.js';
 import { createWebhookDeliverer, WEBHOOK_DELIVERY_JOB } from '../modules/webhooks/webhook-delivery.js';
 import { MEETING_JOB, runMeetingJob } from '../modules/webhooks/webhook-meetings.js';
@@ -15,6 +17,7 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
   // `svc worker` has no app context: it opens secrets with the same key `svc serve` would.
   const secrets = ctx.secrets ?? lazySecretBox(config.encryptionKey, config.dataDir);
   const deliver = createWebhookDeliverer({ database, secrets, config });
+  const mail = createMailSender({ database, config });
   return new JobRegistry(
     [
       [HOUSEKEEPING.kind, async () => void (await runHousekeeping(database.db, config.jobs, new Date()))],
@@ -22,8 +25,10 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
       [IDEMPOTENCY_CLEANUP_JOB, () => cleanUpExpiredKeys(database.db, new Date())],
       [WEBHOOK_DELIVERY_JOB, deliver],
       [MEETING_JOB, (payload) => runMeetingJob(database, payload)],
+      [MAIL_SEND_JOB, mail.handler],
     ],
     { retryBaseMs: config.jobs.retryBaseMs, leaseMs: config.jobs.leaseMs, concurrency: config.jobs.concurrency },
     [HOUSEKEEPING],
+    [mail.close],
   );
 }

@@ -2,6 +2,7 @@ import type { JobsConfig } from '../app/config.js';
 import type { Db } from '../db/client.js';
 import { cleanUpExpiredKeys } from '../modules/idempotency/idempotency.service.js';
 import { deleteExpiredGrants } from '../modules/oauth/oauth.repository.js';
+import { deleteEndedMessages } from '../modules/mail/mail.repository.js';
 import { deleteExpiredTokens } from '../modules/platform/platform-tokens.service.js';
 import { deleteExpiredSessions } from '../web/web-sessions.repository.js';
 import { deleteEndedDeliveries } from '../modules/webhooks/webhook-deliveries.repository.js';
@@ -26,6 +27,8 @@ async function deleteInBatches(deleteBatch: (limit: number) => Promise<number>):
 
 export interface HousekeepingResult {
   webhookDeliveries: number;
+  /** Sent and failed mail, kept as long as webhook deliveries. */
+  mailMessages: number;
   jobs: number;
   platformTokens: number;
   /** Third-party OAuth codes and refresh tokens, and web sessions. */
@@ -36,7 +39,7 @@ export interface HousekeepingResult {
 const EXPIRED_ACCESS_TOKEN_KEPT_MS = DAY_MS;
 
 /**
- * Deletes expired Idempotency-Keys, webhook deliveries that ended more than
+ * Deletes expired Idempotency-Keys, webhook deliveries and mail messages that ended more than
  * `webhookDeliveryRetentionDays` ago (with their attempt logs), jobs that finished more than
  * `retentionDays` ago, and managed users' expired tokens. Pending work is never touched.
  */
@@ -46,6 +49,7 @@ export async function runHousekeeping(db: Db, retention: Pick<JobsConfig, 'reten
   const jobsBefore = new Date(now.getTime() - retention.retentionDays * DAY_MS);
   return {
     webhookDeliveries: await deleteInBatches((limit) => deleteEndedDeliveries(db, deliveriesBefore, limit)),
+    mailMessages: await deleteInBatches((limit) => deleteEndedMessages(db, deliveriesBefore, limit)),
     jobs: await deleteInBatches((limit) => deleteFinishedJobs(db, jobsBefore, limit)),
     platformTokens: await deleteInBatches((limit) => deleteExpiredTokens(db, new Date(now.getTime() - EXPIRED_ACCESS_TOKEN_KEPT_MS), now, limit)),
     // Used codes are kept a day past expiry, so a late replay is still recognised (and revokes).

@@ -28,6 +28,8 @@ export class JobRegistry extends Map<string, JobHandler> {
     entries: Iterable<readonly [string, JobHandler]>,
     readonly settings: JobRunnerSettings = {},
     readonly recurring: readonly RecurringJob[] = [],
+    /** Run when a runner of these handlers stops (open connections of a handler, say). */
+    readonly closers: readonly (() => void)[] = [],
   ) {
     super(entries);
   }
@@ -209,6 +211,7 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
       await claiming;
       await Promise.allSettled([...running]);
       await flushDone();
+      if (handlers instanceof JobRegistry) for (const close of handlers.closers) close();
     },
     async drain() {
       wake();

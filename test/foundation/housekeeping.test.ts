@@ -54,8 +54,21 @@ describe('housekeeping', () => {
     await db().execute(sql`insert into idempotency_keys (scope, key, fingerprint, response_status, response_body, expires_at) values
       ('hk', 'expired', 'f', 201, '{}', ${ago(now, 1)}::timestamptz), ('hk', 'live', 'f', 201, '{}', ${ago(now, -1)}::timestamptz)`);
 
+    // Mail: an old sent and an old failed message go (with their attempts); an old pending one and a recent one stay.
+    const message = async (status: string, createdAt: string) =>
+      Number((await rows<{ id: number }>(sql`insert into mail_messages (uid, kind, recipient_email, recipient_role, recipient_time_zone, status, created_at)
+        values (gen_random_uuid()::text, 'scheduled', 'hk@example.com', 'attendee', 'UTC', ${status}, ${createdAt}::timestamptz) returning id`))[0]!.id);
+    const oldSent = await message('sent', ago(now, 31));
+    await message('failed', ago(now, 31));
+    const oldQueued = await message('pending', ago(now, 31));
+    const newSent = await message('sent', ago(now, 1));
+    await db().execute(sql`insert into mail_attempts (message_id, attempted_at, duration_ms) values (${oldSent}, now(), 1)`);
+
     const result = await runHousekeeping(db(), api.config.jobs, new Date(now));
     assert.equal(result.webhookDeliveries, 2);
+    assert.equal(result.mailMessages, 2);
+    assert.deepEqual((await rows<{ id: number }>(sql`select id from mail_messages where recipient_email = 'hk@example.com' order by id`)).map((row) => Number(row.id)), [oldQueued, newSent]);
+    assert.deepEqual(await rows(sql`select count(*)::int as n from mail_attempts where message_id = ${oldSent}`), [{ n: 0 }]);
     assert.ok(result.jobs >= 5005, `deleted ${result.jobs} jobs`);
 
     const deliveryIds = (await rows<{ id: number }>(sql`select id from webhook_deliveries where webhook_id = ${webhookId} order by id`)).map((row) => Number(row.id));

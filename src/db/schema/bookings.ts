@@ -44,6 +44,8 @@ export const bookings = pgTable(
     rating: integer('rating'),
     /** iCalendar UID of the booking's calendar event; stable across its updates. */
     icsUid: text('ics_uid').notNull().default(sql`gen_random_uuid()::text`),
+    /** iCalendar SEQUENCE of the event's latest revision: bumped by every change its invitations announce. */
+    icsSequence: integer('ics_sequence').notNull().default(0),
     /** Shared by every occurrence of a recurring booking. */
     recurringBookingUid: text('recurring_booking_uid'),
     createdAt: createdAt(),

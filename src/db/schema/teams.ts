@@ -7,6 +7,10 @@ import { users, type Weekday } from './users.js';
 
 export type MembershipRole = 'MEMBER' | 'ADMIN' | 'OWNER';
 export type TeamMetadata = Record<string, string | number | boolean>;
+export interface OrganizationCalendarInvites {
+  host?: { mode: 'inherit' | 'custom'; template: string | null } | undefined;
+  guest?: { mode: 'inherit' | 'custom'; template: string | null } | undefined;
+}
 
 /**
  * Teams and organizations (`is_organization`). A team inside an organization has `parent_id`; a
@@ -43,6 +47,8 @@ export const teams = pgTable(
     includeManagedEventsInLimits: boolean('include_managed_events_in_limits').notNull().default(false),
     /** The team's own schedule, made in its time zone when the team is created. */
     defaultScheduleId: integer('default_schedule_id'),
+    /** An organization's default calendar-invite descriptions (spec 2.9; modes inherit or custom). */
+    calendarInvites: jsonb('calendar_invites').$type<OrganizationCalendarInvites>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -153,6 +153,8 @@ async function cancelSeat(ctx: ChangeContext, booking: BookingRow, seatUid: stri
   }
   await announceHosts(ctx, [row]);
   const records = await repo.loadRecords(tx, [row]);
-  await recordBookingEvent(tx, 'BOOKING_CANCELLED', records[0]!, { cancellationReason: reason ?? null, seatUid, attendeeEmail: seat.email });
+  await recordBookingEvent(tx, 'BOOKING_CANCELLED', records[0]!, { cancellationReason: reason ?? null, seatUid, attendeeEmail: seat.email }, [], {
+    removedAttendee: { name: seat.name, email: seat.email, timeZone: seat.timeZone, locale: seat.locale },
+  });
   return { records, series: false };
 }

@@ -48,7 +48,7 @@ async function decide(ctx: ChangeContext, uid: string, decision: Decision): Prom
   }
   await announceHosts(ctx, updated);
   for (const record of await repo.loadRecords(tx, updated)) {
-    if (decision.kind === 'confirm') await recordBookingEvent(tx, 'BOOKING_CREATED', record);
+    if (decision.kind === 'confirm') await recordBookingEvent(tx, 'BOOKING_CREATED', record, {}, [], { kind: 'confirmed' });
     else await recordBookingEvent(tx, 'BOOKING_REJECTED', record, { rejectionReason: decision.reason ?? null });
   }
   if (seriesUid !== null) return seriesRecords(tx, seriesUid);

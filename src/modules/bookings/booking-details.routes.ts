@@ -45,7 +45,7 @@ const UpdateLocationBody = Type.Object({
         phone: Text(32, 'phone, attendeePhone: E.164 number'),
         location: Text(500, 'attendeeDefined: any place'),
       },
-      { description: 'The new location; the calendar event is not updated' },
+      { description: 'The new location; hosts and attendees are mailed a revised invitation' },
     ),
   ),
 });
@@ -112,7 +112,7 @@ export function registerBookingDetailRoutes(app: App, ctx: AppContext): void {
       tags,
       summary: 'Update a booking location',
       description:
-        "The organizer changes where the booking happens (the booking's location and its location answer); the calendar event is not updated. Without a location the booking is returned unchanged. Needs svc-api-version 2024-08-13 (404 without it).",
+        "The organizer changes where the booking happens (the booking's location and its location answer); hosts and attendees are mailed a revised invitation. Without a location the booking is returned unchanged. Needs svc-api-version 2024-08-13 (404 without it).",
       headers: newRouteHeaders,
       params: BookingUidParams,
       body: UpdateLocationBody,

@@ -3,7 +3,7 @@ import { badRequest, fieldRejected, forbidden, invalidField, notFound } from '..
 import { guestsDisabled } from '../event-types/booking-fields.js';
 import { findEventTypeById } from '../event-types/event-types.repository.js';
 import { setAttendeesAbsent } from './booking-details.repository.js';
-import { recordBookingEvent } from './booking-events.js';
+import { recordBookingChange, recordBookingEvent } from './booking-events.js';
 import * as repo from './bookings.repository.js';
 import type { BookingRecord, BookingRow } from './bookings.repository.js';
 import { isBookingAttendee as isAttendee, isBookingOrganizer as isOrganizer } from '../access/resource-policy.js';
@@ -148,7 +148,9 @@ export async function addGuests(tx: Db, caller: Caller, uid: string, guests: New
   );
   const listed = Array.isArray(booking.responses.guests) ? (booking.responses.guests as string[]) : [];
   await repo.updateBooking(tx, booking.id, { responses: { ...booking.responses, guests: [...listed, ...fresh.map((guest) => guest.email)] } });
-  return reload(tx, booking);
+  const updated = await reload(tx, booking);
+  await recordBookingChange(tx, 'guestsAdded', updated);
+  return updated;
 }
 
 export const LOCATION_UPDATE_TYPES = ['address', 'link', 'phone', 'attendeeAddress', 'attendeePhone', 'attendeeDefined'] as const;
@@ -207,7 +209,9 @@ export async function updateLocation(tx: Db, caller: Caller, uid: string, update
     location: parsed.value,
     responses: { ...booking.responses, location: { value: parsed.type, optionValue: parsed.value } },
   });
-  return reload(tx, booking);
+  const updated = await reload(tx, booking);
+  await recordBookingChange(tx, 'locationChanged', updated);
+  return updated;
 }
 
 /** A seated booking's attendees are its seats: other seat holders are only listed where the booking shows them. */

@@ -1,4 +1,6 @@
 import type { Db } from '../../db/client.js';
+import { mailKindOf, queueBookingMail, type RemovedAttendee } from '../mail/booking-mail.js';
+import type { MailKind } from '../mail/messages/texts.js';
 import { bookingSubscriptionsQuery, emitBookingWebhooks } from '../webhooks/webhook-emission.js';
 import { presentBooking } from './bookings.presenter.js';
 import { hasBookingEvent, insertBookingEvent, loadRecords, lockBookingByUid, type BookingRecord } from './bookings.repository.js';
@@ -15,12 +17,20 @@ export type BookingTrigger =
   | 'MEETING_STARTED'
   | 'MEETING_ENDED';
 
+/** What booking mail a change sends: by default the trigger's kind (see mailKindOf). */
+export interface BookingMailOptions {
+  kind?: MailKind;
+  /** A cancelled seat's holder, no longer among the attendees, who is still told. */
+  removedAttendee?: RemovedAttendee;
+}
+
 /**
  * Records what happened to a booking in the transaction that made it happen: the booking as it now
  * is, plus what the trigger adds (reasons, the booking it replaced...). In the same transaction, every
- * matching webhook subscription gets a delivery (body rendered now) and a delivery job: nothing is
- * announced that did not commit, and nothing that committed can be lost. `alsoUserIds`: users besides
- * the organizer whose subscriptions hear of it (a reassigned booking's previous host).
+ * matching webhook subscription gets a delivery (body rendered now) and a delivery job, and everyone
+ * the change concerns a message and a send job: nothing is announced that did not commit, and nothing
+ * that committed can be lost. `alsoUserIds`: users besides the organizer whose subscriptions hear of
+ * it, and who are mailed (a reassigned booking's previous host).
  */
 export async function recordBookingEvent(
   tx: Db,
@@ -28,6 +38,7 @@ export async function recordBookingEvent(
   record: BookingRecord,
   extra: Record<string, unknown> = {},
   alsoUserIds: readonly number[] = [],
+  mail: BookingMailOptions = {},
 ): Promise<void> {
   const event = await insertBookingEvent(
     tx,
@@ -43,6 +54,25 @@ export async function recordBookingEvent(
     bookingSubscriptionsQuery(trigger, record, alsoUserIds),
   );
   await emitBookingWebhooks(tx, { trigger, bookingEventId: event.id, createdAt: event.createdAt, record, extra }, event.alongside);
+  const kind = mail.kind ?? mailKindOf(trigger, record, extra);
+  if (kind) await queueBookingMail(tx, { kind, bookingEventId: event.id, record, extra, alsoUserIds, removedAttendee: mail.removedAttendee });
+}
+
+/**
+ * A change no webhook trigger announces (guests added, location changed): recorded in the booking's
+ * history all the same, and mailed to hosts and attendees with the revised invitation.
+ */
+export async function recordBookingChange(tx: Db, kind: 'guestsAdded' | 'locationChanged', record: BookingRecord): Promise<void> {
+  const trigger = kind === 'guestsAdded' ? 'GUESTS_ADDED' : 'LOCATION_CHANGED';
+  const event = await insertBookingEvent(tx, {
+    bookingId: record.booking.id,
+    bookingUid: record.booking.uid,
+    trigger,
+    userId: record.booking.userId,
+    eventTypeId: record.booking.eventTypeId,
+    payload: presentBooking(record),
+  });
+  await queueBookingMail(tx, { kind, bookingEventId: event.id, record, extra: {}, alsoUserIds: [] });
 }
 
 /**

@@ -148,6 +148,7 @@ export async function rescheduleBooking(ctx: ChangeContext, input: RescheduleInp
       responses: reschedulingReason === null ? old.responses : { ...old.responses, rescheduledReason: reschedulingReason },
       recurringBookingUid: old.recurringBookingUid,
       icsUid: old.icsUid,
+      icsSequence: old.icsSequence + 1,
       rescheduledFromUid: old.uid,
       rescheduledByEmail,
       reschedulingReason,

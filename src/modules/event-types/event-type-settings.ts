@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { StringEnum } from '../../http/schema-types.js';
 import { invalidField } from '../../lib/errors.js';
 import type { CalendarInviteMode, CalendarInvites, EventTypeSettings, SvcVideoSettings } from './event-type-model.js';
+import { sanitizeTemplate } from '../calendar-invites/calendar-invites.service.js';
 
 /** Booking-interface languages (spec 2.1.3); "" means the visitor's browser language. */
 export const INTERFACE_LANGUAGES = [
@@ -150,9 +151,6 @@ export function applySettings(current: EventTypeSettings, sent: ReturnType<typeo
   };
 }
 
-function sanitizeTemplate(template: string | undefined): string {
-  return (template ?? '').replace(/<[^>]*>/g, '').trim();
-}
 
 /**
  * Spec 2.9: HTML tags are stripped; a custom template left empty becomes `standard` (svc has no
@@ -161,7 +159,7 @@ function sanitizeTemplate(template: string | undefined): string {
 export function parseCalendarInvites(input: Static<typeof CalendarInvitesInput>): CalendarInvites {
   const audience = (sent: { mode: CalendarInviteMode; template?: string | undefined }) => {
     if (sent.mode !== 'custom') return { mode: sent.mode, template: null };
-    const template = sanitizeTemplate(sent.template);
+    const template = sanitizeTemplate(sent.template ?? '');
     return template ? { mode: 'custom' as const, template } : { mode: 'standard' as const, template: null };
   };
   return { ...(input.host ? { host: audience(input.host) } : {}), ...(input.guest ? { guest: audience(input.guest) } : {}) };

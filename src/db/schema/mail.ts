@@ -1,0 +1,54 @@
+// Outgoing mail: one row per message, written in the transaction of the change that causes it, and
+// every attempt to send it.
+import { bigint, bigserial, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt } from './columns.js';
+
+export type MailRecipientRole = 'organizer' | 'host' | 'attendee';
+
+/**
+ * A message waiting to be (or already) sent. What it says is rendered when it is sent, from the
+ * booking event it belongs to (the booking as the change left it), in the recipient's time zone and
+ * locale; `sequence` and `method` fix the iTIP invitation it carries as of the change.
+ */
+export const mailMessages = pgTable(
+  'mail_messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** The Message-ID's local part; the same on every attempt. */
+    uid: text('uid').notNull(),
+    bookingEventId: bigint('booking_event_id', { mode: 'number' }),
+    /** What the message tells: scheduled, requested, confirmed, declined, rescheduled, cancelled... */
+    kind: text('kind').notNull(),
+    recipientEmail: text('recipient_email').notNull(),
+    recipientName: text('recipient_name'),
+    recipientRole: text('recipient_role').$type<MailRecipientRole>().notNull(),
+    recipientTimeZone: text('recipient_time_zone').notNull(),
+    recipientLocale: text('recipient_locale'),
+    /** iTIP method of the attached invitation (REQUEST or CANCEL); null: no invitation. */
+    method: text('method').$type<'REQUEST' | 'CANCEL'>(),
+    sequence: integer('sequence').notNull().default(0),
+    status: text('status').$type<'pending' | 'sent' | 'failed'>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('mail_messages_uid_key').on(t.uid), index('mail_messages_booking_event_id_idx').on(t.bookingEventId), index('mail_messages_created_at_idx').on(t.createdAt)],
+);
+
+/** Every attempt to send a message: the SMTP answer or the error. */
+export const mailAttempts = pgTable(
+  'mail_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    messageId: bigint('message_id', { mode: 'number' })
+      .notNull()
+      .references(() => mailMessages.id, { onDelete: 'cascade' }),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true }).notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    /** null: accepted by the server. */
+    error: text('error'),
+    response: text('response'),
+  },
+  (t) => [index('mail_attempts_message_id_idx').on(t.messageId)],
+);

@@ -1,0 +1,61 @@
+import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
+
+export interface InvitationPerson {
+  name: string | null;
+  email: string;
+}
+
+export interface InvitationAttendee extends InvitationPerson {
+  /** Already agreed (the booker, the hosts) or asked to answer (invited guests). */
+  accepted: boolean;
+}
+
+export interface Invitation {
+  method: 'REQUEST' | 'CANCEL';
+  /** The booking's icsUid: one calendar event through all its revisions. */
+  uid: string;
+  sequence: number;
+  /** When this revision was made (DTSTAMP). */
+  stamp: Date;
+  start: Date;
+  end: Date;
+  summary: string;
+  description: string;
+  location: string | null;
+  /** A REQUEST for a booking still awaiting its host is TENTATIVE. */
+  tentative: boolean;
+  organizer: InvitationPerson;
+  attendees: InvitationAttendee[];
+}
+
+/** CN parameters cannot carry DQUOTE or control characters (RFC 5545 3.2); they are replaced, not escaped. */
+const parameterText = (text: string | null) => (text ?? '').replace(/"/g, "'").replace(/[\u0000-\u001f\u007f\\]+/g, ' ').trim();
+
+/**
+ * An iTIP message (RFC 5546) of one VEVENT: REQUEST to put (or update) the event in a calendar,
+ * CANCEL to take it out. Times are UTC (no VTIMEZONE needed); TEXT escaped and lines folded by
+ * ical-generator; every line ends with CRLF.
+ */
+export function invitationIcs(invitation: Invitation): string {
+  const calendar = ical({ prodId: { company: 'svc', product: 'svc', language: 'EN' }, method: invitation.method === 'CANCEL' ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST });
+  calendar.createEvent({
+    id: invitation.uid,
+    sequence: invitation.sequence,
+    stamp: invitation.stamp,
+    start: invitation.start,
+    end: invitation.end,
+    summary: invitation.summary,
+    description: invitation.description || null,
+    location: invitation.location,
+    status: invitation.method === 'CANCEL' ? ICalEventStatus.CANCELLED : invitation.tentative ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED,
+    organizer: { name: parameterText(invitation.organizer.name) || invitation.organizer.email, email: invitation.organizer.email },
+    attendees: invitation.attendees.map((attendee) => ({
+      name: parameterText(attendee.name) || null,
+      email: attendee.email,
+      role: ICalAttendeeRole.REQ,
+      status: attendee.accepted ? ICalAttendeeStatus.ACCEPTED : ICalAttendeeStatus.NEEDSACTION,
+      rsvp: !attendee.accepted,
+    })),
+  });
+  return `${calendar.toString()}\r\n`;
+}

@@ -1,0 +1,64 @@
+import pino from 'pino';
+import type { Config } from '../../app/config.js';
+import type { Database } from '../../db/client.js';
+import type { JobHandler } from '../../jobs/runner.js';
+import { groupedCalls } from '../../lib/grouped-calls.js';
+import { renderBookingMail } from './booking-mail.render.js';
+import { findMessagesToSend, loadInviteContext, type MailAttemptRecord, recordMailAttempts } from './mail.repository.js';
+import { createMailTransport, type InfoLog, type MailTransport, type OutgoingMail, type SendResult } from './mail-transport.js';
+
+export interface MailSenderDeps {
+  database: Database;
+  config: Pick<Config, 'mail' | 'appUrl' | 'logLevel' | 'jobs'>;
+  /** Where messages go without SMTP_URL (default: the process's log at info). */
+  log?: InfoLog;
+  /** A transport of the caller's (tests); default: SMTP_URL's, or the log. */
+  transport?: MailTransport;
+}
+
+/**
+ * The `mail.send` job: one attempt at one message. Accepted: sent. A 5xx refusal: failed at once (it
+ * would be refused again). Anything else (connection, timeout, 4xx): logged and thrown, so the runner
+ * retries with backoff; after the last attempt the message is failed. Returns the handler and a close
+ * that ends the transport's connections.
+ */
+export function createMailSender(deps: MailSenderDeps): { handler: JobHandler; close(): void } {
+  const { database, config } = deps;
+  const transport =
+    deps.transport ?? createMailTransport(config.mail, deps.log ?? pino({ level: config.logLevel === 'silent' ? 'silent' : 'info' }), Math.max(1, Math.min(10, config.jobs.concurrency)));
+  const findMessage = groupedCalls(async (ids: number[]) => {
+    const found = new Map((await findMessagesToSend(database.db, ids)).map((message) => [message.id, message]));
+    return ids.map((id) => found.get(id));
+  });
+  const recordAttempt = groupedCalls(async (attempts: MailAttemptRecord[]) => {
+    await recordMailAttempts(database.db, attempts);
+    return attempts.map(() => undefined);
+  });
+  const handler: JobHandler = async (payload: { messageId: number }, job) => {
+    const message = await findMessage(payload.messageId);
+    if (!message || message.status !== 'pending') return;
+    const attemptedAt = new Date();
+    let result: SendResult;
+    try {
+      if (!message.payload) throw new Error('the booking event of this message is gone');
+      const booking = message.payload as { id: number; eventTypeId: number | null; hosts: { id: number }[] };
+      const context = await loadInviteContext(database.db, { id: booking.id, eventTypeId: booking.eventTypeId, organizerId: booking.hosts[0]?.id ?? -1 });
+      const mail: OutgoingMail = renderBookingMail(message, context, { appUrl: config.appUrl });
+      result = await transport.send(mail);
+    } catch (error) {
+      result = { error: `not sent: ${error instanceof Error ? error.message : String(error)}`, permanent: false, response: null, durationMs: 0 };
+    }
+    const last = job.attempts >= job.maxAttempts || result.permanent;
+    await recordAttempt({
+      messageId: message.id,
+      attemptedAt,
+      durationMs: result.durationMs,
+      error: result.error,
+      response: result.response,
+      outcome: result.error === null ? 'sent' : last ? 'failed' : 'pending',
+    });
+    if (result.error === null || result.permanent) return;
+    throw new Error(`mail ${message.uid} attempt ${job.attempts}: ${result.error}`);
+  };
+  return { handler, close: () => transport.close() };
+}

@@ -1,0 +1,71 @@
+import type { MailTexts } from './texts.js';
+
+/** English: the fallback for every locale without a table of its own. Placeholders: {title}, {when}, {name}. */
+export const en: MailTexts = {
+  kinds: {
+    scheduled: {
+      host: { subject: 'New event: {title} at {when}', heading: 'A new event has been scheduled' },
+      attendee: { subject: 'Confirmed: {title} at {when}', heading: 'Your event has been scheduled' },
+    },
+    requested: {
+      host: { subject: 'Action needed: {title} at {when}', heading: 'A booking is waiting for your confirmation' },
+      attendee: { subject: 'Submitted: {title} at {when}', heading: 'Your booking has been submitted and awaits confirmation' },
+    },
+    confirmed: {
+      host: { subject: 'Confirmed: {title} at {when}', heading: 'You confirmed this booking' },
+      attendee: { subject: 'Confirmed: {title} at {when}', heading: 'Your booking has been confirmed' },
+    },
+    declined: {
+      host: { subject: 'Declined: {title} at {when}', heading: 'This booking was declined' },
+      attendee: { subject: 'Declined: {title} at {when}', heading: 'Your booking was declined' },
+    },
+    rescheduled: {
+      host: { subject: 'Rescheduled: {title} at {when}', heading: 'An event has been rescheduled' },
+      attendee: { subject: 'Rescheduled: {title} at {when}', heading: 'Your event has been rescheduled' },
+    },
+    cancelled: {
+      host: { subject: 'Cancelled: {title} at {when}', heading: 'An event has been cancelled' },
+      attendee: { subject: 'Cancelled: {title} at {when}', heading: 'Your event has been cancelled' },
+    },
+    reassigned: {
+      host: { subject: 'New event assigned: {title} at {when}', heading: 'An event has been assigned to you' },
+      attendee: { subject: 'Updated: {title} at {when}', heading: 'Your event has a new host' },
+    },
+    reassignedAway: {
+      host: { subject: 'Reassigned: {title} at {when}', heading: 'This event has been reassigned to another host' },
+      attendee: { subject: 'Reassigned: {title} at {when}', heading: 'This event has been reassigned' },
+    },
+    seatAdded: {
+      host: { subject: 'New attendee: {title} at {when}', heading: '{name} booked a seat' },
+      attendee: { subject: 'Confirmed: {title} at {when}', heading: 'Your seat has been booked' },
+    },
+    seatCancelled: {
+      host: { subject: 'Seat cancelled: {title} at {when}', heading: '{name} cancelled their seat' },
+      attendee: { subject: 'Cancelled: {title} at {when}', heading: 'Your seat has been cancelled' },
+    },
+    guestsAdded: {
+      host: { subject: 'Guests added: {title} at {when}', heading: 'Guests have been added to this event' },
+      attendee: { subject: 'Updated: {title} at {when}', heading: 'Guests have been added to your event' },
+    },
+    locationChanged: {
+      host: { subject: 'Location changed: {title} at {when}', heading: 'The location of this event has changed' },
+      attendee: { subject: 'Location changed: {title} at {when}', heading: 'The location of your event has changed' },
+    },
+  },
+  labels: {
+    what: 'What',
+    when: 'When',
+    who: 'Who',
+    where: 'Where',
+    description: 'Additional notes',
+    reason: 'Reason',
+    previously: 'Previously',
+    organizer: 'Organizer',
+    guest: 'Guest',
+    noLocation: 'No location given',
+    manage: 'Need to make a change?',
+    reschedule: 'Reschedule',
+    cancel: 'Cancel',
+    confirmOrDecline: 'Confirm or decline it in svc.',
+  },
+};

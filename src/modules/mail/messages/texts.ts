@@ -1,0 +1,56 @@
+import { en } from './en.js';
+
+/** What a booking message tells its recipient. */
+export const MAIL_KINDS = [
+  'scheduled',
+  'requested',
+  'confirmed',
+  'declined',
+  'rescheduled',
+  'cancelled',
+  'reassigned',
+  'reassignedAway',
+  'seatAdded',
+  'seatCancelled',
+  'guestsAdded',
+  'locationChanged',
+] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+/** Hosts (organizer and co-hosts) and attendees are told different things. */
+export type MailAudience = 'host' | 'attendee';
+
+/** Every text of booking mail in one language. */
+export interface MailTexts {
+  kinds: Record<MailKind, Record<MailAudience, { subject: string; heading: string }>>;
+  labels: {
+    what: string;
+    when: string;
+    who: string;
+    where: string;
+    description: string;
+    reason: string;
+    previously: string;
+    organizer: string;
+    guest: string;
+    noLocation: string;
+    manage: string;
+    reschedule: string;
+    cancel: string;
+    confirmOrDecline: string;
+  };
+}
+
+/** One table per language (add one here to translate svc's mail); dates follow the full locale. */
+const TABLES: Record<string, MailTexts> = { en };
+
+/** The table of a locale (`pt-BR` falls back to `pt`, then to English). */
+export function mailTexts(locale: string | null): MailTexts {
+  const tag = (locale ?? 'en').toLowerCase();
+  return TABLES[tag] ?? TABLES[tag.split(/[-_]/)[0]!] ?? en;
+}
+
+/** Fills `{name}` placeholders of a table's text; the values are plain text (escaped later where needed). */
+export function fill(text: string, values: Record<string, string>): string {
+  return text.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
+}
