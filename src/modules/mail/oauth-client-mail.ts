@@ -13,7 +13,7 @@ export interface OAuthClientOwner {
   locale: string | null;
 }
 
-export const oauthClientMailKind = (decision: OAuthClientDecision) => (decision === 'approved' ? 'oauthClientApproved' : 'oauthClientRejected');
+const oauthClientMailKind = (decision: OAuthClientDecision) => (decision === 'approved' ? 'oauthClientApproved' : 'oauthClientRejected');
 
 export async function queueOAuthClientReviewMail(tx: Db, owner: OAuthClientOwner, client: { id: string; name: string }, decision: OAuthClientDecision): Promise<void> {
   const texts = mailTexts(owner.locale).oauthClient;
