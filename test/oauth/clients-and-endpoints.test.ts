@@ -1,26 +1,37 @@
 // Client registration (API and developer page), the admin review (API and page) with the owner's
-// email in the outbox, and the RFC 8414 metadata, RFC 7009 revocation and RFC 7662 introspection.
+// email delivered over SMTP by the mail module, and the RFC 8414 metadata, RFC 7009 revocation and
+// RFC 7662 introspection.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { emailOutbox } from '../../src/db/schema.js';
+import { sql } from 'drizzle-orm';
+import { reviewClient } from '../../src/modules/oauth/oauth-clients.service.js';
+import { type SmtpReceiver, startSmtpReceiver } from '../mail/helpers.js';
+import { eventually } from '../support/eventually.js';
 import { ADMIN_API_KEY, createTestApp, type TestApp } from '../support/test-app.js';
 import { confidentialTokens, createPasswordUser, csrfOf, logIn, registerClient, WebClient } from './helpers.js';
 
 describe('OAuth 2.0 clients, review, metadata, revocation and introspection', () => {
   let api: TestApp;
+  let smtp: SmtpReceiver;
   let owner: Awaited<ReturnType<typeof createPasswordUser>>;
   let stranger: Awaited<ReturnType<typeof createPasswordUser>>;
   let admin: Awaited<ReturnType<typeof createPasswordUser>>;
 
   before(async () => {
-    api = await createTestApp();
+    smtp = await startSmtpReceiver();
+    api = await createTestApp({ SMTP_URL: smtp.url });
     owner = await createPasswordUser(api, { name: 'Olive Owner' });
     stranger = await createPasswordUser(api);
     admin = await createPasswordUser(api, { role: 'ADMIN' });
   });
-  after(() => api.close());
+  after(async () => {
+    await api.close();
+    await smtp.close();
+  });
 
-  const outbox = async () => api.runtime.ctx.database.db.select().from(emailOutbox);
+  /** The review mail delivered about one client (its text names the client's id). */
+  const mailsAbout = (clientId: string) => smtp.messages.filter((mail) => mail.email.text?.includes(clientId));
+  const rows = async (query: ReturnType<typeof sql>) => ((await api.runtime.ctx.database.db.execute(query)) as unknown as { rows: any[] }).rows;
 
   test('registration through the API: pending, secret shown once, validation names the field; only the owner sees it', async () => {
     const bad = [
@@ -65,20 +76,68 @@ describe('OAuth 2.0 clients, review, metadata, revocation and introspection', ()
     assert.equal(deleted.status, 200);
   });
 
-  test('admin review through the API writes the owner\'s email to the outbox', async () => {
-    const client = await registerClient(api, owner.apiKey, { approve: false });
+  test('admin review through the API mails the owner over SMTP: plain text, the client\'s name verbatim, the decision', async () => {
+    const name = `Olive's <b>Sync</b> & Co`;
+    const registered = await api.request('POST', '/v2/auth/oauth2/clients', { key: owner.apiKey, body: { name, redirectUris: ['https://app.example.com/cb'], scopes: ['PROFILE_READ'] } });
+    assert.equal(registered.status, 201, registered.text);
+    const id: string = registered.body.data.id;
     const pending = await api.request('GET', '/v2/admin/oauth2-clients?status=pending', { key: ADMIN_API_KEY });
-    assert.ok(pending.body.data.some((c: any) => c.id === client.id));
-    const approved = await api.request('PATCH', `/v2/admin/oauth2-clients/${client.id}`, { key: ADMIN_API_KEY, body: { status: 'approved' } });
+    assert.ok(pending.body.data.some((c: any) => c.id === id));
+    assert.equal(mailsAbout(id).length, 0, 'registering mails nobody');
+
+    const approved = await api.request('PATCH', `/v2/admin/oauth2-clients/${id}`, { key: ADMIN_API_KEY, body: { status: 'approved' } });
     assert.equal(approved.body.data.status, 'approved');
     assert.ok(approved.body.data.reviewedAt);
-    const mails = (await outbox()).filter((mail) => mail.textBody.includes(client.id));
-    assert.equal(mails.length, 1);
-    assert.equal(mails[0]!.toAddress, owner.email);
-    assert.equal(mails[0]!.kind, 'oauth_client_approved');
-    assert.match(mails[0]!.textBody, /Olive Owner/);
-    assert.equal(mails[0]!.sentAt, null);
+    await eventually(async () => mailsAbout(id).length === 1, 10_000);
+    const [approval] = mailsAbout(id);
+    assert.deepEqual(approval!.to, [owner.email.toLowerCase()]);
+    assert.equal(approval!.email.subject, `Your OAuth client "${name}" was approved`);
+    assert.equal(approval!.email.text, `Hello Olive Owner,\n\nYour OAuth client "${name}" (${id}) was approved. Users can now authorize it.\n`);
+    assert.equal(approval!.email.html, undefined, 'plain text only: nothing of the name is put into HTML');
+    assert.equal(approval!.calendarPart, null);
+    assert.equal(approval!.icsAttachment, null);
+    const [message] = await rows(sql`select * from mail_messages where recipient_email = ${owner.email} and kind = 'oauthClientApproved' and text_body like ${`%${id}%`}`);
+    assert.equal(approval!.email.messageId, `<${message.uid}@svc>`);
+    assert.equal(message.booking_event_id, null);
+    assert.equal(message.recipient_role, 'owner');
+    await eventually(async () => (await rows(sql`select status from mail_messages where id = ${message.id}`))[0].status === 'sent', 5000);
+    const attempts = await rows(sql`select error from mail_attempts where message_id = ${message.id}`);
+    assert.deepEqual(attempts.map((attempt) => attempt.error), [null], 'one attempt, logged');
+
+    const rejected = await api.request('PATCH', `/v2/admin/oauth2-clients/${id}`, { key: ADMIN_API_KEY, body: { status: 'rejected' } });
+    assert.equal(rejected.body.data.status, 'rejected');
+    await eventually(async () => mailsAbout(id).length === 2, 10_000);
+    const rejection = mailsAbout(id)[1]!;
+    assert.deepEqual(rejection.to, [owner.email.toLowerCase()]);
+    assert.equal(rejection.email.subject, `Your OAuth client "${name}" was rejected`);
+    assert.match(rejection.email.text!, new RegExp(`\\(${id}\\) was rejected\\. It cannot be used to authorize users\\.`));
+
+    // The same decision again changes nothing and tells nobody; an unknown client is not found.
+    assert.equal((await api.request('PATCH', `/v2/admin/oauth2-clients/${id}`, { key: ADMIN_API_KEY, body: { status: 'rejected' } })).status, 200);
+    assert.equal((await api.request('PATCH', `/v2/admin/oauth2-clients/${id}`, { key: owner.apiKey, body: { status: 'approved' } })).status, 403, 'the owner cannot review');
+    await api.runtime.jobs!.drain();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(mailsAbout(id).length, 2);
+    assert.ok(mailsAbout(id).every((mail) => mail.to.join() === owner.email.toLowerCase()), 'only the owner hears of it');
     assert.equal((await api.request('PATCH', '/v2/admin/oauth2-clients/oa2_missing', { key: ADMIN_API_KEY, body: { status: 'approved' } })).status, 404);
+  });
+
+  test('a review that rolls back queues and sends nothing', async () => {
+    const client = await registerClient(api, owner.apiKey, { approve: false });
+    const db = api.runtime.ctx.database.db;
+    await assert.rejects(
+      db.transaction(async (tx) => {
+        await reviewClient(tx, async () => {}, client.id, 'approved', new Date());
+        assert.equal(((await tx.execute(sql`select count(*)::int as n from mail_messages where text_body like ${`%${client.id}%`}`)) as unknown as { rows: any[] }).rows[0].n, 1, 'queued inside the transaction');
+        throw new Error('roll back');
+      }),
+      /roll back/,
+    );
+    await api.runtime.jobs!.drain();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal((await rows(sql`select count(*)::int as n from mail_messages where text_body like ${`%${client.id}%`}`))[0].n, 0);
+    assert.equal(mailsAbout(client.id).length, 0);
+    assert.equal((await api.request('GET', `/v2/auth/oauth2/clients/${client.id}`, { key: owner.apiKey })).body.data.status, 'pending');
   });
 
   test('developer page registers a client (CSRF-checked); the admin page approves it; a non-admin is refused', async () => {
@@ -111,7 +170,7 @@ describe('OAuth 2.0 clients, review, metadata, revocation and introspection', ()
     assert.equal(done.status, 303);
     const listed = await dev.get('/settings/developer');
     assert.match(listed.html, new RegExp(`data-client-id="${id}"[\\s\\S]*?data-status>rejected<`));
-    assert.ok((await outbox()).some((mail) => mail.kind === 'oauth_client_rejected' && mail.textBody.includes(id)));
+    await eventually(async () => mailsAbout(id).some((mail) => mail.email.subject === 'Your OAuth client "Page App" was rejected' && mail.to.includes(owner.email.toLowerCase())), 10_000);
   });
 
   test('RFC 8414 metadata', async () => {

@@ -3,12 +3,14 @@
 import { bigint, bigserial, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.js';
 
-export type MailRecipientRole = 'organizer' | 'host' | 'attendee';
+/** `owner`: the user who registered a third-party OAuth client, told of its review. */
+export type MailRecipientRole = 'organizer' | 'host' | 'attendee' | 'owner';
 
 /**
- * A message waiting to be (or already) sent. What it says is rendered when it is sent, from the
+ * A message waiting to be (or already) sent. A booking message is rendered when it is sent, from the
  * booking event it belongs to (the booking as the change left it), in the recipient's time zone and
- * locale; `sequence` and `method` fix the iTIP invitation it carries as of the change.
+ * locale; `sequence` and `method` fix the iTIP invitation it carries as of the change. A message
+ * without a booking event (an OAuth client's review) carries its own `subject` and `text_body`.
  */
 export const mailMessages = pgTable(
   'mail_messages',
@@ -27,6 +29,9 @@ export const mailMessages = pgTable(
     /** iTIP method of the attached invitation (REQUEST or CANCEL); null: no invitation. */
     method: text('method').$type<'REQUEST' | 'CANCEL'>(),
     sequence: integer('sequence').notNull().default(0),
+    /** Set only on a message that carries its own text (no booking event): sent as plain text as is. */
+    subject: text('subject'),
+    textBody: text('text_body'),
     status: text('status').$type<'pending' | 'sent' | 'failed'>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),

@@ -1,6 +1,5 @@
 // Third-party OAuth 2.0: the clients users register, the codes and refresh tokens they are granted,
-// the web pages' sessions, and the outbox of emails the mail module sends.
-import { sql } from 'drizzle-orm';
+// and the web pages' sessions.
 import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
 import { users } from './users.js';
@@ -105,22 +104,4 @@ export const webSessions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('web_sessions_user_id_idx').on(t.userId), index('web_sessions_expires_at_idx').on(t.expiresAt)],
-);
-
-/**
- * Emails to send, written in the transaction of the change they announce. The mail module (issue 17)
- * sends what is unsent and sets `sent_at`; until it lands the rows wait here.
- */
-export const emailOutbox = pgTable(
-  'email_outbox',
-  {
-    id: serial('id').primaryKey(),
-    kind: text('kind').notNull(),
-    toAddress: text('to_address').notNull(),
-    subject: text('subject').notNull(),
-    textBody: text('text_body').notNull(),
-    sentAt: timestamp('sent_at', { withTimezone: true }),
-    createdAt: createdAt(),
-  },
-  (t) => [index('email_outbox_unsent_idx').on(t.id).where(sql`sent_at is null`)],
 );

@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.js';
 import type { JobHandler } from '../../jobs/runner.js';
 import { groupedCalls } from '../../lib/grouped-calls.js';
 import { renderBookingMail } from './booking-mail.render.js';
-import { findMessagesToSend, loadInviteContext, type MailAttemptRecord, recordMailAttempts } from './mail.repository.js';
+import { findMessagesToSend, loadInviteContext, type MailAttemptRecord, type MessageToSend, recordMailAttempts } from './mail.repository.js';
 import { createMailTransport, type InfoLog, type MailTransport, type OutgoingMail, type SendResult } from './mail-transport.js';
 
 export interface MailSenderDeps {
@@ -14,6 +14,20 @@ export interface MailSenderDeps {
   log?: InfoLog;
   /** A transport of the caller's (tests); default: SMTP_URL's, or the log. */
   transport?: MailTransport;
+}
+
+/** A message that carries its own text (no booking event): sent as it is, plain text, no invitation. */
+function ownTextMail(message: MessageToSend & { subject: string; textBody: string }): OutgoingMail {
+  return { messageId: `${message.uid}@svc`, to: { name: message.recipientName, address: message.recipientEmail }, subject: message.subject, text: message.textBody, html: null, invitation: null, kind: message.kind };
+}
+
+async function renderMessage(database: Database, message: MessageToSend, appUrl: string): Promise<OutgoingMail> {
+  const { subject, textBody } = message;
+  if (message.bookingEventId === null && subject !== null && textBody !== null) return ownTextMail({ ...message, subject, textBody });
+  if (!message.payload) throw new Error('the booking event of this message is gone');
+  const booking = message.payload as { id: number; eventTypeId: number | null; hosts: { id: number }[] };
+  const context = await loadInviteContext(database.db, { id: booking.id, eventTypeId: booking.eventTypeId, organizerId: booking.hosts[0]?.id ?? -1 });
+  return renderBookingMail(message, context, { appUrl });
 }
 
 /**
@@ -40,11 +54,7 @@ export function createMailSender(deps: MailSenderDeps): { handler: JobHandler; c
     const attemptedAt = new Date();
     let result: SendResult;
     try {
-      if (!message.payload) throw new Error('the booking event of this message is gone');
-      const booking = message.payload as { id: number; eventTypeId: number | null; hosts: { id: number }[] };
-      const context = await loadInviteContext(database.db, { id: booking.id, eventTypeId: booking.eventTypeId, organizerId: booking.hosts[0]?.id ?? -1 });
-      const mail: OutgoingMail = renderBookingMail(message, context, { appUrl: config.appUrl });
-      result = await transport.send(mail);
+      result = await transport.send(await renderMessage(database, message, config.appUrl));
     } catch (error) {
       result = { error: `not sent: ${error instanceof Error ? error.message : String(error)}`, permanent: false, response: null, durationMs: 0 };
     }

@@ -8,7 +8,8 @@ export interface OutgoingMail {
   to: { name: string | null; address: string };
   subject: string;
   text: string;
-  html: string;
+  /** null: a plain-text message. */
+  html: string | null;
   /** An iTIP invitation (RFC 5546) carried over iMIP (RFC 6047). */
   invitation: { method: 'REQUEST' | 'CANCEL'; ics: string } | null;
   /** Logged with the message: what it is about (never its body). */
@@ -42,7 +43,7 @@ function nodemailerMessage(from: string, mail: OutgoingMail) {
     to: mail.to.name ? { name: mail.to.name, address: mail.to.address } : mail.to.address,
     subject: mail.subject,
     text: mail.text,
-    html: mail.html,
+    ...(mail.html === null ? {} : { html: mail.html }),
     messageId: `<${mail.messageId}>`,
     ...(mail.invitation
       ? {

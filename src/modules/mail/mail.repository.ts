@@ -10,7 +10,7 @@ import { JOBS_CHANNEL } from '../../jobs/jobs.repository.js';
 export type MailMessageRow = typeof mailMessages.$inferSelect;
 export type NewMailMessage = Pick<
   typeof mailMessages.$inferInsert,
-  'uid' | 'bookingEventId' | 'kind' | 'recipientEmail' | 'recipientName' | 'recipientRole' | 'recipientTimeZone' | 'recipientLocale' | 'method' | 'sequence'
+  'uid' | 'bookingEventId' | 'kind' | 'recipientEmail' | 'recipientName' | 'recipientRole' | 'recipientTimeZone' | 'recipientLocale' | 'method' | 'sequence' | 'subject' | 'textBody'
 >;
 
 /** A user a booking's mail may go to. */
@@ -83,12 +83,12 @@ export async function insertMailMessages(db: Db, messages: NewMailMessage[], job
   if (messages.length === 0) return;
   const rows = messages.map(
     (m) =>
-      sql`(${m.uid}::text, ${m.bookingEventId ?? null}::bigint, ${m.kind}::text, ${m.recipientEmail}::text, ${m.recipientName ?? null}::text, ${m.recipientRole}::text, ${m.recipientTimeZone}::text, ${m.recipientLocale ?? null}::text, ${m.method ?? null}::text, ${m.sequence ?? 0}::int)`,
+      sql`(${m.uid}::text, ${m.bookingEventId ?? null}::bigint, ${m.kind}::text, ${m.recipientEmail}::text, ${m.recipientName ?? null}::text, ${m.recipientRole}::text, ${m.recipientTimeZone}::text, ${m.recipientLocale ?? null}::text, ${m.method ?? null}::text, ${m.sequence ?? 0}::int, ${m.subject ?? null}::text, ${m.textBody ?? null}::text)`,
   );
   await db.execute(sql`
-    with message (uid, booking_event_id, kind, recipient_email, recipient_name, recipient_role, recipient_time_zone, recipient_locale, method, sequence) as (values ${sql.join(rows, sql`, `)}),
+    with message (uid, booking_event_id, kind, recipient_email, recipient_name, recipient_role, recipient_time_zone, recipient_locale, method, sequence, subject, text_body) as (values ${sql.join(rows, sql`, `)}),
     inserted as (
-      insert into ${mailMessages} (uid, booking_event_id, kind, recipient_email, recipient_name, recipient_role, recipient_time_zone, recipient_locale, method, sequence)
+      insert into ${mailMessages} (uid, booking_event_id, kind, recipient_email, recipient_name, recipient_role, recipient_time_zone, recipient_locale, method, sequence, subject, text_body)
       select * from message returning id
     ), queued as (
       insert into jobs (kind, payload, max_attempts) select ${jobKind}, jsonb_build_object('messageId', id), ${maxAttempts} from inserted returning id
@@ -96,7 +96,7 @@ export async function insertMailMessages(db: Db, messages: NewMailMessage[], job
     select pg_notify(${JOBS_CHANNEL}, '') from (select count(*) from queued) done`);
 }
 
-/** A message with the booking event it tells of (the booking as that change left it). */
+/** A message with the booking event it tells of (the booking as that change left it), if it has one. */
 export interface MessageToSend extends MailMessageRow {
   trigger: string | null;
   payload: Record<string, unknown> | null;
@@ -107,7 +107,7 @@ export async function findMessagesToSend(db: Db, ids: number[]): Promise<Message
   const result = await db.execute(sql`
     select m.id, m.uid, m.booking_event_id as "bookingEventId", m.kind, m.recipient_email as "recipientEmail", m.recipient_name as "recipientName",
       m.recipient_role as "recipientRole", m.recipient_time_zone as "recipientTimeZone", m.recipient_locale as "recipientLocale", m.method, m.sequence,
-      m.status, m.attempts, m.last_error as "lastError", m.created_at as "createdAt", m.sent_at as "sentAt", e.trigger, e.payload
+      m.subject, m.text_body as "textBody", m.status, m.attempts, m.last_error as "lastError", m.created_at as "createdAt", m.sent_at as "sentAt", e.trigger, e.payload
     from ${mailMessages} m left join booking_events e on e.id = m.booking_event_id
     where m.id in (${sql.join(ids.map((id) => sql`${id}::bigint`), sql`, `)})`);
   return (result as unknown as { rows: MessageToSend[] }).rows.map((row) => ({ ...row, id: Number(row.id), createdAt: new Date(row.createdAt) }));

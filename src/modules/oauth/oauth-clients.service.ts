@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import type { OAuthClientStatus, OAuthClientType } from '../../db/schema.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { fieldRejected, invalidField, notFound } from '../../lib/errors.js';
+import { queueOAuthClientReviewMail } from '../mail/oauth-client-mail.js';
 import { isScope } from './oauth-scopes.js';
 import * as repo from './oauth.repository.js';
 import type { OAuthClientRecord } from './oauth.repository.js';
@@ -115,8 +116,8 @@ export async function deleteOwnClient(tx: Db, announce: Announce, ownerId: numbe
 }
 
 /**
- * The system admin's decision on a client. The owner is told by email: the message is written to the
- * outbox in this transaction, and the mail module sends it. Rejecting a client revokes every token it
+ * The system admin's decision on a client. The owner is told by email: the message is queued in the
+ * mail outbox in this transaction, and the mail module sends it. Rejecting a client revokes every token it
  * holds; a client can be approved again after a rejection.
  */
 export async function reviewClient(tx: Db, announce: Announce, clientId: string, decision: Exclude<OAuthClientStatus, 'pending'>, now: Date): Promise<OAuthClientRecord> {
@@ -124,18 +125,7 @@ export async function reviewClient(tx: Db, announce: Announce, clientId: string,
   if (!before) throw clientNotFound(clientId);
   const client = (await repo.setClientStatus(tx, clientId, decision, now))!;
   if (decision === 'rejected') await revokeClientTokens(tx, announce, clientId);
-  const owner = await repo.findUserEmail(tx, client.ownerId);
-  if (owner && before.status !== decision) {
-    const verdict = decision === 'approved' ? 'approved' : 'rejected';
-    await repo.insertEmail(tx, {
-      kind: `oauth_client_${verdict}`,
-      toAddress: owner.email,
-      subject: `Your OAuth client "${client.name}" was ${verdict}`,
-      textBody:
-        decision === 'approved'
-          ? `Hello${owner.name ? ` ${owner.name}` : ''},\n\nYour OAuth client "${client.name}" (${client.id}) was approved. Users can now authorize it.\n`
-          : `Hello${owner.name ? ` ${owner.name}` : ''},\n\nYour OAuth client "${client.name}" (${client.id}) was rejected. It cannot be used to authorize users.\n`,
-    });
-  }
+  const owner = await repo.findClientOwner(tx, client.ownerId);
+  if (owner && before.status !== decision) await queueOAuthClientReviewMail(tx, owner, client, decision);
   return client;
 }

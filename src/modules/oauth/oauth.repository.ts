@@ -1,6 +1,6 @@
 import { asc, eq, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { accessTokens, emailOutbox, oauthAuthorizationCodes, oauthClients, oauthRefreshTokens, users, type OAuthClientStatus } from '../../db/schema.js';
+import { accessTokens, oauthAuthorizationCodes, oauthClients, oauthRefreshTokens, users, type OAuthClientStatus } from '../../db/schema.js';
 
 export type OAuthClientRecord = typeof oauthClients.$inferSelect;
 export type NewOAuthClient = typeof oauthClients.$inferInsert;
@@ -41,13 +41,9 @@ export async function deleteClient(db: Db, id: string): Promise<OAuthClientRecor
   return row;
 }
 
-export async function findUserEmail(db: Db, userId: number): Promise<{ email: string; name: string | null } | undefined> {
-  const [row] = await db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId));
+export async function findClientOwner(db: Db, userId: number): Promise<{ email: string; name: string | null; timeZone: string; locale: string | null } | undefined> {
+  const [row] = await db.select({ email: users.email, name: users.name, timeZone: users.timeZone, locale: users.locale }).from(users).where(eq(users.id, userId));
   return row;
-}
-
-export async function insertEmail(db: Db, email: { kind: string; toAddress: string; subject: string; textBody: string }): Promise<void> {
-  await db.insert(emailOutbox).values(email);
 }
 
 export async function insertAuthorizationCode(db: Db, code: typeof oauthAuthorizationCodes.$inferInsert): Promise<void> {

@@ -1,6 +1,6 @@
 import type { MailTexts } from './texts.js';
 
-/** English: the fallback for every locale without a table of its own. Placeholders: {title}, {when}, {name}. */
+/** English: the fallback for every locale without a table of its own. Booking placeholders: {title}, {when}, {name}. */
 export const en: MailTexts = {
   kinds: {
     scheduled: {
@@ -50,6 +50,14 @@ export const en: MailTexts = {
     locationChanged: {
       host: { subject: 'Location changed: {title} at {when}', heading: 'The location of this event has changed' },
       attendee: { subject: 'Location changed: {title} at {when}', heading: 'The location of your event has changed' },
+    },
+  },
+  oauthClient: {
+    greeting: 'Hello {name},',
+    greetingWithoutName: 'Hello,',
+    decisions: {
+      approved: { subject: 'Your OAuth client "{client}" was approved', body: 'Your OAuth client "{client}" ({clientId}) was approved. Users can now authorize it.' },
+      rejected: { subject: 'Your OAuth client "{client}" was rejected', body: 'Your OAuth client "{client}" ({clientId}) was rejected. It cannot be used to authorize users.' },
     },
   },
   labels: {

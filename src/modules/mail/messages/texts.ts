@@ -20,9 +20,18 @@ export type MailKind = (typeof MAIL_KINDS)[number];
 /** Hosts (organizer and co-hosts) and attendees are told different things. */
 export type MailAudience = 'host' | 'attendee';
 
-/** Every text of booking mail in one language. */
+/** The system admin's decisions on a third-party OAuth client that its owner is told of. */
+export type OAuthClientDecision = 'approved' | 'rejected';
+
+/** Every text of svc's mail in one language. */
 export interface MailTexts {
   kinds: Record<MailKind, Record<MailAudience, { subject: string; heading: string }>>;
+  /** To the owner of a third-party OAuth client. Placeholders: {client}, {clientId}; {name} in `greeting`. */
+  oauthClient: {
+    greeting: string;
+    greetingWithoutName: string;
+    decisions: Record<OAuthClientDecision, { subject: string; body: string }>;
+  };
   labels: {
     what: string;
     when: string;
