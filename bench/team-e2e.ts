@@ -1,5 +1,5 @@
-// End-to-end team scheduling benchmark on the round-robin team of bench/data/roundrobin-50-hosts.json
-// (50 hosts over 10 zones and 5 weekly shapes, 20 busy blocks each; see bench/data/README.md), built
+// End-to-end team scheduling benchmark on the round-robin team of ../shared/bench/roundrobin-50-hosts.json
+// (50 hosts over 10 zones and 5 weekly shapes, 20 busy blocks each; see ../shared/bench/README.md), built
 // through svc's HTTP API on a server whose clock stands at the file's `now` (SVC_NOW):
 //
 // 1. the team: 50 users, each with a default schedule of the file's availability in their zone, their
@@ -11,18 +11,16 @@
 // 3. (PostgreSQL) POST /v2/bookings of that event type from 20 connections, every request on a start of
 //    its own, then an SQL check of the hosts' booking_hosts rows.
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { type BusyBlock, PLAIN_EVENT_RULES, type SlotQuery } from '../src/scheduling/slot-query.js';
 import { computeSlots } from '../src/scheduling/slots.js';
 import { BOOKINGS_API_VERSION } from './bookings-e2e.js';
+import { roundRobin50Path } from './roundrobin-50.js';
 import { EVENT_TYPES_API_VERSION, SLOTS_API_VERSION } from './slots-e2e.js';
 
 const MINUTE = 60_000;
 const SCHEDULES_API_VERSION = '2024-06-11';
-const FIXTURE_PATH = path.join(path.dirname(fileURLToPath(import.meta.url)), 'data/roundrobin-50-hosts.json');
-/** The reference's own slot code lists 2,335 slots on this file (bench/data/README.md): all but the last, which ends after the window. */
+/** The reference's own slot code lists 2,335 slots on this file (../shared/bench/README.md): all but the last, which ends after the window. */
 const REFERENCE_SLOTS = 2335;
 /** The team's zone (the file's booker zone): it decides only the notice's and limits' dates, none of which matter here. */
 const TEAM_ZONE = 'UTC';
@@ -60,7 +58,7 @@ export interface TeamFixture {
 }
 
 export function loadTeamFixture(): TeamFixture {
-  return JSON.parse(fs.readFileSync(FIXTURE_PATH, 'utf8')) as TeamFixture;
+  return JSON.parse(fs.readFileSync(roundRobin50Path(), 'utf8')) as TeamFixture;
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -462,7 +460,7 @@ export async function teamBench(harness: TeamHarness, env: Record<string, string
 }
 
 export const TEAM_NOTE =
-  `team: bench/data/roundrobin-50-hosts.json (copied from the workplace's shared inputs), built through the API on a server started with SVC_NOW at the file's now (2026-02-27T00:00:00Z; the clock stands still), so its dates lie ahead as they did for the file: ` +
+  `team: ../shared/bench/roundrobin-50-hosts.json, built through the API on a server started with SVC_NOW at the file's now (2026-02-27T00:00:00Z; the clock stands still), so its dates lie ahead as they did for the file: ` +
   `50 users made by the system admin, each with a default schedule of the file's availability in their zone and their busy blocks booked through POST /v2/bookings on a personal event type (15-120 min variable length, slots every 15 min, no notice) on an all-day schedule of theirs, because ${114} of the 1,000 blocks run past the host's working hours; ` +
   `overlapping blocks of one host (73 pairs) cannot both be accepted bookings (the per-host no-overlap constraint), so each host's blocks are booked as their union cut into pieces of at most ${LONGEST_PIECE} min: the same busy time. ` +
   `One team (zone ${TEAM_ZONE}) with the 50 as accepted members and one round-robin event type hosted by all of them (30 min, slotInterval 15, minimumBookingNotice 30). ` +
