@@ -6,7 +6,8 @@
 //                       clock at its fixture's now): its listing is then answered from the kept one.
 import fs from 'node:fs';
 import inspector from 'node:inspector';
-import { listSlots, buildSlotQuery, resolveSlotTarget, type SlotTarget } from '../src/modules/slots/slots.service.js';
+import { listSlots } from '../src/modules/slots/slot-listing.service.js';
+import { buildSlotQuery, resolveSlotTarget, type SlotTarget } from '../src/modules/slots/slots.service.js';
 import { presentSlots } from '../src/modules/slots/slots.presenter.js';
 import * as repo from '../src/modules/slots/slots.repository.js';
 import { computeSlots } from '../src/scheduling/slots.js';

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import { formatWithOffset, offsetMinutes } from '../../scheduling/zones.js';
 import type { SlotsOutput_2024_09_04 } from './slots.schemas.js';
-import type { SlotList } from './slots.service.js';
+import type { SlotList } from './slot-listing.service.js';
 
 type SlotsOutput = Static<typeof SlotsOutput_2024_09_04>;
 type SlotItem = SlotsOutput[string][number];

@@ -15,7 +15,7 @@ import {
   SlotsOutput_2024_09_04,
   SlotsQuery_2024_09_04,
 } from './slots.schemas.js';
-import { listSlots } from './slots.service.js';
+import { listSlots } from './slot-listing.service.js';
 import { slotVariant } from './slots.versions.js';
 
 const versionHeader = versionHeaderSchema('2024-09-04');

@@ -5,7 +5,8 @@ import { dateOfDayNumber, dayNumber, utcTime, zonedToEpoch } from '../../schedul
 import type { ReservationView, ReserveSlotInput } from './slot-reservations.service.js';
 import { formatInstant, presentSlots, type SlotPresentation } from './slots.presenter.js';
 import { MAX_WINDOW_DAYS, type ReserveSlotBody_2024_09_04, type SlotsQuery_2024_09_04 } from './slots.schemas.js';
-import type { ListSlotsInput, SlotTarget } from './slots.service.js';
+import type { ListSlotsInput } from './slot-listing.service.js';
+import type { SlotTarget } from './slots.service.js';
 
 type SlotsQuery = Static<typeof SlotsQuery_2024_09_04>;
 type ReserveBody = Static<typeof ReserveSlotBody_2024_09_04>;
