@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ChangeEvent } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
-import { badRequest, fieldRejected, forbidden, invalidField, notFound, unauthorized } from '../../lib/errors.js';
-import { hostsEventType, ownsEventType } from '../access/resource-policy.js';
-import { loadTenancy } from '../access/access.repository.js';
+import { badRequest, invalidField, notFound } from '../../lib/errors.js';
 import { occurrenceStarts } from '../../scheduling/recurrence.js';
 import { explainUnavailable, findSlot } from '../../scheduling/slot-check.js';
 import type { Slot } from '../../scheduling/slot-query.js';
-import type { ConfirmationPolicy } from '../event-types/event-type-model.js';
 import { type BookingOrganizer, type EventTypeRow, findEventTypeById } from '../event-types/event-types.repository.js';
 import { ownerExists } from '../event-types/event-types.service.js';
 import { assertLinkOf, useLinkForBooking } from '../event-types/private-links.service.js';
@@ -17,13 +14,12 @@ import { assertEndsInTime, buildSlotQuery, findBookingProfile, keptSlotEventType
 import { findHostUsers, insertCoHosts } from './booking-hosts.repository.js';
 import { chooseHosts, lockBookingScope, spreadsBookings } from './team-hosts.service.js';
 import { bookingUnavailable } from './booking-errors.js';
+import { assertMayBook, bookerStanding, bookingLength, needsConfirmation, occurrenceCount } from './booking-request-rules.js';
 import { recordBookingEvent } from './booking-events.js';
 import { bookingResponses, type LocationChoice, resolveLocation } from './booking-responses.js';
 import { bookingTitle } from './booking-title.js';
 import * as repo from './bookings.repository.js';
 import type { AttendeeRow, BookingHost, BookingRecord, BookingRow } from './bookings.repository.js';
-
-const MINUTE = 60_000;
 
 export type BookingTarget =
   | { kind: 'id'; eventTypeId: number }
@@ -118,72 +114,8 @@ async function bookableEventType(tx: Db, target: BookingTarget, cache: Availabil
   throw notFound('event_type_not_found', `Event type with slug ${target.eventTypeSlug} belonging to user ${target.username} not found.`);
 }
 
-/** Whether the caller is an admin or owner of the event type's team, or of that team's organization. */
-async function administersTeamOf(tx: Db, eventType: EventTypeRow, callerId: number): Promise<boolean> {
-  if (eventType.teamId === null) return false;
-  const tenancy = await loadTenancy(tx, callerId, [eventType.teamId]);
-  return [...tenancy.held.values()].some((held) => held.accepted && held.role !== 'MEMBER');
-}
-
-async function assertMayBook(tx: Db, eventType: EventTypeRow, hosts: readonly { userId: number }[], callerId: number | null): Promise<void> {
-  if (!eventType.bookingRequiresAuthentication) return;
-  if (callerId === null) {
-    throw unauthorized(
-      'booking_requires_authentication',
-      'checkBookingRequiresAuthentication - request must be authenticated by passing credentials belonging to event type owner, host or team or org admin or owner.',
-    );
-  }
-  if (!ownsEventType(callerId, eventType) && !hostsEventType(callerId, hosts) && !(await administersTeamOf(tx, eventType, callerId))) {
-    throw forbidden(
-      'booking_requires_authentication',
-      'checkBookingRequiresAuthentication - user is not authorized to access this event type. User has to be either event type owner, host, team admin or owner or org admin or owner.',
-    );
-  }
-}
-
-/** The reference's rules for `lengthInMinutes`. */
-function bookingLength(eventType: EventTypeRow, requested: number | undefined): number {
-  if (requested === undefined) return eventType.lengthInMinutes;
-  const options = eventType.lengthInMinutesOptions;
-  if (options.length === 0) {
-    throw fieldRejected('lengthInMinutes', 'not_variable_length', "Can't specify 'lengthInMinutes' because event type does not have multiple possible lengths. Please, remove the 'lengthInMinutes' field from the request.", requested);
-  }
-  if (!options.includes(requested)) {
-    throw fieldRejected('lengthInMinutes', 'length_not_allowed', `Provided 'lengthInMinutes' is not one of the possible lengths for the event type. The possible lengths are: ${options.join(', ')}`, requested);
-  }
-  return requested;
-}
-
 const YIELD_EVERY_OCCURRENCES = 5;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-function occurrenceCount(eventType: EventTypeRow, requested: number | undefined): number {
-  if (requested === undefined) return eventType.recurrence?.occurrences ?? 1;
-  if (!eventType.recurrence) throw invalidField('recurrenceCount', 'applies only to recurring event types, and this one does not recur', requested);
-  if (requested > eventType.recurrence.occurrences) {
-    throw fieldRejected('recurrenceCount', 'recurrence_count_too_high', "Provided recurrence count is higher than the event type's recurring event count.", requested);
-  }
-  return requested;
-}
-
-/** Whether a booking at `start` made `now` waits for the organizer's confirmation. */
-export function needsConfirmation(policy: ConfirmationPolicy | null, start: number, now: number): boolean {
-  if (!policy) return false;
-  if (policy.type === 'always' || !policy.noticeThreshold) return true;
-  const { unit, count } = policy.noticeThreshold;
-  return start - now < count * (unit === 'hours' ? 60 : 1) * MINUTE;
-}
-
-/** The booker against `bookerActiveBookingsLimit`: their active bookings, and one to offer rescheduling. */
-async function bookerStanding(tx: Db, eventType: EventTypeRow, email: string | undefined, now: number) {
-  const limit = eventType.bookerActiveBookingsLimit;
-  if (!limit || email === undefined) return { bookerLimit: null, existingUid: undefined };
-  const active = await repo.activeBookingsOfBooker(tx, eventType.id, email, now);
-  return {
-    bookerLimit: { maximumActiveBookings: limit.maximumActiveBookings, activeBookings: active.count },
-    existingUid: limit.offerReschedule ? (active.firstUid ?? undefined) : undefined,
-  };
-}
 
 /**
  * Books an event type: checks the request against the event type, then, holding its hosts' time

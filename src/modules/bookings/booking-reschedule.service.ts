@@ -8,7 +8,8 @@ import { type EventTypeRow, findEventTypeById } from '../event-types/event-types
 import { assertEndsInTime, buildSlotQuery, resolveSlotTarget, type SlotEventType } from '../slots/slots.service.js';
 import * as changes from './booking-changes.repository.js';
 import { announceHosts, bookingNotFound, callerIsOrganizer, type ChangeContext, hostIds, isClosed, MINUTE, settingsOf } from './booking-changes.service.js';
-import { type CreatedBookings, needsConfirmation } from './booking-create.service.js';
+import type { CreatedBookings } from './booking-create.service.js';
+import { needsConfirmation } from './booking-request-rules.js';
 import { bookingUnavailable } from './booking-errors.js';
 import { insertCoHosts } from './booking-hosts.repository.js';
 import { chooseHosts, lockBookingScope } from './team-hosts.service.js';
