@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
-import { syncOrganizationMemberEventTypes } from '../event-types/team-event-types.service.js';
+import { syncOrganizationMemberEventTypes } from '../event-types/team-event-type-members.js';
 import * as teamsRepo from '../teams/teams.repository.js';
 import type { MembershipWithUser } from '../teams/teams.repository.js';
 import { createMembershipIn, type CreateMembershipInput, deleteMembershipIn, type Deps, updateMembershipIn, type UpdateMembershipInput } from '../teams/teams.service.js';

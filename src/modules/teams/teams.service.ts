@@ -4,7 +4,7 @@ import type { MembershipRole, TeamMetadata, Weekday } from '../../db/schema.js';
 import { badRequest, conflict, fieldRejected, forbidden, notFound } from '../../lib/errors.js';
 import { findRoleOfTeam } from '../access/access.repository.js';
 import { systemRole } from '../access/permissions.js';
-import { syncTeamMemberEventTypes } from '../event-types/team-event-types.service.js';
+import { syncTeamMemberEventTypes } from '../event-types/team-event-type-members.js';
 import { createTeamScheduleIn } from '../schedules/schedules.service.js';
 import * as repo from './teams.repository.js';
 import type { MembershipWithUser, TeamChanges, TeamRow } from './teams.repository.js';
