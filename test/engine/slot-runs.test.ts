@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { type HostRuns, startsOfRuns } from '../../src/scheduling/slots.js';
+import { type HostRuns, startsOfRuns } from '../../src/scheduling/host-runs.js';
 
 const STEP = 15 * 60_000;
 const BASE = Date.parse('2026-03-08T00:00Z');
