@@ -6,9 +6,11 @@
 // (each worker on its own host, as bench/run.ts does), with CPU per booking.
 //   PROFILE_CPU=file.cpuprofile   also writes a V8 CPU profile of the concurrent phase and prints its
 //                                 self time grouped by package / source directory.
+//   PROFILE_STATEMENTS=1          also counts every statement of the concurrent phase (the job runner's too)
+//                                 per booking, by its first 100 characters.
 //   PROFILE_CASE=team             books the 50-host round-robin team of bench/team-e2e.ts instead (built
 //                                 through the API, clock at its fixture's now), every booking on a start of
-//                                 its own: all of them wait on the one event type's lock.
+//                                 its own, decided side by side (each takes the best-ranked host whose lock is free).
 import fs from 'node:fs';
 import inspector from 'node:inspector';
 import { sql } from 'drizzle-orm';
@@ -37,16 +39,24 @@ let recording: Statement[] | null = null;
 const originalQuery = pg.Client.prototype.query as (...args: any[]) => any;
 pg.Client.prototype.query = function (this: pg.Client, ...args: any[]) {
   const log = recording;
-  if (!log || typeof args.at(-1) === 'function') return originalQuery.apply(this, args);
+  if (!log) return originalQuery.apply(this, args);
   const first = args[0];
   const text: string = typeof first === 'string' ? first : (first?.text ?? String(first));
   const started = performance.now();
+  const done = () => log.push({ text: text.replace(/\s+/g, ' ').slice(0, 140), ms: performance.now() - started });
+  const callback = args.at(-1);
+  if (typeof callback === 'function') {
+    return originalQuery.apply(this, [
+      ...args.slice(0, -1),
+      (...results: unknown[]) => {
+        done();
+        callback(...results);
+      },
+    ]);
+  }
   const result = originalQuery.apply(this, args);
   if (result && typeof result.then === 'function') {
-    void result.then(
-      () => log.push({ text: text.replace(/\s+/g, ' ').slice(0, 140), ms: performance.now() - started }),
-      () => {},
-    );
+    void result.then(done, () => {});
   }
   return result;
 } as any;
@@ -140,6 +150,9 @@ try {
     await post(session, 'Profiler.start');
   }
   const perWorker = Math.ceil(CONCURRENT / BOOKINGS_CONNECTIONS);
+  // Every statement of the phase (the job runner's too), when asked for.
+  const concurrentStatements: Statement[] = [];
+  if (process.env.PROFILE_STATEMENTS && backend === 'postgres') recording = concurrentStatements;
   const conPg0 = await databaseCpuMs();
   const conCpu0 = cpuMs();
   const conWall0 = performance.now();
@@ -157,6 +170,7 @@ try {
   const sortedConcurrent = concurrentLatencies.map(([, ms]) => ms).sort((a, b) => a - b);
   const slowest = [...concurrentLatencies].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([at, ms]) => `${round(ms, 1)} ms, sent at ${round(at, 0)} ms`);
   const conWall = performance.now() - conWall0;
+  recording = null;
   const conCpu = cpuMs() - conCpu0;
   const conPg = (await databaseCpuMs()) - conPg0;
   const concurrentCount = perWorker * BOOKINGS_CONNECTIONS;
@@ -169,6 +183,8 @@ try {
   }
 
   const statementMs = statements.reduce((sum, statement) => sum + statement.ms, 0);
+  const statementsByText = new Map<string, number>();
+  for (const statement of concurrentStatements) statementsByText.set(statement.text.slice(0, 100), (statementsByText.get(statement.text.slice(0, 100)) ?? 0) + 1);
   process.stdout.write(
     `${JSON.stringify(
       {
@@ -196,6 +212,12 @@ try {
           p99Ms: round(sortedConcurrent[Math.floor(sortedConcurrent.length * 0.99)]!, 1),
           slowest,
           ...(profileSummary ? { profileSelfMsPerBooking: profileSummary } : {}),
+          ...(concurrentStatements.length > 0
+            ? {
+                statementsPerBooking: round(concurrentStatements.length / concurrentCount, 2),
+                statementCounts: [...statementsByText].sort((a, b) => b[1] - a[1]).map(([text, count]) => `${round(count / concurrentCount, 2)}  ${text}`),
+              }
+            : {}),
         },
       },
       null,

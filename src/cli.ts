@@ -20,7 +20,7 @@ commands:
 
 async function adminKeyCommand(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   try {
     await migrateDatabase(database, async (tx) => {
       console.log(await issueSystemAdminKey(tx, config.adminApiKey));
@@ -32,7 +32,7 @@ async function adminKeyCommand(): Promise<void> {
 
 async function migrateCommand(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   try {
     await migrateDatabase(database, async (tx) => {
       const result = await bootstrapSystemAdmin(tx, config);

@@ -7,6 +7,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL connections one process keeps open at most (each request's transaction holds one). */
+  databasePoolSize: number;
   logLevel: string;
   adminApiKey: string | undefined;
   adminEmail: string;
@@ -123,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '0.0.0.0',
     dataDir: path.resolve(env.SVC_DATA_DIR || './data'),
     databaseUrl,
+    databasePoolSize: int(env, 'SVC_DATABASE_POOL_SIZE', 10, 1),
     logLevel: env.LOG_LEVEL || 'info',
     adminApiKey,
     adminEmail: env.SVC_ADMIN_EMAIL || 'admin@svc.local',

@@ -45,7 +45,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   let bootstrap: BootstrapResult = { created: false };
   const secrets = lazySecretBox(config.encryptionKey, config.dataDir);
   const opening = (async () => {
-    const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }));
     try {
       await migrateDatabase(database, async (tx) => {
         bootstrap = await bootstrapSystemAdmin(tx, config);

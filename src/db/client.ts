@@ -7,6 +7,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { NamingClient } from './named-statements.js';
 import { pgliteBaseSnapshotPath, UNPACKING_MARKER, unpackSnapshot } from './pglite-snapshot.js';
 import * as schema from './schema.js';
 
@@ -118,7 +119,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, Client: NamingClient });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;

@@ -34,6 +34,25 @@ export async function tryLockHostTime(tx: Db, userId: number): Promise<boolean> 
   return (result as unknown as { rows: { locked: boolean }[] }).rows[0]!.locked;
 }
 
+/**
+ * Tries the hosts' locks in the given order, one at a time, and stops at the first it gets: that host,
+ * or null when others hold every one. One statement however many are tried (the recursive query takes
+ * the next lock only while none was got yet).
+ */
+export async function tryLockFirstHostTime(tx: Db, userIds: readonly number[]): Promise<number | null> {
+  if (userIds.length === 0) return null;
+  if (userIds.length === 1) return (await tryLockHostTime(tx, userIds[0]!)) ? userIds[0]! : null;
+  const result = await tx.execute(sql`
+    with recursive tried(n, id, locked) as (
+      select 0, null::int, false
+      union all
+      select n + 1, (${`{${userIds.join(',')}}`}::int[])[n + 1], pg_try_advisory_xact_lock(${HOST_TIME_LOCK}, (${`{${userIds.join(',')}}`}::int[])[n + 1])
+      from tried where not locked and n < ${userIds.length}
+    )
+    select id from tried where locked`);
+  return (result as unknown as { rows: { id: number }[] }).rows[0]?.id ?? null;
+}
+
 export async function lockEventTypeBookings(tx: Db, eventTypeId: number): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${EVENT_TYPE_BOOKINGS_LOCK}, ${eventTypeId})`);
 }

@@ -1,7 +1,6 @@
 import type { AppContext } from '../app/context.js';
 import { lazySecretBox } from '../lib/secrets.js';
-import { MAIL_SEND_JOB } from '../modules/mail/booking-mail.js';
-import { createMailSender } from '../modules/mail/mail-sender.js';
+import { createMailSender, MAIL_SEND_JOB } from '../modules/mail/mail-sender.js';
 import { cleanUpExpiredKeys, IDEMPOTENCY_CLEANUP_JOB } from '../modules/idempotency/idempotency.service.js';
 import { createWebhookDeliverer, WEBHOOK_DELIVERY_JOB } from '../modules/webhooks/webhook-delivery.js';
 import { MEETING_JOB, runMeetingJob } from '../modules/webhooks/webhook-meetings.js';

@@ -181,6 +181,10 @@ describe('calendar-invite templates', () => {
     // Emptied by sanitization: the event type's becomes inherit (an organization is available); the organization's inherit.
     const emptied = await patchInvites(path, host.apiKey, { guest: { mode: 'custom', template: '<br/>' } });
     assert.deepEqual(emptied.body.data.guest, { mode: 'inherit', template: null });
+    // The same through the event type's own body (2026-06-12).
+    const viaBody = await api.request('PATCH', `/v2/event-types/${eventType.id}`, { key: host.apiKey, version: '2026-06-12', body: { calendarInvites: { host: { mode: 'custom', template: '<p></p>' } } } });
+    assert.equal(viaBody.status, 200, viaBody.text);
+    assert.deepEqual((await getInvites(path, host.apiKey)).body.data.host, { mode: 'inherit', template: null });
     const orgEmptied = await patchInvites(orgPath, owner.apiKey, { guest: { mode: 'custom', template: '<i></i>' } });
     assert.deepEqual(orgEmptied.body.data, { host: { mode: 'custom', template: 'ORG HOST {HOST}' }, guest: { mode: 'inherit', template: null } });
   });
@@ -197,6 +201,14 @@ describe('calendar-invite templates', () => {
     const { team: otherTeam, owner: otherOwner } = await createTeamWithHosts(api, []);
     assertRefused(await getInvites(`/v2/teams/${otherTeam.id}/event-types/${collective.id}/calendar-invites`, otherOwner.apiKey), 404, /event_type_not_found/);
     assertRefused(await getInvites(invitesPath(collective.id), owner.apiKey), 404, /event_type_not_found/);
+    // A team outside any organization: a template emptied in the event type's body is standard.
+    const emptiedInBody = await api.request('POST', `/v2/teams/${team.id}/event-types`, {
+      key: owner.apiKey, version: '2026-06-12',
+      body: { title: 'Emptied', slug: slug(), lengthInMinutes: 30, schedulingType: 'collective', hosts: [{ userId: member.userId }], calendarInvites: { guest: { mode: 'custom', template: '<b></b>' } } },
+    });
+    assert.equal(emptiedInBody.status, 201, emptiedInBody.text);
+    const emptiedPath = `/v2/teams/${team.id}/event-types/${emptiedInBody.body.data.id}/calendar-invites`;
+    assert.deepEqual((await getInvites(emptiedPath, owner.apiKey)).body.data.guest, { mode: 'standard', template: null });
 
     const [parent, child] = await createTeamEventType(api, owner.apiKey, team.id, { title: 'Managed', slug: slug(), lengthInMinutes: 30, schedulingType: 'managed', hosts: [{ userId: member.userId }] });
     const parentPath = `/v2/teams/${team.id}/event-types/${parent.id}/calendar-invites`;
@@ -211,11 +223,19 @@ describe('calendar-invite templates', () => {
     const { organization, owner } = await createOrganization(api);
     const made = async () => (await api.request('POST', `/v2/organizations/${organization.id}/teams`, { key: owner.apiKey, body: { name: `T ${Math.random()}` } })).body.data;
     const [a, b] = [await made(), await made()];
-    const eventType = await createTeamEventType(api, owner.apiKey, a.id, { title: 'Org team', slug: `o-${Date.now()}`, lengthInMinutes: 30, schedulingType: 'collective', assignAllTeamMembers: true });
+    const created = await api.request('POST', `/v2/teams/${a.id}/event-types`, {
+      key: owner.apiKey, version: '2026-06-12',
+      body: { title: 'Org team', slug: `o-${Date.now()}`, lengthInMinutes: 30, schedulingType: 'collective', assignAllTeamMembers: true, calendarInvites: { host: { mode: 'custom', template: '<br>' }, guest: { mode: 'standard' } } },
+    });
+    assert.equal(created.status, 201, created.text);
+    const eventType = created.body.data;
     const base = (teamId: number) => `/v2/organizations/${organization.id}/teams/${teamId}/event-types/${eventType.id}/calendar-invites`;
     const read = await getInvites(base(a.id), owner.apiKey);
     assert.equal(read.status, 200, read.text);
     assert.deepEqual(read.body.data.organizationDefault, standardPair);
+    // Emptied in the create body of an organization team's event type: it inherits the organization's.
+    assert.deepEqual(read.body.data.host, { mode: 'inherit', template: null });
+    assert.deepEqual(read.body.data.guest, { mode: 'standard', template: null });
     assertRefused(await getInvites(base(b.id), owner.apiKey), 404);
     assert.equal((await patchInvites(base(a.id), owner.apiKey, { host: { mode: 'custom', template: 'T' } })).status, 200);
   });

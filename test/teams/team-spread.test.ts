@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { openDatabase } from '../../src/db/client.js';
-import { lockHostTime } from '../../src/db/locks.js';
 import { book, BOOKINGS_VERSION } from '../bookings/helpers.js';
 import { createHost, type Host } from '../slots/helpers.js';
+import { holdHostLocks } from '../support/host-locks.js';
 import { createTeamEventType, createTeamWithHosts } from '../support/team-scheduling.js';
 import { backend, createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -24,23 +24,7 @@ describe('round-robin bookings made together', { skip: backend !== 'postgres' &&
     await api?.close();
   });
 
-  /** Holds the hosts' time locks in a transaction of another session until `release` is called. */
-  async function hold(userIds: number[]) {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const taken = new Promise<void>((resolve) => (locked = resolve));
-    const done = holder.transaction(async (tx) => {
-      await lockHostTime(tx, userIds);
-      locked();
-      await released;
-    });
-    await taken;
-    return async () => {
-      release();
-      await done;
-    };
-  }
+  const hold = (userIds: number[]) => holdHostLocks(holder, userIds);
 
   const settledWithin = <T>(promise: Promise<T>, ms: number) =>
     Promise.race([promise.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);

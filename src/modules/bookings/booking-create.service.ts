@@ -183,7 +183,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
     }
     return true;
   };
-  const hostIds = newSlots.length === 0 ? [] : await chooseHosts(tx, slotEventType, newSlots, { now, recheck, spread });
+  const hostIds = newSlots.length === 0 ? [] : await chooseHosts(tx, slotEventType, newSlots, { now, recheck, spread, cache: ctx.cache });
   if (hostIds === null || (newSlots.length > 0 && hostIds.length === 0)) throw bookingUnavailable('not_available', { start: input.start, team });
   const organizerHost = organizer ?? (hostIds[0] === undefined ? undefined : await hostUser(tx, ctx.cache ?? null, hostIds[0]));
 

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client.js';
-import { mailKindOf, queueBookingMail, type RemovedAttendee } from '../mail/booking-mail.js';
+import { mailKindOf, queueBookingMail, type RemovedAttendee, revises } from '../mail/booking-mail.js';
+import { bookingMailAudienceQuery, parseMailAudience } from '../mail/mail.repository.js';
 import type { MailKind } from '../mail/messages/texts.js';
 import { bookingSubscriptionsQuery, emitBookingWebhooks } from '../webhooks/webhook-emission.js';
 import { presentBooking } from './bookings.presenter.js';
@@ -40,6 +41,8 @@ export async function recordBookingEvent(
   alsoUserIds: readonly number[] = [],
   mail: BookingMailOptions = {},
 ): Promise<void> {
+  const kind = mail.kind ?? mailKindOf(trigger, record, extra);
+  const audienceQuery = kind ? bookingMailAudienceQuery(record.booking, alsoUserIds, revises(kind)) : null;
   const event = await insertBookingEvent(
     tx,
     {
@@ -50,12 +53,15 @@ export async function recordBookingEvent(
       eventTypeId: record.booking.eventTypeId,
       payload: { ...presentBooking(record), ...extra },
     },
-    // The subscriptions that may want it are found by the same statement.
+    // The subscriptions that may want it, and who is mailed, are read by the same statement.
     bookingSubscriptionsQuery(trigger, record, alsoUserIds),
+    audienceQuery && { with: audienceQuery.bump, value: audienceQuery.audience },
   );
   await emitBookingWebhooks(tx, { trigger, bookingEventId: event.id, createdAt: event.createdAt, record, extra }, event.alongside);
-  const kind = mail.kind ?? mailKindOf(trigger, record, extra);
-  if (kind) await queueBookingMail(tx, { kind, bookingEventId: event.id, record, extra, alsoUserIds, removedAttendee: mail.removedAttendee });
+  if (kind) {
+    const change = { kind, bookingEventId: event.id, record, extra, alsoUserIds, removedAttendee: mail.removedAttendee };
+    await queueBookingMail(tx, change, parseMailAudience(event.partValue, record.booking));
+  }
 }
 
 /**

@@ -47,17 +47,23 @@ export interface HostStandingRow {
 
 /**
  * Each host's accepted and pending bookings of the event type made since `periodStart`, and when they
- * last took one: what round robin weighs hosts by.
+ * last took one: what round robin weighs hosts by. Read host by host from the host's own bookings
+ * (`offset 0` keeps the planner from driving it by the event type instead, whose bookings outnumber
+ * one host's as the team grows). Hosts without such a booking have no row.
  */
 export async function listHostStandings(db: Db, eventTypeId: number, userIds: readonly number[], periodStart: number): Promise<HostStandingRow[]> {
   if (userIds.length === 0) return [];
   const result = await db.execute(sql`
-    select bh.user_id as "userId",
-      count(*) filter (where b.created_at >= ${new Date(periodStart).toISOString()}::timestamptz)::int as "bookingsInPeriod",
-      (extract(epoch from max(b.created_at)) * 1000)::float8 as "lastBookedAt"
-    from bookings b join booking_hosts bh on bh.booking_id = b.id
-    where b.event_type_id = ${eventTypeId} and b.status in ('accepted', 'pending') and bh.user_id in ${[...userIds]}
-    group by bh.user_id
+    select u.id as "userId", s.in_period as "bookingsInPeriod", s.last_booked as "lastBookedAt"
+    from unnest(${`{${userIds.join(',')}}`}::int[]) as u(id)
+    cross join lateral (
+      select count(*) filter (where b.created_at >= ${new Date(periodStart).toISOString()}::timestamptz)::int as in_period,
+        (extract(epoch from max(b.created_at)) * 1000)::float8 as last_booked
+      from (select booking_id from booking_hosts where user_id = u.id and status in ('accepted', 'pending') offset 0) bh
+      join bookings b on b.id = bh.booking_id
+      where b.event_type_id = ${eventTypeId} and b.status in ('accepted', 'pending')
+    ) s
+    where s.last_booked is not null
   `);
   return (result as unknown as { rows: HostStandingRow[] }).rows;
 }

@@ -266,25 +266,38 @@ export async function listBookings(db: Db, filter: BookingListFilter): Promise<{
 
 export type NewBookingEvent = Omit<typeof bookingEvents.$inferInsert, 'id' | 'createdAt'>;
 
+/** A value read in a booking event's statement: `with` joins its WITH clause, `value` is selected once. */
+export interface EventStatementPart {
+  with: SQL;
+  value: SQL;
+}
+
 /**
  * Records a booking event. `alongside` (a query that does not depend on the event, such as the webhook
  * subscriptions that want it) runs in the same statement: its rows come back with the event's id.
+ * `part` (the change's mail audience) is read by the same statement too, and comes back as `partValue`.
  */
-export async function insertBookingEvent(db: Db, event: NewBookingEvent, alongside: SQL | null = null): Promise<{ id: number; createdAt: Date; alongside: Record<string, unknown>[] }> {
-  if (!alongside) {
+export async function insertBookingEvent(
+  db: Db,
+  event: NewBookingEvent,
+  alongside: SQL | null = null,
+  part: EventStatementPart | null = null,
+): Promise<{ id: number; createdAt: Date; alongside: Record<string, unknown>[]; partValue: unknown }> {
+  if (!alongside && !part) {
     const [row] = await db.insert(bookingEvents).values(event).returning({ id: bookingEvents.id, createdAt: bookingEvents.createdAt });
-    return { ...row!, alongside: [] };
+    return { ...row!, alongside: [], partValue: null };
   }
   const result = await db.execute(sql`
     with event as (
       insert into ${bookingEvents} (booking_id, booking_uid, trigger, user_id, event_type_id, payload)
       values (${event.bookingId}, ${event.bookingUid}, ${event.trigger}, ${event.userId}, ${event.eventTypeId ?? null}, ${JSON.stringify(event.payload)}::jsonb)
       returning id, created_at
-    )
-    select event.id as event_id, (extract(epoch from event.created_at) * 1000)::float8 as event_created_ms, alongside.*
-    from event left join (${alongside}) alongside on true`);
+    )${part ? sql`, ${part.with}, statement_part as (select ${part.value} as part_value)` : sql``}
+    select event.id as event_id, (extract(epoch from event.created_at) * 1000)::float8 as event_created_ms${part ? sql`, statement_part.part_value` : sql``}${alongside ? sql`, alongside.*` : sql``}
+    from event${part ? sql` cross join statement_part` : sql``}${alongside ? sql` left join (${alongside}) alongside on true` : sql``}`);
   const rows = (result as unknown as { rows: Record<string, unknown>[] }).rows;
-  return { id: Number(rows[0]!.event_id), createdAt: new Date(Number(rows[0]!.event_created_ms)), alongside: rows };
+  const alongsideRows = alongside ? rows.map(({ part_value: _part, ...row }) => row) : [];
+  return { id: Number(rows[0]!.event_id), createdAt: new Date(Number(rows[0]!.event_created_ms)), alongside: alongsideRows, partValue: rows[0]!.part_value ?? null };
 }
 
 /** Whether the booking already has an event of this trigger (a job re-run after a crash records nothing twice). */

@@ -1,9 +1,10 @@
 import type { Db } from '../../db/client.js';
-import { lockEventTypeBookings, lockHostTime, lockTeamBookings, tryLockHostTime } from '../../db/locks.js';
+import { lockEventTypeBookings, lockHostTime, lockTeamBookings, tryLockFirstHostTime, tryLockHostTime } from '../../db/locks.js';
 import { rankRoundRobinHosts, roundRobinPeriodStart, type RoundRobinStanding } from '../../scheduling/round-robin.js';
 import type { Slot } from '../../scheduling/slot-query.js';
 import type { SlotEventType, SlotHost } from '../slots/slots.service.js';
-import { listHostStandings } from './booking-hosts.repository.js';
+import type { AvailabilityCache } from '../slots/availability-cache.js';
+import { type HostStandingRow, listHostStandings } from './booking-hosts.repository.js';
 
 const isRoundRobin = (eventType: SlotEventType) => eventType.team?.schedulingType === 'roundRobin';
 
@@ -48,6 +49,21 @@ export interface ChooseHostsOptions {
   recheck: HostsRecheck;
   /** Decided side by side (`spreadsBookings`): hosts other bookings hold are passed over. */
   spread?: boolean | undefined;
+  /**
+   * Standings may come from the availability cache: they only rank hosts (each choice is re-checked
+   * under its lock), and every booking change of a host drops that host's standing, in this process
+   * at once and in others through the change feed.
+   */
+  cache?: AvailabilityCache | null | undefined;
+}
+
+const noStanding = (userId: number): HostStandingRow => ({ userId, bookingsInPeriod: 0, lastBookedAt: null });
+
+async function hostStandings(tx: Db, eventTypeId: number, userIds: number[], periodStart: number, cache: AvailabilityCache | null): Promise<HostStandingRow[]> {
+  const load = async (ids: readonly number[]) => new Map((await listHostStandings(tx, eventTypeId, ids, periodStart)).map((row) => [row.userId, row]));
+  if (cache) return cache.hostStandings(eventTypeId, periodStart, userIds, load, noStanding);
+  const loaded = await load(userIds);
+  return userIds.map((userId) => loaded.get(userId) ?? noStanding(userId));
 }
 
 /**
@@ -69,9 +85,7 @@ export async function chooseHosts(tx: Db, eventType: SlotEventType, slots: reado
     groups.set(group, [...(groups.get(group) ?? []), host]);
   }
   const freeAtEvery = (userId: number) => slots.every((slot) => slot.hostIds.includes(userId));
-  const standings = new Map(
-    (await listHostStandings(tx, eventType.id!, [...groups.values()].flat().map((host) => host.userId), roundRobinPeriodStart(options.now))).map((row) => [row.userId, row]),
-  );
+  const standings = new Map((await hostStandings(tx, eventType.id!, [...groups.values()].flat().map((host) => host.userId), roundRobinPeriodStart(options.now), options.cache ?? null)).map((row) => [row.userId, row]));
   const ranked = [...groups.values()].map((members) => {
     const group: RoundRobinStanding[] = members.map((host) => ({
       userId: host.userId,
@@ -114,9 +128,13 @@ export async function chooseHosts(tx: Db, eventType: SlotEventType, slots: reado
  */
 async function spreadChoice(tx: Db, order: readonly number[], byId: ReadonlyMap<number, SlotHost>, recheck: HostsRecheck): Promise<number[] | null> {
   const heldByOthers: number[] = [];
-  for (const userId of order) {
-    if (!(await tryLockHostTime(tx, userId))) heldByOthers.push(userId);
-    else if (await recheck([byId.get(userId)!])) return [userId];
+  let untried = order;
+  while (untried.length > 0) {
+    const locked = await tryLockFirstHostTime(tx, untried);
+    const at = locked === null ? untried.length : untried.indexOf(locked);
+    heldByOthers.push(...untried.slice(0, at));
+    if (locked !== null && (await recheck([byId.get(locked)!]))) return [locked];
+    untried = untried.slice(at + 1);
   }
   // A host lock is never waited for after another was taken.
   if (heldByOthers.length === 0 || heldByOthers.length < order.length) return null;

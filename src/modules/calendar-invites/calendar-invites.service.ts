@@ -77,6 +77,28 @@ export async function getEventTypeInvites(db: Db, scope: EventTypeScope, id: num
   return presentEventTypeInvites(row);
 }
 
+/** `invites` with the emptied audiences `standard`: what they become where there is no organization. */
+export function emptiedAsStandard(invites: CalendarInvites | null, emptied: readonly ('host' | 'guest')[] | undefined): CalendarInvites | null {
+  if (!emptied || emptied.length === 0) return invites;
+  const settled: CalendarInvites = { ...(invites ?? {}) };
+  for (const audience of emptied) settled[audience] = { mode: 'standard', template: null };
+  return settled;
+}
+
+/**
+ * Spec 2.9: a custom template that sanitization emptied in an event type's create or update body was
+ * stored as `inherit`; with no organization to inherit from it becomes `standard`. Returns the row as
+ * stored.
+ */
+export async function settleEmptiedInvites<Row extends { id: number; calendarInvites: CalendarInvites | null }>(tx: Db, eventType: Row, emptied: readonly ('host' | 'guest')[] | undefined): Promise<Row> {
+  if (!emptied || emptied.length === 0) return eventType;
+  const row = await repo.findEventTypeInvites(tx, eventType.id);
+  if (!row || row.organizationId !== null) return eventType;
+  const invites = emptiedAsStandard(eventType.calendarInvites, emptied)!;
+  await repo.updateEventTypeInvites(tx, eventType.id, invites);
+  return { ...eventType, calendarInvites: invites };
+}
+
 export async function updateEventTypeInvites(tx: Db, scope: EventTypeScope, id: number, patch: InvitesPatch<CalendarInviteMode>) {
   const row = await repo.findEventTypeInvites(tx, id, true);
   if (!row || !inScope(row, scope)) throw eventTypeNotFound(id);

@@ -153,16 +153,22 @@ export function applySettings(current: EventTypeSettings, sent: ReturnType<typeo
 
 
 /**
- * Spec 2.9: HTML tags are stripped; a custom template left empty becomes `standard` (svc has no
- * organizations yet, so there is no organization default to inherit).
+ * Spec 2.9: HTML tags are stripped; a custom template left empty becomes `inherit` here, and
+ * `standard` once written if the event type has no organization to inherit from
+ * (`settleEmptiedInvites`), which `emptiedInviteAudiences` names.
  */
 export function parseCalendarInvites(input: Static<typeof CalendarInvitesInput>): CalendarInvites {
   const audience = (sent: { mode: CalendarInviteMode; template?: string | undefined }) => {
     if (sent.mode !== 'custom') return { mode: sent.mode, template: null };
     const template = sanitizeTemplate(sent.template ?? '');
-    return template ? { mode: 'custom' as const, template } : { mode: 'standard' as const, template: null };
+    return template ? { mode: 'custom' as const, template } : { mode: 'inherit' as const, template: null };
   };
   return { ...(input.host ? { host: audience(input.host) } : {}), ...(input.guest ? { guest: audience(input.guest) } : {}) };
+}
+
+/** The audiences whose custom template sanitization emptied. */
+export function emptiedInviteAudiences(input: Static<typeof CalendarInvitesInput>): ('host' | 'guest')[] {
+  return (['host', 'guest'] as const).filter((audience) => input[audience]?.mode === 'custom' && !sanitizeTemplate(input[audience]!.template ?? ''));
 }
 
 /** A patch changes only the audiences it names. */

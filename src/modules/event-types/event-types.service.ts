@@ -2,6 +2,7 @@ import type { ChangeEvent, ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import { badRequest, DomainError, fieldRejected, invalidField, notFound } from '../../lib/errors.js';
 import { ownsEventType } from '../access/resource-policy.js';
+import { settleEmptiedInvites } from '../calendar-invites/calendar-invites.service.js';
 import { assertOwnsSchedule } from '../schedules/schedules.service.js';
 import { defaultBookingFields, withGuestsHidden } from './booking-fields.js';
 import { assertEventTypeRules, NO_SEATS, type SeatOptions } from './event-type-limits.js';
@@ -59,6 +60,8 @@ export interface EventTypeChanges {
   destinationCalendar?: { integration: string; externalId: string } | undefined;
   settings: ReturnType<typeof parseSettings>;
   calendarInvites?: CalendarInvites | undefined;
+  /** Audiences of `calendarInvites` whose custom template sanitization emptied (`settleEmptiedInvites`). */
+  emptiedCalendarInvites?: ('host' | 'guest')[] | undefined;
 }
 
 export interface CreateEventTypeInput extends EventTypeChanges {
@@ -121,7 +124,7 @@ export function stateOf(row: EventTypeRow): EventTypeState {
 }
 
 export function applyChanges(state: EventTypeState, changes: EventTypeChanges): EventTypeState {
-  const { settings, seats, bookingFields, disableGuests, calendarInvites, destinationCalendar: _checked, ...columns } = changes;
+  const { settings, seats, bookingFields, disableGuests, calendarInvites, emptiedCalendarInvites: _settledLater, destinationCalendar: _checked, ...columns } = changes;
   const sentColumns = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined)) as Partial<EventTypeState>;
   const fields = bookingFields ?? state.bookingFields;
   return {
@@ -196,7 +199,7 @@ export async function createEventType(deps: Deps, owner: EventTypeOwner, input: 
     await checkWrite(tx, owner.id, input);
     const state = applyChanges(initialState(), input);
     assertRules(state, input);
-    const eventType = await repo.insertEventType(tx, owner.id, state);
+    const eventType = await settleEmptiedInvites(tx, await repo.insertEventType(tx, owner.id, state), input.emptiedCalendarInvites);
     await announce({ kind: 'availability', userId: owner.id });
     return { eventType, ownerId: owner.id, users: [owner] };
   });
@@ -255,7 +258,7 @@ export async function updateEventType(deps: Deps, caller: EventTypeOwner, id: nu
     await checkWrite(tx, caller.id, changes, id);
     const state = applyChanges(stateOf(row), changes);
     assertRules(state, changes);
-    const eventType = await repo.updateEventType(tx, id, state);
+    const eventType = await settleEmptiedInvites(tx, await repo.updateEventType(tx, id, state), changes.emptiedCalendarInvites);
     await announce({ kind: 'availability', userId: caller.id });
     return { eventType, ownerId: caller.id, users: [caller] };
   });

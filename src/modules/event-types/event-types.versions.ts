@@ -10,7 +10,7 @@ import {
   parseRecurrence,
   parseSeats,
 } from './event-type-limits.js';
-import { parseCalendarInvites, parseSettings } from './event-type-settings.js';
+import { emptiedInviteAudiences, parseCalendarInvites, parseSettings } from './event-type-settings.js';
 import type { CreateEventTypeBody_2024_06_14, UpdateEventTypeBody_2024_06_14 } from './event-types.schemas.js';
 import { presentDeletedEventType, presentEventType, presentEventTypeInList } from './event-types.presenter.js';
 import type { CreateEventTypeInput, EventTypeChanges } from './event-types.service.js';
@@ -61,6 +61,7 @@ export function toChanges(body: UpdateBody, withCalendarInvites: boolean): Event
     seats: seats && parseSeats(seats),
     settings: parseSettings(settings),
     calendarInvites: withCalendarInvites && calendarInvites ? parseCalendarInvites(calendarInvites) : undefined,
+    emptiedCalendarInvites: withCalendarInvites && calendarInvites ? emptiedInviteAudiences(calendarInvites) : undefined,
   };
 }
 

@@ -2,6 +2,8 @@ import type { ChangeEvent, ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import type { EventTypeEmailSettings, SchedulingType } from '../../db/schema.js';
 import { badRequest, fieldRejected, invalidField, notFound } from '../../lib/errors.js';
+import type { CalendarInvites } from './event-type-model.js';
+import { emptiedAsStandard } from '../calendar-invites/calendar-invites.service.js';
 import { type EventTypeRow, type EventTypeState, updateEventType } from './event-types.repository.js';
 import {
   applyChanges,
@@ -180,6 +182,11 @@ async function announceChanges(announce: Announce, eventTypeId: number, userIds:
  * Creates a team event type. A managed one gets a child per member it is assigned to, and the answer
  * is the parent followed by its children, as the reference's.
  */
+/** Spec 2.9: a custom template emptied by sanitization inherits the organization's default, or is `standard` without one. */
+function settledInvites(team: TeamRow, invites: CalendarInvites | null, emptied: readonly ('host' | 'guest')[] | undefined): CalendarInvites | null {
+  return team.isOrganization || team.parentId !== null ? invites : emptiedAsStandard(invites, emptied);
+}
+
 export async function createTeamEventType(deps: Deps, team: TeamRow, input: CreateTeamEventTypeInput): Promise<TeamEventTypeView[]> {
   return deps.changes.transaction(deps.database, async (tx, announce) => {
     const { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, isRRWeightsEnabled, personal } = splitTeamFields(input);
@@ -197,6 +204,7 @@ export async function createTeamEventType(deps: Deps, team: TeamRow, input: Crea
       isRRWeightsEnabled: isRRWeightsEnabled ?? false,
       emailSettings: applyEmailSettings(team, null, emailSettings),
     };
+    state.calendarInvites = settledInvites(team, state.calendarInvites, personal.emptiedCalendarInvites);
     assertRules(state, personal);
 
     if (schedulingType === 'managed') {
@@ -285,6 +293,7 @@ export async function updateTeamEventType(deps: Deps, team: TeamRow, id: number,
       isRRWeightsEnabled: isRRWeightsEnabled ?? row.isRRWeightsEnabled,
       emailSettings: applyEmailSettings(team, row.emailSettings, emailSettings),
     };
+    state.calendarInvites = settledInvites(team, state.calendarInvites, personal.emptiedCalendarInvites);
     assertRules(state, personal);
 
     const before = type === 'managed' ? (await repo.listChildren(tx, [id])).map(({ child }) => child.userId!) : (await repo.listHostRows(tx, id)).map((host) => host.userId);

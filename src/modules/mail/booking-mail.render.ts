@@ -32,20 +32,36 @@ interface BookingSnapshot {
 
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function formatter(locale: string | null, timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+type DateStyle = 'full' | 'medium';
+
+/** Formatters by locale, zone and style: making one costs far more than formatting with it. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const MAX_FORMATTERS = 1000;
+
+function formatter(locale: string | null, timeZone: string, dateStyle: DateStyle): Intl.DateTimeFormat {
+  const key = `${locale ?? ''}|${timeZone}|${dateStyle}`;
+  let found = formatters.get(key);
+  if (!found) {
+    if (formatters.size >= MAX_FORMATTERS) formatters.clear();
+    formatters.set(key, (found = newFormatter(locale, timeZone, dateStyle)));
+  }
+  return found;
+}
+
+function newFormatter(locale: string | null, timeZone: string, dateStyle: DateStyle): Intl.DateTimeFormat {
   for (const [tag, zone] of [[locale ?? 'en', timeZone], ['en', timeZone], ['en', 'UTC']] as const) {
     try {
-      return new Intl.DateTimeFormat(tag, { ...options, timeZone: zone });
+      return new Intl.DateTimeFormat(tag, { dateStyle, timeStyle: 'short', timeZone: zone });
     } catch {
       // an unknown locale or zone: the next fallback
     }
   }
-  return new Intl.DateTimeFormat('en', { ...options, timeZone: 'UTC' });
+  return new Intl.DateTimeFormat('en', { dateStyle, timeStyle: 'short', timeZone: 'UTC' });
 }
 
 /** "Monday, January 4, 2027, 9:00 – 10:00 AM (America/New_York)" in the recipient's locale and zone. */
 function timeRange(start: Date, end: Date, locale: string | null, timeZone: string): string {
-  return `${formatter(locale, timeZone, { dateStyle: 'full', timeStyle: 'short' }).formatRange(start, end)} (${timeZone})`;
+  return `${formatter(locale, timeZone, 'full').formatRange(start, end)} (${timeZone})`;
 }
 
 /** A location a calendar can show: not an app placeholder such as `integrations:daily`. */
@@ -85,7 +101,7 @@ export function renderBookingMail(message: MessageToSend, context: InviteContext
     visibleAttendees.push({ name: message.recipientName ?? message.recipientEmail, email: message.recipientEmail, timeZone: message.recipientTimeZone });
   }
 
-  const subjectWhen = formatter(message.recipientLocale, message.recipientTimeZone, { dateStyle: 'medium', timeStyle: 'short' }).format(start);
+  const subjectWhen = formatter(message.recipientLocale, message.recipientTimeZone, 'medium').format(start);
   const subjectName = kind === 'seatCancelled' ? (booking.attendeeEmail ?? '') : (booking.attendees.at(-1)?.name ?? '');
   const line = texts.kinds[kind][audience];
   const subject = fill(line.subject, { title: booking.title, when: subjectWhen, name: subjectName });

@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.js';
-import { attemptsSpanning } from '../../jobs/runner.js';
 import type { BookingRecord } from '../bookings/bookings.repository.js';
 import { type BookingMailAudience, insertMailMessages, loadBookingMailAudience, type NewMailMessage } from './mail.repository.js';
+import { MAIL_MAX_ATTEMPTS, MAIL_SEND_JOB } from './mail-sender.js';
 import type { MailKind } from './messages/texts.js';
-
-/** The job that sends one message (payload `{messageId}`). */
-export const MAIL_SEND_JOB = 'mail.send';
-
-/** Attempts per message: the retries span at least a day, as webhook deliveries do. */
-export const MAIL_MAX_ATTEMPTS = attemptsSpanning(24 * 3_600_000);
 
 /** A person a change removed from the booking, who is still told (a cancelled seat's holder). */
 export interface RemovedAttendee {
@@ -56,6 +50,9 @@ export function mailKindOf(trigger: string, record: BookingRecord, extra: Record
  * or its predecessor's + 1 for a rescheduled one (set when it is made).
  */
 const REVISES: ReadonlySet<MailKind> = new Set(['confirmed', 'declined', 'cancelled', 'reassigned', 'seatAdded', 'seatCancelled', 'guestsAdded', 'locationChanged']);
+
+/** Whether mail of this kind bumps the booking's SEQUENCE (`bookingMailAudienceQuery`'s `bump`). */
+export const revises = (kind: MailKind) => REVISES.has(kind);
 
 type Method = 'REQUEST' | 'CANCEL' | null;
 interface Recipient {
@@ -108,14 +105,15 @@ function recipients(change: BookingChangeMail, audience: BookingMailAudience): R
 }
 
 /**
- * Writes the messages of one booking change (and their send jobs) in the change's transaction: to
+ * Writes the messages of one booking change (`readAudience`: its audience, when the booking event's
+ * own statement read it) (and their send jobs) in the change's transaction: to
  * the organizer and team hosts and to the attendees, as the event type's email settings and the
  * platform client's `areEmailsEnabled` allow. Nothing is rendered here: the sender renders each
  * message from the booking event when it sends it.
  */
-export async function queueBookingMail(tx: Db, change: BookingChangeMail): Promise<void> {
+export async function queueBookingMail(tx: Db, change: BookingChangeMail, readAudience?: BookingMailAudience): Promise<void> {
   const { booking } = change.record;
-  const audience = await loadBookingMailAudience(tx, booking, change.alsoUserIds, REVISES.has(change.kind));
+  const audience = readAudience ?? (await loadBookingMailAudience(tx, booking, change.alsoUserIds, revises(change.kind)));
   // A platform client that turned emails off: its managed users' bookings are not mailed by svc.
   if (audience.platformEmailsEnabled === false) return;
   const settings = audience.emailSettings;

@@ -1,11 +1,17 @@
 import pino from 'pino';
 import type { Config } from '../../app/config.js';
 import type { Database } from '../../db/client.js';
-import type { JobHandler } from '../../jobs/runner.js';
+import { attemptsSpanning, type JobHandler } from '../../jobs/runner.js';
 import { groupedCalls } from '../../lib/grouped-calls.js';
 import { renderBookingMail } from './booking-mail.render.js';
-import { findMessagesToSend, loadInviteContext, type MailAttemptRecord, type MessageToSend, recordMailAttempts } from './mail.repository.js';
+import { findMessagesToSend, type InviteContext, loadInviteContext, type MailAttemptRecord, type MessageToSend, recordMailAttempts } from './mail.repository.js';
 import { createMailTransport, type InfoLog, type MailTransport, type OutgoingMail, type SendResult } from './mail-transport.js';
+
+/** The job that sends one message (payload `{messageId}`). */
+export const MAIL_SEND_JOB = 'mail.send';
+
+/** Attempts per message: the retries span at least a day, as webhook deliveries do. */
+export const MAIL_MAX_ATTEMPTS = attemptsSpanning(24 * 3_600_000);
 
 export interface MailSenderDeps {
   database: Database;
@@ -21,13 +27,28 @@ function ownTextMail(message: MessageToSend & { subject: string; textBody: strin
   return { messageId: `${message.uid}@svc`, to: { name: message.recipientName, address: message.recipientEmail }, subject: message.subject, text: message.textBody, html: null, invitation: null, kind: message.kind };
 }
 
-async function renderMessage(database: Database, message: MessageToSend, appUrl: string): Promise<OutgoingMail> {
+type ContextOf = (booking: InviteContextKey) => Promise<InviteContext>;
+type InviteContextKey = Parameters<typeof loadInviteContext>[1];
+
+async function renderMessage(contextOf: ContextOf, message: MessageToSend, appUrl: string): Promise<OutgoingMail> {
   const { subject, textBody } = message;
   if (message.bookingEventId === null && subject !== null && textBody !== null) return ownTextMail({ ...message, subject, textBody });
   if (!message.payload) throw new Error('the booking event of this message is gone');
   const booking = message.payload as { id: number; eventTypeId: number | null; hosts: { id: number }[] };
-  const context = await loadInviteContext(database.db, { id: booking.id, eventTypeId: booking.eventTypeId, organizerId: booking.hosts[0]?.id ?? -1 });
+  const context = await contextOf({ id: booking.id, eventTypeId: booking.eventTypeId, organizerId: booking.hosts[0]?.id ?? -1 });
   return renderBookingMail(message, context, { appUrl });
+}
+
+/** Invite contexts read together: the messages of one booking change are sent together and read it once. */
+function groupedInviteContexts(database: Database): ContextOf {
+  return groupedCalls(async (keys: InviteContextKey[]) => {
+    const read = new Map<string, InviteContext>();
+    const keyOf = (key: InviteContextKey) => `${key.id}|${key.eventTypeId}|${key.organizerId}`;
+    for (const key of keys) {
+      if (!read.has(keyOf(key))) read.set(keyOf(key), await loadInviteContext(database.db, key));
+    }
+    return keys.map((key) => read.get(keyOf(key))!);
+  });
 }
 
 /**
@@ -44,6 +65,7 @@ export function createMailSender(deps: MailSenderDeps): { handler: JobHandler; c
     const found = new Map((await findMessagesToSend(database.db, ids)).map((message) => [message.id, message]));
     return ids.map((id) => found.get(id));
   });
+  const contextOf = groupedInviteContexts(database);
   const recordAttempt = groupedCalls(async (attempts: MailAttemptRecord[]) => {
     await recordMailAttempts(database.db, attempts);
     return attempts.map(() => undefined);
@@ -54,7 +76,7 @@ export function createMailSender(deps: MailSenderDeps): { handler: JobHandler; c
     const attemptedAt = new Date();
     let result: SendResult;
     try {
-      result = await transport.send(await renderMessage(database, message, config.appUrl));
+      result = await transport.send(await renderMessage(contextOf, message, config.appUrl));
     } catch (error) {
       result = { error: `not sent: ${error instanceof Error ? error.message : String(error)}`, permanent: false, response: null, durationMs: 0 };
     }

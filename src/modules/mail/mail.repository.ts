@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { type MailRecipientRole, mailAttempts, mailMessages } from '../../db/schema.js';
 import type { EventTypeEmailSettings } from '../../db/schema/scheduling.js';
@@ -33,46 +33,58 @@ export interface BookingMailAudience {
   sequence: number;
 }
 
+/** The booking a change mails about, as the audience query needs it. */
+export interface AudienceBooking {
+  id: number;
+  userId: number;
+  eventTypeId: number | null;
+  icsSequence: number;
+}
+
 /**
- * The users a booking change may mail (its hosts, and `alsoUserIds` such as a previous host), who
- * may be mailed at all (event-type email settings, the platform client's switch), and the booking's
- * new SEQUENCE: one statement, bumping the sequence in the same go when the change revises the event.
+ * The part of a statement that reads a booking change's mail audience: `bump`, a data-modifying CTE
+ * raising the booking's SEQUENCE when the change revises the event (it belongs in the statement's
+ * WITH), and `audience`, one json value with the users the change may mail (its hosts, and
+ * `alsoUserIds` such as a previous host), the event type's email settings, the platform client's
+ * switch and the bumped sequence. `loadBookingMailAudience` runs it alone; a booking event's insert
+ * runs it alongside (one round trip for both).
  */
-export async function loadBookingMailAudience(
-  db: Db,
-  booking: { id: number; userId: number; eventTypeId: number | null; icsSequence: number },
-  alsoUserIds: readonly number[],
-  bump: boolean,
-): Promise<BookingMailAudience> {
+export function bookingMailAudienceQuery(booking: AudienceBooking, alsoUserIds: readonly number[], bump: boolean): { bump: SQL; audience: SQL } {
   const also = alsoUserIds.length ? sql.join(alsoUserIds.map((id) => sql`${id}::int`), sql`, `) : sql`null::int`;
-  const result = await db.execute(sql`
-    with bumped as (
-      update bookings set ics_sequence = ics_sequence + 1 where id = ${booking.id} and ${bump}::boolean returning ics_sequence
-    ), hosting as (
-      select user_id from booking_hosts where booking_id = ${booking.id}
-    )
-    select u.id, u.name, u.email, u.time_zone as "timeZone", u.locale, u.id in (select user_id from hosting) as hosts,
-      (select ics_sequence from bumped) as "bumpedSequence",
-      (select c.are_emails_enabled from platform_managed_users pm join platform_oauth_clients c on c.id = pm.client_id where pm.user_id = ${booking.userId}) as "platformEmailsEnabled",
-      (select email_settings from event_types where id = ${booking.eventTypeId ?? -1}) as "emailSettings"
-    from (select 1) one
-    left join users u on u.id in (select user_id from hosting) or u.id in (${also}) or u.id = ${booking.userId}
-    order by u.id = ${booking.userId} desc, u.id`);
-  const rows = (result as unknown as { rows: Record<string, unknown>[] }).rows;
-  const first = rows[0] ?? {};
   return {
-    users: rows.filter((row) => row.id !== null && row.id !== undefined).map((row) => ({
-      id: Number(row.id),
-      name: (row.name as string | null) ?? null,
-      email: row.email as string,
-      timeZone: row.timeZone as string,
-      locale: (row.locale as string | null) ?? null,
-      hosts: row.hosts === true,
-    })),
-    emailSettings: (first.emailSettings as EventTypeEmailSettings | null) ?? null,
-    platformEmailsEnabled: (first.platformEmailsEnabled as boolean | null) ?? null,
-    sequence: first.bumpedSequence === null || first.bumpedSequence === undefined ? booking.icsSequence : Number(first.bumpedSequence),
+    bump: sql`mail_bumped as (update bookings set ics_sequence = ics_sequence + 1 where id = ${booking.id} and ${bump}::boolean returning ics_sequence)`,
+    audience: sql`json_build_object(
+      'users', (select coalesce(json_agg(json_build_object('id', u.id, 'name', u.name, 'email', u.email, 'timeZone', u.time_zone, 'locale', u.locale,
+          'hosts', u.id in (select user_id from booking_hosts where booking_id = ${booking.id})) order by u.id = ${booking.userId} desc, u.id), '[]'::json)
+        from users u
+        where u.id in (select user_id from booking_hosts where booking_id = ${booking.id}) or u.id in (${also}) or u.id = ${booking.userId}),
+      'bumpedSequence', (select ics_sequence from mail_bumped),
+      'platformEmailsEnabled', (select c.are_emails_enabled from platform_managed_users pm join platform_oauth_clients c on c.id = pm.client_id where pm.user_id = ${booking.userId}),
+      'emailSettings', (select email_settings from event_types where id = ${booking.eventTypeId ?? -1}))`,
   };
+}
+
+/** The audience a `bookingMailAudienceQuery` read (its json, parsed or not). */
+export function parseMailAudience(value: unknown, booking: AudienceBooking): BookingMailAudience {
+  const read = (typeof value === 'string' ? JSON.parse(value) : value) as {
+    users: MailUser[];
+    bumpedSequence: number | null;
+    platformEmailsEnabled: boolean | null;
+    emailSettings: EventTypeEmailSettings | null;
+  };
+  return {
+    users: read.users.map((user) => ({ ...user, locale: user.locale ?? null, hosts: user.hosts === true })),
+    emailSettings: read.emailSettings ?? null,
+    platformEmailsEnabled: read.platformEmailsEnabled ?? null,
+    sequence: read.bumpedSequence ?? booking.icsSequence,
+  };
+}
+
+/** A booking change's mail audience, read (and its SEQUENCE bumped when `bump`) in one statement. */
+export async function loadBookingMailAudience(db: Db, booking: AudienceBooking, alsoUserIds: readonly number[], bump: boolean): Promise<BookingMailAudience> {
+  const query = bookingMailAudienceQuery(booking, alsoUserIds, bump);
+  const result = await db.execute(sql`with ${query.bump} select ${query.audience} as audience`);
+  return parseMailAudience((result as unknown as { rows: { audience: unknown }[] }).rows[0]!.audience, booking);
 }
 
 /**

@@ -2,7 +2,7 @@
 // message rendered now, in the owner's locale, and queued in the review's transaction.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.js';
-import { MAIL_MAX_ATTEMPTS, MAIL_SEND_JOB } from './booking-mail.js';
+import { MAIL_MAX_ATTEMPTS, MAIL_SEND_JOB } from './mail-sender.js';
 import { insertMailMessages } from './mail.repository.js';
 import { fill, mailTexts, type OAuthClientDecision } from './messages/texts.js';
 

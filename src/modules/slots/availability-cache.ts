@@ -1,5 +1,6 @@
 import type { ChangeEvent, ChangeSubscriber } from '../../db/change-feed.js';
 import type { BusyBlock, LimitBooking } from '../../scheduling/slot-query.js';
+import { END_OF_TIME } from '../../scheduling/zones.js';
 
 /** A busy block as read from the store; a reservation stops holding time at `liveUntil`. */
 export type StoredBusyBlock = BusyBlock & { liveUntil?: number | undefined };
@@ -17,10 +18,23 @@ interface LimitEntry extends Range {
   bookings: LimitBooking[];
 }
 
+/** Round-robin standings of an event type's hosts in one period, per host as loaded. */
+interface StandingsEntry {
+  periodStart: number;
+  byUser: Map<number, unknown>;
+}
+
 /** Entries per map before it is emptied (a crude bound on memory; a refill costs one query). */
 const MAX_ENTRIES = 20_000;
 /** A host's cached busy range never grows past this; a wider request replaces it. */
 const MAX_RANGE_MS = 400 * 86_400_000;
+/**
+ * Busy time is loaded in whole spans of this length: a booking's check of one start, or a listing a
+ * few days on, then finds the host's range already covered instead of reloading every host.
+ */
+const BUSY_SPAN_MS = 32 * 86_400_000;
+/** Spans start no earlier than the first day of year 1. */
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
 
 const covers = (entry: Range | undefined, from: number, to: number) => entry !== undefined && entry.from <= from && entry.to >= to;
 
@@ -95,7 +109,13 @@ const MAX_LISTED_SLOTS = 500_000;
  */
 export class AvailabilityCache implements ChangeSubscriber {
   private enabled = false;
+  /** Bumped by every change; a value loaded while it moved is kept only if none of its users changed. */
   private version = 0;
+  /** The version at each user's last change since `changesFloor` (values loaded before the floor are not kept). */
+  private readonly changedAt = new Map<number, number>();
+  private changesFloor = 0;
+  /** The version at the last team, membership or team event-type change. */
+  private teamsChangedAt = 0;
   private readonly profiles = new ByUserAndTeam<unknown>();
   /** Computed listings: they depend on busy time too. */
   private readonly listings = new ByUserAndTeam<KeptListing<unknown>>();
@@ -105,6 +125,8 @@ export class AvailabilityCache implements ChangeSubscriber {
   private readonly busy = new Map<number, BusyEntry>();
   private readonly limits = new Map<number, LimitEntry>();
   private readonly limitTypesByUser = new Map<number, Set<number>>();
+  private readonly standings = new Map<number, StandingsEntry>();
+  private readonly standingTypesByUser = new Map<number, Set<number>>();
 
   get active(): boolean {
     return this.enabled;
@@ -126,17 +148,40 @@ export class AvailabilityCache implements ChangeSubscriber {
     const dropListing = (listing: KeptListing<unknown>) => (this.listedSlots -= listing.slots);
     // Memberships, teams and team event types decide who hosts a team event type: its profile goes.
     if (event.kind === 'tenancy' || event.kind === 'teamEventType') {
+      this.teamsChangedAt = this.version;
       this.profiles.dropTeams();
       this.listings.dropTeams(dropListing);
       return;
     }
     const { userId } = event;
+    this.noteChange(userId);
     // A booking or reservation changes busy time only; settings stay cached.
     if (event.kind !== 'busyTime') this.profiles.dropUser(userId);
     this.listings.dropUser(userId, dropListing);
     this.busy.delete(userId);
     for (const eventTypeId of this.limitTypesByUser.get(userId) ?? []) this.limits.delete(eventTypeId);
     this.limitTypesByUser.delete(userId);
+    for (const eventTypeId of this.standingTypesByUser.get(userId) ?? []) this.standings.get(eventTypeId)?.byUser.delete(userId);
+    this.standingTypesByUser.delete(userId);
+  }
+
+  private noteChange(userId: number): void {
+    if (this.changedAt.size >= MAX_ENTRIES) {
+      this.changedAt.clear();
+      this.changesFloor = this.version;
+    }
+    this.changedAt.set(userId, this.version);
+  }
+
+  /** Whether a value of `userId`'s loaded when the version was `seen` may be kept. */
+  private unchangedSince(userId: number, seen: number): boolean {
+    return this.enabled && seen >= this.changesFloor && (this.changedAt.get(userId) ?? -1) <= seen;
+  }
+
+  /** Whether a value of these users (and of teams, if it depends on them) loaded at version `seen` may be kept. */
+  private keepable(seen: number, userIds: readonly number[], dependsOnTeams: boolean): boolean {
+    if (!this.enabled || seen < this.changesFloor || (dependsOnTeams && this.teamsChangedAt > seen)) return false;
+    return userIds.every((userId) => this.unchangedSince(userId, seen));
   }
 
   /**
@@ -148,7 +193,7 @@ export class AvailabilityCache implements ChangeSubscriber {
     if (cached !== undefined) return cached as T;
     const seen = this.version;
     const value = await load();
-    if (value !== null && this.enabled && seen === this.version) {
+    if (value !== null && this.keepable(seen, usersOf(value), dependsOnTeams(value))) {
       if (this.profiles.size >= MAX_ENTRIES) this.profiles.clear();
       this.profiles.set(key, value, usersOf(value), dependsOnTeams(value));
     }
@@ -170,7 +215,7 @@ export class AvailabilityCache implements ChangeSubscriber {
     const seen = this.version;
     const computed = await compute();
     this.computedListings++;
-    if (this.enabled && seen === this.version) {
+    if (this.keepable(seen, computed.userIds, computed.dependsOnTeams)) {
       const replaced = this.listings.get(key);
       if (replaced) this.listedSlots -= replaced.slots;
       if (this.listings.size >= MAX_ENTRIES || this.listedSlots + computed.slots > MAX_LISTED_SLOTS) this.clearListings();
@@ -196,21 +241,50 @@ export class AvailabilityCache implements ChangeSubscriber {
     }
     if (missing.length === 0) return result;
     // Grow an existing range rather than trading one window for another.
+    // Whole spans, never past the instants the store can hold beyond what was asked for.
+    const spans = {
+      from: Math.min(range.from, Math.max(FIRST_INSTANT, Math.floor(range.from / BUSY_SPAN_MS) * BUSY_SPAN_MS)),
+      to: Math.max(range.to, Math.min(END_OF_TIME, Math.ceil(range.to / BUSY_SPAN_MS) * BUSY_SPAN_MS)),
+    };
     const grown = missing.reduce<Range>((acc, userId) => {
       const entry = this.busy.get(userId);
       if (!entry || Math.max(entry.to, acc.to) - Math.min(entry.from, acc.from) > MAX_RANGE_MS) return acc;
       return { from: Math.min(entry.from, acc.from), to: Math.max(entry.to, acc.to) };
-    }, range);
+    }, spans.to - spans.from > MAX_RANGE_MS ? range : spans);
     const seen = this.version;
     const loaded = await load(missing, grown);
-    const keep = this.enabled && seen === this.version;
-    if (keep && this.busy.size + missing.length > MAX_ENTRIES) this.busy.clear();
+    if (this.enabled && this.busy.size + missing.length > MAX_ENTRIES) this.busy.clear();
     for (const userId of missing) {
       const blocks = loaded.get(userId) ?? [];
-      if (keep) this.busy.set(userId, { ...grown, blocks });
+      if (this.unchangedSince(userId, seen)) this.busy.set(userId, { ...grown, blocks });
       result.set(userId, live(blocks, now));
     }
     return result;
+  }
+
+  /**
+   * Each host's round-robin standing in the event type's period starting at `periodStart`: kept per
+   * host and dropped whenever that host's busy time changes (every booking change announces it);
+   * `load` reads the hosts missing, and answers `empty` for a host with no row.
+   */
+  async hostStandings<T>(eventTypeId: number, periodStart: number, userIds: readonly number[], load: (userIds: number[]) => Promise<Map<number, T>>, empty: (userId: number) => T): Promise<T[]> {
+    let entry = this.enabled ? this.standings.get(eventTypeId) : undefined;
+    if (entry && entry.periodStart !== periodStart) entry = undefined;
+    const missing = userIds.filter((userId) => !entry?.byUser.has(userId));
+    const seen = this.version;
+    const loaded = missing.length === 0 ? new Map<number, T>() : await load(missing);
+    if (this.enabled && missing.length > 0) {
+      if (!entry) {
+        if (this.standings.size >= MAX_ENTRIES) this.standings.clear();
+        this.standings.set(eventTypeId, (entry = { periodStart, byUser: new Map() }));
+      }
+      for (const userId of missing) {
+        if (!this.unchangedSince(userId, seen)) continue;
+        entry.byUser.set(userId, loaded.get(userId) ?? empty(userId));
+        this.index(this.standingTypesByUser, userId, eventTypeId);
+      }
+    }
+    return userIds.map((userId) => (loaded.get(userId) ?? (entry?.byUser.get(userId) as T | undefined) ?? empty(userId)));
   }
 
   /** Bookings counted by an event type's limits over [from, to); `hostIds` name whose changes drop them. */
@@ -219,7 +293,7 @@ export class AvailabilityCache implements ChangeSubscriber {
     if (entry && covers(entry, range.from, range.to)) return entry.bookings;
     const seen = this.version;
     const bookings = await load(range);
-    if (this.enabled && seen === this.version) {
+    if (this.keepable(seen, hostIds, false)) {
       if (this.limits.size >= MAX_ENTRIES) this.limits.clear();
       this.limits.set(eventTypeId, { ...range, bookings });
       for (const userId of hostIds) this.index(this.limitTypesByUser, userId, eventTypeId);
@@ -240,6 +314,10 @@ export class AvailabilityCache implements ChangeSubscriber {
 
   private clear(): void {
     this.version++;
+    this.changedAt.clear();
+    this.changesFloor = this.version;
+    this.standings.clear();
+    this.standingTypesByUser.clear();
     this.profiles.clear();
     this.clearListings();
     this.busy.clear();
