@@ -8,6 +8,7 @@
 //                                 self time grouped by package / source directory.
 //   PROFILE_STATEMENTS=1          also counts every statement of the concurrent phase (the job runner's too)
 //                                 per booking, by its first 100 characters.
+//   PROFILE_SMTP=1                sends booking mail over SMTP to a receiver in this process (else: the log).
 //   PROFILE_CASE=team             books the 50-host round-robin team of bench/team-e2e.ts instead (built
 //                                 through the API, clock at its fixture's now), every booking on a start of
 //                                 its own, decided side by side (each takes the best-ranked host whose lock is free).
@@ -17,6 +18,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { ADMIN_API_KEY, backend, createTestApp } from '../test/support/test-app.js';
 import { BOOKING_MINUTES, BOOKINGS_API_VERSION, BOOKINGS_CONNECTIONS, BOOKINGS_HOSTS, BOOKINGS_ZONE, bookingBody, type BookingHost, bookingsPlan, SlotDealer } from './bookings-e2e.js';
+import { startBenchSmtp } from './mail-e2e.js';
 import { EVENT_TYPES_API_VERSION } from './slots-e2e.js';
 import { buildTeam, loadTeamFixture, teamBookingsPlan, teamServerEnv } from './team-e2e.js';
 
@@ -80,7 +82,9 @@ async function databaseCpuMs(): Promise<number> {
 
 const teamCase = process.env.PROFILE_CASE === 'team';
 const fixture = loadTeamFixture();
-const app = await createTestApp({ LOG_LEVEL: 'silent', ...(teamCase ? teamServerEnv(fixture) : {}) });
+// PROFILE_SMTP=1: mail goes over SMTP to a receiver in this process (bench/mail-e2e.ts), as in the mail bench.
+const smtp = process.env.PROFILE_SMTP ? await startBenchSmtp() : null;
+const app = await createTestApp({ LOG_LEVEL: 'silent', ...(teamCase ? teamServerEnv(fixture) : {}), ...(smtp ? { SMTP_URL: smtp.url } : {}) });
 try {
   const inject = (body: string) =>
     app.runtime.app.inject({ method: 'POST', url: '/v2/bookings', headers: { 'content-type': 'application/json', 'svc-api-version': BOOKINGS_API_VERSION }, payload: body });
@@ -226,6 +230,7 @@ try {
   );
 } finally {
   await app.close();
+  await smtp?.close();
 }
 
 /** Self time of a V8 CPU profile by package (node_modules/<name>), svc source directory or V8 category, ms per booking. */
