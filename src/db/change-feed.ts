@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import type { BusyBlock } from '../scheduling/slot-query.js';
 import type { Database, Db } from './client.js';
 
 /** One channel carries every change that a process-local cache must hear about. */
@@ -20,9 +22,25 @@ export type ChangeEvent =
   | { kind: 'user'; userId: number }
   | { kind: 'credential'; hash: string }
   | { kind: 'availability'; userId: number }
-  | { kind: 'busyTime'; userId: number }
+  | { kind: 'busyTime'; userId: number; added?: readonly AddedBooking[] | undefined }
   | { kind: 'teamEventType'; eventTypeId: number }
   | { kind: 'oauthClient'; clientId: string };
+
+/**
+ * A booking the writing process just made, as its host's busy time and round-robin standing count it:
+ * its own caches add it rather than read the host again. Never sent: other processes drop the host's
+ * entries as for any busyTime change.
+ */
+export interface AddedBooking {
+  block: BusyBlock & { eventTypeId: number | null };
+  /** When the booking was made (round robin counts bookings by it). */
+  createdAt: number;
+  /**
+   * performance.now() when it was announced, before its commit: an entry a cache stored later may
+   * have read it already, so the cache drops such an entry instead of adding the booking twice.
+   */
+  announcedAt: number;
+}
 
 export function formatChange(event: ChangeEvent): string {
   if (event.kind === 'tenancy') return 'tenancy:*';
@@ -31,8 +49,15 @@ export function formatChange(event: ChangeEvent): string {
   return event.kind === 'credential' ? `credential:${event.hash}` : `${event.kind}:${event.userId}`;
 }
 
+/** The sending process's mark after the change (`busyTime:7@1a2b3c4d`), if any. */
+const ORIGIN = /@([0-9a-f]{8})$/;
+
+export function originOf(payload: string): string | null {
+  return ORIGIN.exec(payload)?.[1] ?? null;
+}
+
 export function parseChange(payload: string): ChangeEvent | null {
-  const [kind, value] = payload.split(':', 2);
+  const [kind, value] = payload.replace(ORIGIN, '').split(':', 2);
   if (!value) return null;
   if (kind === 'credential') return { kind, hash: value };
   if (kind === 'tenancy') return { kind };
@@ -58,11 +83,16 @@ export interface FeedLog {
 /**
  * Changes announced inside a transaction reach every svc process through PostgreSQL NOTIFY, which is
  * delivered only on commit; the writing process also applies them itself right after its commit, so
- * its next request never sees the old state. A subscriber is enabled only while the listener is
- * connected, so a missed notification can never leave a stale entry being served.
+ * its next request never sees the old state (and skips the echo of its own notification: what a
+ * booking it made adds to a cached entry would otherwise be dropped again). A subscriber is enabled
+ * only while the listener is connected, so a missed notification can never leave a stale entry being
+ * served. Processes sharing a database must run the same svc version: one before the origin mark reads
+ * a marked notification as malformed and ignores it.
  */
 export class ChangeFeed {
   private readonly subscribers: ChangeSubscriber[] = [];
+  /** Marks this process's notifications: it applied them itself on commit, so their echo is skipped. */
+  private readonly origin = randomBytes(4).toString('hex');
   private stopFeed: (() => Promise<void>) | null = null;
 
   subscribe(subscriber: ChangeSubscriber): void {
@@ -83,7 +113,7 @@ export class ChangeFeed {
     const result = await database.transaction((tx) =>
       work(tx, async (event) => {
         announced.push(event);
-        await tx.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${formatChange(event)})`);
+        await tx.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${`${formatChange(event)}@${this.origin}`})`);
       }),
     );
     for (const event of announced) this.apply(event);
@@ -103,6 +133,7 @@ export class ChangeFeed {
       }
     };
     const onMessage = (payload: string) => {
+      if (originOf(payload) === this.origin) return;
       const event = parseChange(payload);
       if (event) this.apply(event);
     };

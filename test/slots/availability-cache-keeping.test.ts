@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AvailabilityCache, type StoredBusyBlock } from '../../src/modules/slots/availability-cache.js';
+import { formatChange, originOf, parseChange } from '../../src/db/change-feed.js';
+import { AvailabilityCache, type HostStanding, type StoredBusyBlock } from '../../src/modules/slots/availability-cache.js';
 
 // The cache on its own: what a load that raced with changes may keep, and what is read again.
 const DAY = 86_400_000;
@@ -99,11 +100,7 @@ describe('what the availability cache keeps', () => {
 });
 
 describe('round-robin standings in the availability cache', () => {
-  interface Standing {
-    userId: number;
-    bookingsInPeriod: number;
-  }
-  const empty = (userId: number): Standing => ({ userId, bookingsInPeriod: 0 });
+  const empty = (userId: number): HostStanding => ({ userId, bookingsInPeriod: 0, lastBookedAt: null });
 
   test('standings are read for the hosts missing only, and a booking change of a host drops that host\'s', async () => {
     const cache = activeCache();
@@ -111,19 +108,19 @@ describe('round-robin standings in the availability cache', () => {
     let count = 5;
     const load = async (userIds: number[]) => {
       asked.push([...userIds]);
-      return new Map(userIds.filter((id) => id !== 3).map((id) => [id, { userId: id, bookingsInPeriod: count }]));
+      return new Map(userIds.filter((id) => id !== 3).map((id) => [id, { userId: id, bookingsInPeriod: count, lastBookedAt: T0 }]));
     };
     assert.deepEqual(await cache.hostStandings(7, T0, [1, 2, 3], load, empty), [
-      { userId: 1, bookingsInPeriod: 5 },
-      { userId: 2, bookingsInPeriod: 5 },
-      { userId: 3, bookingsInPeriod: 0 },
+      { userId: 1, bookingsInPeriod: 5, lastBookedAt: T0 },
+      { userId: 2, bookingsInPeriod: 5, lastBookedAt: T0 },
+      { userId: 3, bookingsInPeriod: 0, lastBookedAt: null },
     ]);
     count = 6;
     cache.invalidate({ kind: 'busyTime', userId: 2 });
     assert.deepEqual(await cache.hostStandings(7, T0, [1, 2, 3], load, empty), [
-      { userId: 1, bookingsInPeriod: 5 },
-      { userId: 2, bookingsInPeriod: 6 },
-      { userId: 3, bookingsInPeriod: 0 },
+      { userId: 1, bookingsInPeriod: 5, lastBookedAt: T0 },
+      { userId: 2, bookingsInPeriod: 6, lastBookedAt: T0 },
+      { userId: 3, bookingsInPeriod: 0, lastBookedAt: null },
     ]);
     assert.deepEqual(asked, [[1, 2, 3], [2]]);
     // Another event type, and a new period, are read afresh.
@@ -138,12 +135,66 @@ describe('round-robin standings in the availability cache', () => {
     const load = async (userIds: number[]) => {
       loads++;
       if (loads === 1) cache.invalidate({ kind: 'busyTime', userId: 1 });
-      return new Map(userIds.map((id) => [id, { userId: id, bookingsInPeriod: loads }]));
+      return new Map(userIds.map((id) => [id, { userId: id, bookingsInPeriod: loads, lastBookedAt: null }]));
     };
     await cache.hostStandings(7, T0, [1, 2], load, empty);
     assert.deepEqual(await cache.hostStandings(7, T0, [1, 2], load, empty), [
-      { userId: 1, bookingsInPeriod: 2 },
-      { userId: 2, bookingsInPeriod: 1 },
+      { userId: 1, bookingsInPeriod: 2, lastBookedAt: null },
+      { userId: 2, bookingsInPeriod: 1, lastBookedAt: null },
     ]);
+  });
+
+  test('a booking this process made is added to its host\'s cached busy time and standing, not read again', async () => {
+    const cache = activeCache();
+    const { asked, load } = busyLoader();
+    const range = { from: T0, to: T0 + DAY };
+    await cache.busyBlocks([1, 2], range, T0, load);
+    const standings = async () => cache.hostStandings(7, T0, [1, 2], async (ids) => new Map(ids.map((id) => [id, { userId: id, bookingsInPeriod: 3, lastBookedAt: T0 }])), empty);
+    await standings();
+    const block = { start: T0 + 10 * 3_600_000, end: T0 + 10.5 * 3_600_000, bufferBefore: 0, bufferAfter: 0, source: 'booking' as const, eventTypeId: 7, bookingUid: 'new' };
+    cache.invalidate({ kind: 'busyTime', userId: 1, added: [{ block, createdAt: T0 + 5_000, announcedAt: performance.now() }] });
+    const busy = await cache.busyBlocks([1, 2], range, T0, load);
+    assert.equal(asked.length, 1, 'served from memory');
+    assert.deepEqual(busy.get(1)!.map((b) => b.bookingUid ?? null), [null, 'new']);
+    assert.equal(busy.get(2)!.length, 1);
+    assert.deepEqual(await standings(), [
+      { userId: 1, bookingsInPeriod: 4, lastBookedAt: T0 + 5_000 },
+      { userId: 2, bookingsInPeriod: 3, lastBookedAt: T0 },
+    ]);
+    // A change without the booking (a cancellation, another process's booking) drops the host as before.
+    cache.invalidate({ kind: 'busyTime', userId: 1 });
+    await cache.busyBlocks([1, 2], range, T0, load);
+    assert.deepEqual(asked.at(-1), [1]);
+  });
+
+  test('entries stored after the booking was announced (they may have read it) are dropped, not added to', async () => {
+    const cache = activeCache();
+    const announcedAt = performance.now();
+    const { asked, load } = busyLoader();
+    const range = { from: T0, to: T0 + DAY };
+    await cache.busyBlocks([1], range, T0, load);
+    let standingLoads = 0;
+    const standings = async () =>
+      cache.hostStandings(7, T0, [1], async (ids) => (standingLoads++, new Map(ids.map((id) => [id, { userId: id, bookingsInPeriod: 4, lastBookedAt: T0 }]))), empty);
+    await standings();
+    const block = { start: T0 + 3_600_000, end: T0 + 5_400_000, bufferBefore: 0, bufferAfter: 0, source: 'booking' as const, eventTypeId: 7, bookingUid: 'read-already' };
+    cache.invalidate({ kind: 'busyTime', userId: 1, added: [{ block, createdAt: T0, announcedAt }] });
+    await cache.busyBlocks([1], range, T0, load);
+    assert.equal(asked.length, 2, 'read again');
+    assert.deepEqual(await standings(), [{ userId: 1, bookingsInPeriod: 4, lastBookedAt: T0 }]);
+    assert.equal(standingLoads, 2, 'read again, not counted twice');
+  });
+});
+
+describe('change feed payloads', () => {
+  test('a sender\'s mark after the change is read apart from it; unmarked payloads still parse', () => {
+    assert.deepEqual(parseChange('busyTime:7@1a2b3c4d'), { kind: 'busyTime', userId: 7 });
+    assert.equal(originOf('busyTime:7@1a2b3c4d'), '1a2b3c4d');
+    assert.deepEqual(parseChange('teamEventType:12'), { kind: 'teamEventType', eventTypeId: 12 });
+    assert.equal(originOf('teamEventType:12'), null);
+    assert.equal(parseChange('busyTime:7@'), null);
+    // A local booking's details never go over the wire.
+    const block = { start: 0, end: 1, bufferBefore: 0, bufferAfter: 0, source: 'booking' as const, eventTypeId: 1 };
+    assert.equal(formatChange({ kind: 'busyTime', userId: 7, added: [{ block, createdAt: 0, announcedAt: 0 }] }), 'busyTime:7');
   });
 });

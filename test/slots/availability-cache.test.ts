@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { CHANGES_CHANNEL } from '../../src/db/change-feed.js';
+import { booked, BOOKINGS_VERSION } from '../bookings/helpers.js';
 import { insertBooking } from '../support/bookings.js';
 import { eventually } from '../support/eventually.js';
 import { backend, createPeerApp, createTestApp, type TestApp } from '../support/test-app.js';
@@ -245,6 +246,30 @@ describe('the availability cache across processes sharing one PostgreSQL', { ski
       key: host.apiKey, version: '2024-06-11', body: { availability: [{ days: ['Monday'], startTime: '16:00', endTime: '17:00' }] },
     });
     await eventually(async () => JSON.stringify(await listOnB()) === JSON.stringify([at('21:00')]));
+  });
+
+  test('bookings made through either process reach both listings; the maker\'s own at once, without reading the host again', async () => {
+    const host = await createHost(a, 'America/New_York');
+    const eventType = await createEventType(a, host);
+    const list = async (api: TestApp) => startsOf(await slotsOf(api, { eventTypeId: eventType.id, start: MONDAY, end: MONDAY }));
+    assert.equal((await list(a)).length, 8);
+    assert.equal((await list(b)).length, 8);
+    const first = await booked(a, { eventTypeId: eventType.id, start: at('15:00') });
+    // The maker added its booking to its cached busy time: its next listing needs no other change.
+    assert.ok(!(await list(a)).includes(at('15:00')));
+    await eventually(async () => !(await list(b)).includes(at('15:00')));
+    await booked(b, { eventTypeId: eventType.id, start: at('16:00') });
+    assert.ok(!(await list(b)).includes(at('16:00')));
+    await eventually(async () => !(await list(a)).includes(at('16:00')));
+    // A cancellation is never added: both read the host again.
+    const cancelled = await b.request('POST', `/v2/bookings/${first.uid}/cancel`, { version: BOOKINGS_VERSION, body: { cancellationReason: 'moved' } });
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.ok((await list(b)).includes(at('15:00')));
+    await eventually(async () => (await list(a)).includes(at('15:00')));
+    // Both end where an uncached read ends.
+    const expected = [at('14:00'), at('15:00'), at('17:00'), at('18:00'), at('19:00'), at('20:00'), at('21:00')];
+    assert.deepEqual(await list(a), expected);
+    assert.deepEqual(await list(b), expected);
   });
 
   test('while the change feed is down the cache is off, so a silent change is still seen', async () => {

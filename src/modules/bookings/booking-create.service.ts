@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ChangeEvent } from '../../db/change-feed.js';
+import type { AddedBooking, ChangeEvent } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, invalidField, notFound } from '../../lib/errors.js';
 import { occurrenceStarts } from '../../scheduling/recurrence.js';
@@ -232,8 +232,10 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
     } else attendees = await repo.insertAttendees(tx, attendeesOf(booking.id, input));
     records.push({ booking, attendees, host: host!, eventType: { id: eventType.id, slug: eventType.slug, teamId: owningTeam }, seating });
   }
-  if (input.reservationUid) await consumeReservation(tx, input.reservationUid, eventType.id, input.start, now);
-  for (const userId of new Set([records[0]!.booking.userId, ...hostIds])) await ctx.announce({ kind: 'busyTime', userId });
+  const released = input.reservationUid ? await consumeReservation(tx, input.reservationUid, eventType.id, input.start, now) : [];
+  // New bookings without seats (nothing else of the hosts changed) are added to this process's cached busy time as they are.
+  const added = seating || released.length > 0 ? undefined : records.map(({ booking }) => addedBooking(eventType, booking));
+  for (const userId of new Set([records[0]!.booking.userId, ...hostIds, ...released])) await ctx.announce({ kind: 'busyTime', userId, added });
 
   for (const [index, record] of records.entries()) {
     // Each event renders the booking and its webhook bodies: the series yields here as it does above.
@@ -242,6 +244,26 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   }
   const showAttendees = eventType.seatsShowAttendees || ctx.callerId === eventType.userId;
   return { records, recurring: recurringBookingUid !== null, seated: seatUid ? { seatUid, showAttendees } : null };
+}
+
+/** A new booking as the busy-time read (slots.repository.ts listBusyBlocks) and the round-robin standings would find it. */
+function addedBooking(eventType: EventTypeRow, booking: BookingRow): AddedBooking {
+  return {
+    block: {
+      start: booking.startAt.getTime(),
+      end: booking.endAt.getTime(),
+      bufferBefore: eventType.beforeEventBuffer,
+      bufferAfter: eventType.afterEventBuffer,
+      source: 'booking',
+      eventTypeId: booking.eventTypeId,
+      pending: booking.status === 'pending',
+      blocksWhilePending: eventType.confirmationPolicy?.blockUnconfirmedBookingsInBooker ?? false,
+      seatsTaken: 1,
+      bookingUid: booking.uid,
+    },
+    createdAt: booking.createdAt.getTime(),
+    announcedAt: performance.now(),
+  };
 }
 
 interface SlotRequest {

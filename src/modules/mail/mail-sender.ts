@@ -60,7 +60,7 @@ function groupedInviteContexts(database: Database): ContextOf {
 export function createMailSender(deps: MailSenderDeps): { handler: JobHandler; close(): void } {
   const { database, config } = deps;
   const transport =
-    deps.transport ?? createMailTransport(config.mail, deps.log ?? pino({ level: config.logLevel === 'silent' ? 'silent' : 'info' }), Math.max(1, Math.min(10, config.jobs.concurrency)));
+    deps.transport ?? createMailTransport(config.mail, deps.log ?? pino({ level: config.logLevel }), Math.max(1, Math.min(10, config.jobs.concurrency)));
   const findMessage = groupedCalls(async (ids: number[]) => {
     const found = new Map((await findMessagesToSend(database.db, ids)).map((message) => [message.id, message]));
     return ids.map((id) => found.get(id));

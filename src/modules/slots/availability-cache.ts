@@ -1,4 +1,4 @@
-import type { ChangeEvent, ChangeSubscriber } from '../../db/change-feed.js';
+import type { AddedBooking, ChangeEvent, ChangeSubscriber } from '../../db/change-feed.js';
 import type { BusyBlock, LimitBooking } from '../../scheduling/slot-query.js';
 import { END_OF_TIME } from '../../scheduling/zones.js';
 
@@ -12,16 +12,25 @@ interface Range {
 
 interface BusyEntry extends Range {
   blocks: StoredBusyBlock[];
+  /** performance.now() when it was stored. */
+  storedAt: number;
 }
 
 interface LimitEntry extends Range {
   bookings: LimitBooking[];
 }
 
+/** A host's round-robin standing in an event type: its bookings made in the period, and when it was last booked. */
+export interface HostStanding {
+  userId: number;
+  bookingsInPeriod: number;
+  lastBookedAt: number | null;
+}
+
 /** Round-robin standings of an event type's hosts in one period, per host as loaded. */
 interface StandingsEntry {
   periodStart: number;
-  byUser: Map<number, unknown>;
+  byUser: Map<number, { standing: HostStanding; storedAt: number }>;
 }
 
 /** Entries per map before it is emptied (a crude bound on memory; a refill costs one query). */
@@ -158,11 +167,45 @@ export class AvailabilityCache implements ChangeSubscriber {
     // A booking or reservation changes busy time only; settings stay cached.
     if (event.kind !== 'busyTime') this.profiles.dropUser(userId);
     this.listings.dropUser(userId, dropListing);
-    this.busy.delete(userId);
     for (const eventTypeId of this.limitTypesByUser.get(userId) ?? []) this.limits.delete(eventTypeId);
     this.limitTypesByUser.delete(userId);
-    for (const eventTypeId of this.standingTypesByUser.get(userId) ?? []) this.standings.get(eventTypeId)?.byUser.delete(userId);
-    this.standingTypesByUser.delete(userId);
+    if (event.kind === 'busyTime' && event.added) this.addBookings(userId, event.added);
+    else {
+      this.busy.delete(userId);
+      for (const eventTypeId of this.standingTypesByUser.get(userId) ?? []) this.standings.get(eventTypeId)?.byUser.delete(userId);
+      this.standingTypesByUser.delete(userId);
+    }
+  }
+
+  /**
+   * New bookings of this process (and nothing else changed): added to the host's cached busy time and
+   * to its standing in their event type, as reading them again would find them.
+   */
+  private addBookings(userId: number, added: readonly AddedBooking[]): void {
+    // An entry stored after a booking was announced may have read it: dropped, not added to.
+    const announcedAt = Math.min(...added.map((booking) => booking.announcedAt));
+    const entry = this.busy.get(userId);
+    if (entry && entry.storedAt > announcedAt) this.busy.delete(userId);
+    else if (entry) {
+      const inRange = added.filter(({ block }) => block.end > entry.from && block.start < entry.to).map(({ block }) => block);
+      if (inRange.length > 0) entry.blocks = [...entry.blocks, ...inRange];
+    }
+    for (const { block, createdAt } of added) {
+      const standings = block.eventTypeId === null ? undefined : this.standings.get(block.eventTypeId);
+      const kept = standings?.byUser.get(userId);
+      if (!standings || !kept) continue;
+      if (kept.storedAt > announcedAt) {
+        standings.byUser.delete(userId);
+        continue;
+      }
+      const { standing } = kept;
+      const counted = {
+        userId,
+        bookingsInPeriod: standing.bookingsInPeriod + (createdAt >= standings.periodStart ? 1 : 0),
+        lastBookedAt: standing.lastBookedAt === null ? createdAt : Math.max(standing.lastBookedAt, createdAt),
+      };
+      standings.byUser.set(userId, { standing: counted, storedAt: kept.storedAt });
+    }
   }
 
   private noteChange(userId: number): void {
@@ -256,7 +299,7 @@ export class AvailabilityCache implements ChangeSubscriber {
     if (this.enabled && this.busy.size + missing.length > MAX_ENTRIES) this.busy.clear();
     for (const userId of missing) {
       const blocks = loaded.get(userId) ?? [];
-      if (this.unchangedSince(userId, seen)) this.busy.set(userId, { ...grown, blocks });
+      if (this.unchangedSince(userId, seen)) this.busy.set(userId, { ...grown, blocks, storedAt: performance.now() });
       result.set(userId, live(blocks, now));
     }
     return result;
@@ -267,12 +310,18 @@ export class AvailabilityCache implements ChangeSubscriber {
    * host and dropped whenever that host's busy time changes (every booking change announces it);
    * `load` reads the hosts missing, and answers `empty` for a host with no row.
    */
-  async hostStandings<T>(eventTypeId: number, periodStart: number, userIds: readonly number[], load: (userIds: number[]) => Promise<Map<number, T>>, empty: (userId: number) => T): Promise<T[]> {
+  async hostStandings(
+    eventTypeId: number,
+    periodStart: number,
+    userIds: readonly number[],
+    load: (userIds: number[]) => Promise<Map<number, HostStanding>>,
+    empty: (userId: number) => HostStanding,
+  ): Promise<HostStanding[]> {
     let entry = this.enabled ? this.standings.get(eventTypeId) : undefined;
     if (entry && entry.periodStart !== periodStart) entry = undefined;
     const missing = userIds.filter((userId) => !entry?.byUser.has(userId));
     const seen = this.version;
-    const loaded = missing.length === 0 ? new Map<number, T>() : await load(missing);
+    const loaded = missing.length === 0 ? new Map<number, HostStanding>() : await load(missing);
     if (this.enabled && missing.length > 0) {
       if (!entry) {
         if (this.standings.size >= MAX_ENTRIES) this.standings.clear();
@@ -280,11 +329,11 @@ export class AvailabilityCache implements ChangeSubscriber {
       }
       for (const userId of missing) {
         if (!this.unchangedSince(userId, seen)) continue;
-        entry.byUser.set(userId, loaded.get(userId) ?? empty(userId));
+        entry.byUser.set(userId, { standing: loaded.get(userId) ?? empty(userId), storedAt: performance.now() });
         this.index(this.standingTypesByUser, userId, eventTypeId);
       }
     }
-    return userIds.map((userId) => (loaded.get(userId) ?? (entry?.byUser.get(userId) as T | undefined) ?? empty(userId)));
+    return userIds.map((userId) => loaded.get(userId) ?? entry?.byUser.get(userId)?.standing ?? empty(userId));
   }
 
   /** Bookings counted by an event type's limits over [from, to); `hostIds` name whose changes drop them. */

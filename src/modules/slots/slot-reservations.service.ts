@@ -207,11 +207,11 @@ export async function deleteReservation(deps: Deps, uid: string): Promise<void> 
 
 /**
  * Uses up a reservation its holder books with: it must hold this event type's slot at `slotStart`.
- * Returns whether it did (a stale or foreign uid simply holds nothing here).
+ * Returns the hosts it held (none: a stale or foreign uid simply holds nothing here), whose busy time
+ * the caller announces.
  */
-export async function consumeReservation(tx: Db, uid: string, eventTypeId: number, slotStart: number, now: number): Promise<boolean> {
+export async function consumeReservation(tx: Db, uid: string, eventTypeId: number, slotStart: number, now: number): Promise<number[]> {
   const reservation = await repo.findLiveReservation(tx, uid, now);
-  if (!reservation || reservation.eventTypeId !== eventTypeId || reservation.slotStart.getTime() !== slotStart) return false;
-  await repo.deleteReservation(tx, uid);
-  return true;
+  if (!reservation || reservation.eventTypeId !== eventTypeId || reservation.slotStart.getTime() !== slotStart) return [];
+  return (await repo.deleteReservation(tx, uid)).map((row) => row.userId);
 }
