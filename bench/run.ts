@@ -768,10 +768,10 @@ async function countBookings(storeEnv: Record<string, string>): Promise<number> 
 }
 
 /**
- * `npm run bench -- --only=mail`: the mail cost alone, from bookings runs without and with SMTP taking
- * turns (three of each), each on a fresh PostgreSQL database: ratio = median mail rps over median
- * plain rps, so that neither side gets the quieter moments of the machine; after each mail run, how
- * long its server took to send every message of it.
+ * The mail cost (also alone: `npm run bench -- --only=mail`), from bookings runs without and with SMTP
+ * taking turns (three of each), each on a fresh server and PostgreSQL database: ratio = median mail rps
+ * over median plain rps, so that neither side gets a warmer server or the quieter moments of the
+ * machine; after each mail run, how long its server took to send every message of it.
  */
 async function mailAlone() {
   const runs: { plain: number[]; mail: number[] } = { plain: [], mail: [] };
@@ -796,23 +796,6 @@ async function mailAlone() {
   }
   const ratio = round(median(runs.mail) / median(runs.plain), 3);
   return { plainRps: runs.plain, mailRps: runs.mail, ratio, costPercent: round((1 - ratio) * 100, 1), messages, metTarget: 1 - ratio < MAIL_MAX_COST };
-}
-
-/** POST /v2/bookings with mail sent over SMTP (bench/mail-e2e.ts), against `plainRps` of the same run; a failure is reported, not fatal. */
-async function mail(storeEnv: Record<string, string>, label: string, plainRps: number) {
-  const smtp = await startBenchSmtp();
-  try {
-    const { booked, messages } = await bookingsRun(storeEnv, label, smtp);
-    const ratio = round(booked.result.rps / plainRps, 3);
-    log(`${label}: bookings with mail ${booked.result.rps} /s (plain ${plainRps} /s, ratio ${ratio}); ${messages!.received} of ${messages!.expected} messages received`);
-    return { bookings: booked.result, plainBookingsRps: plainRps, ratio, costPercent: round((1 - ratio) * 100, 1), messages, metTarget: 1 - ratio < MAIL_MAX_COST };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    notes.push(`${label}: the mail benchmark FAILED: ${message}`);
-    return { failed: message };
-  } finally {
-    await smtp.close();
-  }
 }
 
 /** The team scheduling benchmark (bench/team-e2e.ts) on a fresh embedded store and a fresh PostgreSQL database. */
@@ -949,15 +932,7 @@ async function main() {
       cleanups.splice(cleanups.indexOf(webhooksDatabase.drop), 1);
       await webhooksDatabase.drop();
     }
-    const mailDatabase = await createTestDatabase({ empty: true });
-    cleanups.push(mailDatabase.drop);
-    try {
-      const plainRps = ((postgres as { bookings?: { rps?: number } }).bookings?.rps ?? 0) as number;
-      postgres = { ...(postgres as Record<string, unknown>), mail: await mail({ DATABASE_URL: mailDatabase.url, SVC_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY }, 'postgres-mail', plainRps) };
-    } finally {
-      cleanups.splice(cleanups.indexOf(mailDatabase.drop), 1);
-      await mailDatabase.drop();
-    }
+    postgres = { ...(postgres as Record<string, unknown>), mail: await reportFailure('postgres-mail', 'mail', mailAlone) };
   }
 
   // 4. the round-robin team of bench/data (bench/team-e2e.ts), on fresh stores of its own
