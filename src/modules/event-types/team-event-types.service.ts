@@ -2,8 +2,8 @@ import type { ChangeEvent, ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import type { EventTypeEmailSettings, SchedulingType } from '../../db/schema.js';
 import { badRequest, fieldRejected, invalidField, notFound } from '../../lib/errors.js';
-import type { CalendarInvites } from './event-type-model.js';
 import { emptiedAsStandard } from '../calendar-invites/calendar-invites.service.js';
+import type { CalendarInvites } from './event-type-model.js';
 import { type EventTypeRow, type EventTypeState, updateEventType } from './event-types.repository.js';
 import {
   applyChanges,
@@ -178,15 +178,15 @@ async function announceChanges(announce: Announce, eventTypeId: number, userIds:
   for (const userId of new Set(userIds)) await announce({ kind: 'availability', userId });
 }
 
-/**
- * Creates a team event type. A managed one gets a child per member it is assigned to, and the answer
- * is the parent followed by its children, as the reference's.
- */
 /** Spec 2.9: a custom template emptied by sanitization inherits the organization's default, or is `standard` without one. */
 function settledInvites(team: TeamRow, invites: CalendarInvites | null, emptied: readonly ('host' | 'guest')[] | undefined): CalendarInvites | null {
   return team.isOrganization || team.parentId !== null ? invites : emptiedAsStandard(invites, emptied);
 }
 
+/**
+ * Creates a team event type. A managed one gets a child per member it is assigned to, and the answer
+ * is the parent followed by its children, as the reference's.
+ */
 export async function createTeamEventType(deps: Deps, team: TeamRow, input: CreateTeamEventTypeInput): Promise<TeamEventTypeView[]> {
   return deps.changes.transaction(deps.database, async (tx, announce) => {
     const { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, isRRWeightsEnabled, personal } = splitTeamFields(input);

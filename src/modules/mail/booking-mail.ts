@@ -105,10 +105,10 @@ function recipients(change: BookingChangeMail, audience: BookingMailAudience): R
 }
 
 /**
- * Writes the messages of one booking change (`readAudience`: its audience, when the booking event's
- * own statement read it) (and their send jobs) in the change's transaction: to
+ * Writes the messages of one booking change (and their send jobs) in the change's transaction: to
  * the organizer and team hosts and to the attendees, as the event type's email settings and the
- * platform client's `areEmailsEnabled` allow. Nothing is rendered here: the sender renders each
+ * platform client's `areEmailsEnabled` allow. `readAudience`: who that is, when the booking event's
+ * own statement read it (else it is read here). Nothing is rendered here: the sender renders each
  * message from the booking event when it sends it.
  */
 export async function queueBookingMail(tx: Db, change: BookingChangeMail, readAudience?: BookingMailAudience): Promise<void> {

@@ -45,8 +45,8 @@ function nodemailerMessage(from: string, mail: OutgoingMail) {
     text: mail.text,
     ...(mail.html === null ? {} : { html: mail.html }),
     messageId: `<${mail.messageId}>`,
-    // Parts that cannot go as 7-bit text go as base64 (Buffer's native encoder) rather than quoted-printable
-    // (encoded in JavaScript, character by character): the larger part of composing a message's cost.
+    // Parts that cannot go as 7-bit text go as base64 (Buffer's native encoder) rather than as
+    // quoted-printable, which nodemailer encodes in JavaScript character by character.
     textEncoding: 'base64' as const,
     ...(mail.invitation
       ? {

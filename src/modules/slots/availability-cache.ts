@@ -283,12 +283,12 @@ export class AvailabilityCache implements ChangeSubscriber {
       else missing.push(userId);
     }
     if (missing.length === 0) return result;
-    // Grow an existing range rather than trading one window for another.
     // Whole spans, never past the instants the store can hold beyond what was asked for.
     const spans = {
       from: Math.min(range.from, Math.max(FIRST_INSTANT, Math.floor(range.from / BUSY_SPAN_MS) * BUSY_SPAN_MS)),
       to: Math.max(range.to, Math.min(END_OF_TIME, Math.ceil(range.to / BUSY_SPAN_MS) * BUSY_SPAN_MS)),
     };
+    // Grow an existing range rather than trading one window for another.
     const grown = missing.reduce<Range>((acc, userId) => {
       const entry = this.busy.get(userId);
       if (!entry || Math.max(entry.to, acc.to) - Math.min(entry.from, acc.from) > MAX_RANGE_MS) return acc;
@@ -307,8 +307,9 @@ export class AvailabilityCache implements ChangeSubscriber {
 
   /**
    * Each host's round-robin standing in the event type's period starting at `periodStart`: kept per
-   * host and dropped whenever that host's busy time changes (every booking change announces it);
-   * `load` reads the hosts missing, and answers `empty` for a host with no row.
+   * host, dropped whenever that host's busy time changes (every booking change announces it) except
+   * for a booking this process made, which is counted in; `load` reads the hosts missing, and
+   * `empty` stands for a host it has no row for.
    */
   async hostStandings(
     eventTypeId: number,
