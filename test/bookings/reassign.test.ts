@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { backend, createTestApp, type TestApp } from '../support/test-app.js';
 import { insertTeamBooking } from '../support/team-bookings.js';
-import { createTeamEventType, createTeamWithHosts } from '../support/team-scheduling.js';
+import { createTeamEventType, createTeamWithEventType, createTeamWithHosts } from '../support/team-scheduling.js';
 import { createEventType, createHost, type Host, slotsOf, startsOf } from '../slots/helpers.js';
 import { startReceiver } from '../webhooks/helpers.js';
 import { book, booked, BOOKINGS_VERSION, getBooking } from './helpers.js';
@@ -24,19 +24,8 @@ describe(`booking reassignment (${backend})`, () => {
   const londoner = (name: string) => createHost(api, 'Europe/London', { name });
   const teamWith = (members: Host[]) => createTeamWithHosts(api, members);
 
-  async function roundRobin(members: Host[], hosts: Record<string, unknown>[], fields: Record<string, unknown> = {}) {
-    const { team, owner } = await teamWith(members);
-    const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
-      title: 'Support',
-      slug: `support-${Math.random().toString(36).slice(2, 8)}`,
-      lengthInMinutes: 60,
-      minimumBookingNotice: 0,
-      schedulingType: 'roundRobin',
-      hosts,
-      ...fields,
-    });
-    return { team, owner, eventType };
-  }
+  const roundRobin = (members: Host[], hosts: Record<string, unknown>[], fields: Record<string, unknown> = {}) =>
+    createTeamWithEventType(api, members, { title: 'Support', lengthInMinutes: 60, schedulingType: 'roundRobin', hosts, ...fields });
 
   const reassign = (uid: string, key: string | undefined, options: { userId?: number; body?: unknown; version?: string | null } = {}) =>
     api.request('POST', `/v2/bookings/${uid}/reassign${options.userId === undefined ? '' : `/${options.userId}`}`, {

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { BOOKINGS_VERSION, booked } from '../bookings/helpers.js';
 import { createEventType, createHost, type Host, slotsOf, startsOf } from '../slots/helpers.js';
-import { createTeamEventType, createTeamWithHosts } from '../support/team-scheduling.js';
+import { createTeamWithEventType } from '../support/team-scheduling.js';
 import { createOrganization } from '../support/tenancy.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { type ReceivedMail, type SmtpReceiver, startSmtpReceiver } from './helpers.js';
@@ -154,15 +154,7 @@ describe('booking mail', () => {
   test('a collective team booking mails every host; each invitation lists the other host and the attendee', async () => {
     const ann = await createHost(api, 'Europe/London', { name: 'Ann' });
     const ben = await createHost(api, 'Asia/Kolkata', { name: 'Ben' });
-    const { team, owner } = await createTeamWithHosts(api, [ann, ben]);
-    const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
-      title: 'Panel',
-      slug: `panel-${Math.random().toString(36).slice(2, 8)}`,
-      lengthInMinutes: 30,
-      minimumBookingNotice: 0,
-      schedulingType: 'collective',
-      hosts: [{ userId: ann.userId }, { userId: ben.userId }],
-    });
+    const { owner, eventType } = await createTeamWithEventType(api, [ann, ben], { title: 'Panel', lengthInMinutes: 30, schedulingType: 'collective' });
     const [start] = startsOf(await slotsOf(api, { eventTypeId: eventType.id, start: '2027-03-02', end: '2027-03-03', timeZone: 'UTC' }));
     const attendee = { name: 'Dee', email: 'dee@example.com', timeZone: 'UTC' };
     const [annEmail, benEmail] = [await emailOf(ann), await emailOf(ben)];
@@ -239,15 +231,7 @@ describe('booking mail', () => {
   test('reassigned: the new host gets the invitation, the previous one a CANCEL, the attendee the new organizer', async () => {
     const first = await createHost(api, 'Europe/London', { name: 'Ivy' });
     const second = await createHost(api, 'Europe/London', { name: 'Jon' });
-    const { team, owner } = await createTeamWithHosts(api, [first, second]);
-    const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
-      title: 'Support',
-      slug: `support-${Math.random().toString(36).slice(2, 8)}`,
-      lengthInMinutes: 60,
-      minimumBookingNotice: 0,
-      schedulingType: 'roundRobin',
-      hosts: [{ userId: first.userId }, { userId: second.userId }],
-    });
+    const { eventType } = await createTeamWithEventType(api, [first, second], { title: 'Support', lengthInMinutes: 60, schedulingType: 'roundRobin' });
     const booking = await booked(api, { eventTypeId: eventType.id, start: '2027-03-01T10:00:00Z', attendee: { name: 'Kim', email: 'kim@example.com', timeZone: 'UTC' } });
     await smtp.waitFor(smtp.messages.length + 2);
     const holder = booking.hosts[0].id === first.userId ? first : second;

@@ -21,3 +21,18 @@ export async function createTeamWithHosts(api: TestApp, hosts: readonly Host[]) 
   for (const host of hosts) await addTeamMember(api, owner.apiKey, team.id, asMember(host));
   return { team, owner };
 }
+
+/**
+ * A team of `members` with one event type of it, made by the team's owner: no notice, a slug of its
+ * own, and every member a host unless `body` names the hosts.
+ */
+export async function createTeamWithEventType(api: TestApp, members: readonly Host[], body: Record<string, unknown>) {
+  const { team, owner } = await createTeamWithHosts(api, members);
+  const eventType = await createTeamEventType(api, owner.apiKey, team.id, {
+    slug: `team-type-${Math.random().toString(36).slice(2, 8)}`,
+    minimumBookingNotice: 0,
+    hosts: members.map((member) => ({ userId: member.userId })),
+    ...body,
+  });
+  return { team, owner, eventType };
+}

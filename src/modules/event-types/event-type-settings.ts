@@ -166,9 +166,9 @@ export function parseCalendarInvites(input: Static<typeof CalendarInvitesInput>)
   return { ...(input.host ? { host: audience(input.host) } : {}), ...(input.guest ? { guest: audience(input.guest) } : {}) };
 }
 
-/** The audiences whose custom template sanitization emptied. */
-export function emptiedInviteAudiences(input: Static<typeof CalendarInvitesInput>): ('host' | 'guest')[] {
-  return (['host', 'guest'] as const).filter((audience) => input[audience]?.mode === 'custom' && !sanitizeTemplate(input[audience]!.template ?? ''));
+/** The audiences whose custom template sanitization emptied: sent as `custom`, parsed as `inherit`. */
+export function emptiedInviteAudiences(input: Static<typeof CalendarInvitesInput>, parsed: CalendarInvites): ('host' | 'guest')[] {
+  return (['host', 'guest'] as const).filter((audience) => input[audience]?.mode === 'custom' && parsed[audience]?.mode === 'inherit');
 }
 
 /** A patch changes only the audiences it names. */

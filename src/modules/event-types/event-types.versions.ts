@@ -60,9 +60,14 @@ export function toChanges(body: UpdateBody, withCalendarInvites: boolean): Event
     recurrence: recurrence && parseRecurrence(recurrence),
     seats: seats && parseSeats(seats),
     settings: parseSettings(settings),
-    calendarInvites: withCalendarInvites && calendarInvites ? parseCalendarInvites(calendarInvites) : undefined,
-    emptiedCalendarInvites: withCalendarInvites && calendarInvites ? emptiedInviteAudiences(calendarInvites) : undefined,
+    ...(withCalendarInvites && calendarInvites ? invitesOf(calendarInvites) : {}),
   };
+}
+
+/** `calendarInvites` as stored, and which audiences sanitization emptied (they are settled once written). */
+function invitesOf(sent: NonNullable<UpdateBody['calendarInvites']>): Pick<EventTypeChanges, 'calendarInvites' | 'emptiedCalendarInvites'> {
+  const calendarInvites = parseCalendarInvites(sent);
+  return { calendarInvites, emptiedCalendarInvites: emptiedInviteAudiences(sent, calendarInvites) };
 }
 
 function variant(acceptsCalendarInvites: boolean): EventTypeVariant {
