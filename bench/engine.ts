@@ -171,45 +171,67 @@ const FRESH_SPAWNS = 7;
 const WARM_TARGET_MS = 4;
 const FRESH_TARGET_MS = 15;
 
+interface FreshTiming {
+  medianMs: number;
+  samplesMs: number[];
+  cpuMedianMs: number | null;
+  importMedianMs: number;
+  warmUpMedianMs: number | null;
+}
+
 interface SharedRoundRobin50 {
   file: string;
   check: { expected: number; got: number; ok: boolean; referenceSlots: number; extraSlotStart: string; extraSlotListed: boolean };
   warm: { medianMs: number; p95Ms: number; minMs: number; calls: number; targetMs: number; metTarget: boolean };
-  fresh: { medianMs: number; samplesMs: number[]; cpuMedianMs: number | null; importMedianMs: number; engine: string; spawns: number; loadAvgBefore: number; targetMs: number; metTarget: boolean } | { failed: string };
+  fresh:
+    | (FreshTiming & { withoutWarmUp: FreshTiming; engine: string; spawns: number; loadAvgBefore: number; targetMs: number; metTarget: boolean })
+    | { failed: string };
 }
 
 /**
- * `bench/engine-fresh.mjs` in FRESH_SPAWNS new node processes, one after the other, on the built
- * engine (dist/, as `svc serve` runs it) or, when it is not built, on the sources through tsx.
+ * `bench/engine-fresh.mjs` in 2 x FRESH_SPAWNS new node processes, one after the other, taking turns:
+ * as `svc serve` starts (its engine warm-up run, see src/scheduling/warm-up.ts) and with no engine
+ * code run before the query. On the built engine (dist/, as `svc serve` runs it) or, when it is not
+ * built, on the sources through tsx.
  */
 function freshProcessTimes(query: SlotQuery, expectedSlots: number): SharedRoundRobin50['fresh'] {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const built = path.join(root, 'dist/src/scheduling/slots.js');
-  const [loader, engine] = fs.existsSync(built) ? [[], built] : [['--import', 'tsx'], path.join(root, 'src/scheduling/slots.ts')];
-  const samples: number[] = [];
-  const cpuSamples: number[] = [];
-  const imports: number[] = [];
+  const [loader, engine, warmUp] = fs.existsSync(built)
+    ? [[], built, path.join(root, 'dist/src/scheduling/warm-up.js')]
+    : [['--import', 'tsx'], path.join(root, 'src/scheduling/slots.ts'), path.join(root, 'src/scheduling/warm-up.ts')];
+  type Result = { importMs: number; warmUpMs: number | null; firstQueryMs: number; firstQueryCpuMs: number | null; slots: number };
+  const results: { server: Result[]; none: Result[] } = { server: [], none: [] };
   const loadAvg = os.loadavg()[0]!;
-  for (let i = 0; i < FRESH_SPAWNS; i++) {
-    const child = spawnSync(process.execPath, [...loader, 'bench/engine-fresh.mjs', engine], { cwd: root, input: JSON.stringify(query), encoding: 'utf8', timeout: 60_000 });
+  for (let i = 0; i < 2 * FRESH_SPAWNS; i++) {
+    const mode = i % 2 === 0 ? 'server' : 'none';
+    const args = [...loader, 'bench/engine-fresh.mjs', engine, mode === 'server' ? warmUp : 'none'];
+    const child = spawnSync(process.execPath, args, { cwd: root, input: JSON.stringify(query), encoding: 'utf8', timeout: 60_000 });
     if (child.status !== 0) return { failed: `bench/engine-fresh.mjs exited with ${child.status ?? child.signal}: ${child.stderr.trim().split('\n').slice(-3).join(' ')}` };
-    const result = JSON.parse(child.stdout) as { importMs: number; firstQueryMs: number; firstQueryCpuMs: number | null; slots: number };
+    const result = JSON.parse(child.stdout) as Result;
     if (result.slots !== expectedSlots) return { failed: `a fresh process listed ${result.slots} slots, this one ${expectedSlots} (is dist/ stale? npm run build)` };
-    samples.push(round(result.firstQueryMs, 2));
-    if (result.firstQueryCpuMs !== null) cpuSamples.push(result.firstQueryCpuMs);
-    imports.push(result.importMs);
+    results[mode].push(result);
   }
-  const medianMs = round(median(samples), 2);
+  const timing = (runs: Result[]): FreshTiming => {
+    const cpu = runs.flatMap((run) => (run.firstQueryCpuMs === null ? [] : [run.firstQueryCpuMs]));
+    const warmUps = runs.flatMap((run) => (run.warmUpMs === null ? [] : [run.warmUpMs]));
+    return {
+      medianMs: round(median(runs.map((run) => run.firstQueryMs)), 2),
+      samplesMs: runs.map((run) => round(run.firstQueryMs, 2)),
+      cpuMedianMs: cpu.length > 0 ? round(median(cpu), 2) : null,
+      importMedianMs: round(median(runs.map((run) => run.importMs))),
+      warmUpMedianMs: warmUps.length > 0 ? round(median(warmUps)) : null,
+    };
+  };
+  const server = timing(results.server);
   return {
-    medianMs,
-    samplesMs: samples,
-    cpuMedianMs: cpuSamples.length > 0 ? round(median(cpuSamples), 2) : null,
-    importMedianMs: round(median(imports)),
+    ...server,
+    withoutWarmUp: timing(results.none),
     engine: path.relative(root, engine),
     spawns: FRESH_SPAWNS,
     loadAvgBefore: round(loadAvg, 2),
     targetMs: FRESH_TARGET_MS,
-    metTarget: medianMs <= FRESH_TARGET_MS,
+    metTarget: server.medianMs <= FRESH_TARGET_MS,
   };
 }
 
@@ -231,12 +253,12 @@ function runSharedRoundRobin50(log: (message: string) => void): SharedRoundRobin
   };
   log(`engine: sharedRoundRobin50 warm median ${warm.medianMs} ms; ${FRESH_SPAWNS} fresh processes`);
   const fresh = freshProcessTimes(input.query, slots.length);
-  log(`engine: sharedRoundRobin50 fresh median ${'medianMs' in fresh ? `${fresh.medianMs} ms` : fresh.failed}`);
+  log(`engine: sharedRoundRobin50 fresh median ${'medianMs' in fresh ? `${fresh.medianMs} ms (without the warm-up ${fresh.withoutWarmUp.medianMs} ms)` : fresh.failed}`);
   return { file: input.file, check, warm, fresh };
 }
 
 /** How the shared-input figures are measured (for the bench's notes). */
-export const SHARED_ROUND_ROBIN_NOTE = `engine.sharedRoundRobin50: ../shared/bench/roundrobin-50-hosts.json read as it is (bench/roundrobin-50.ts: round robin, one group, starts in [window.start, window.end + 1 ms), organizer zone = bookerTimeZone, busy blocks as calendar events); skipped when the file is absent. check: the slot count against ${EXPECTED_SLOTS} (the reference's ${REFERENCE_SLOTS} plus ${EXTRA_SLOT_START}, which starts inside the window and ends after it). warm: median of 300 timed calls after 200 warm-up calls in this process. fresh: ${FRESH_SPAWNS} new node processes one after the other (bench/engine-fresh.mjs, the query on stdin), each importing the engine as the server runs it (fresh.engine: dist/ when built, else the sources through tsx), waiting 100 ms for start-up's compilations, then timing its first computeSlots with the zone tables empty (wall clock; cpuMedianMs: that thread's CPU time, which other processes on the machine do not lengthen, Node 23.9+); importMedianMs is the engine's import, Intl's one-time load (which zones.ts triggers on import) included; loadAvgBefore: the 1-minute load average when the spawns began.`;
+export const SHARED_ROUND_ROBIN_NOTE = `engine.sharedRoundRobin50: ../shared/bench/roundrobin-50-hosts.json read as it is (bench/roundrobin-50.ts: round robin, one group, starts in [window.start, window.end + 1 ms), organizer zone = bookerTimeZone, busy blocks as calendar events); skipped when the file is absent. check: the slot count against ${EXPECTED_SLOTS} (the reference's ${REFERENCE_SLOTS} plus ${EXTRA_SLOT_START}, which starts inside the window and ends after it). warm: median of 300 timed calls after 200 warm-up calls in this process. fresh: new node processes one after the other (bench/engine-fresh.mjs, the query on stdin), each importing the engine as the server runs it (fresh.engine: dist/ when built, else the sources through tsx), then running the engine warm-up svc serve runs before it listens (src/scheduling/warm-up.ts: built-in queries in zones of its own, after which every zone table and formatter is dropped) or, for fresh.withoutWarmUp, nothing; ${FRESH_SPAWNS} of each, taking turns; each waits 100 ms for start-up's compilations, then times its first computeSlots with the zone tables empty (wall clock; cpuMedianMs: that thread's CPU time, which other processes on the machine do not lengthen, Node 23.9+); importMedianMs is the engine's import, Intl's one-time load (which zones.ts triggers on import) included; warmUpMedianMs the warm-up's own time; loadAvgBefore: the 1-minute load average when the spawns began.`;
 
 export interface EngineResult {
   oneHost: Timing & { hosts: number; bookings: number; targetUs: number; metTarget: boolean };

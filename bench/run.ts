@@ -866,6 +866,12 @@ async function main() {
     notes.push(MAIL_NOTE);
     return { machine: machineOf(loadAtStart), mail: mailCost, totalSeconds: round((performance.now() - began) / 1000), notes };
   }
+  // `npm run bench -- --only=engine`: the slot engine alone, in this process and in fresh ones.
+  if (process.argv.includes('--only=engine')) {
+    const engine = runEngineBench(log);
+    notes.push(SHARED_ROUND_ROBIN_NOTE);
+    return { machine: machineOf(loadAtStart), engine, totalSeconds: round((performance.now() - began) / 1000), notes };
+  }
   // `npm run bench -- --only=team`: the team scheduling benchmark alone.
   if (process.argv.includes('--only=team')) {
     const team = await teamOnBothStores();

@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import { warmUpEngine } from '../scheduling/warm-up.js';
 import { startRuntime } from './runtime.js';
 
 /** `svc serve`: the HTTP API on PORT until SIGTERM/SIGINT, then a graceful shutdown. */
@@ -17,6 +18,9 @@ export async function serve(config: Config, options: { worker: boolean } = { wor
     app.log.warn('SVC_ADMIN_API_KEY is ignored: it is only used when the store is created, and this store was created with another key. To issue a new admin key, run `svc admin-key` (with SVC_ADMIN_API_KEY set, that key is the one issued).');
   }
   if (config.fixedNow !== undefined) app.log.warn({ now: new Date(config.fixedNow).toISOString() }, 'SVC_NOW is set: the clock stands still at this instant');
+  const warmUpStart = performance.now();
+  warmUpEngine();
+  app.log.debug({ ms: Math.round(performance.now() - warmUpStart) }, 'slot engine warmed up');
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ store: runtime.ctx.database.kind, startupMs: Math.round(performance.now() - startedAt) }, 'svc is ready');
 

@@ -162,6 +162,18 @@ let lastFrom = Number.NaN;
 let lastUntil = Number.NaN;
 let lastOffset = Number.NaN;
 
+/** Zones whose offsets are held (read from Intl since start or since forgetZoneTables). */
+export const cachedZoneCount = (): number => tables.size;
+
+/** Drops every zone's offsets and formatter: the next lookup in each zone reads Intl again. */
+export function forgetZoneTables(): void {
+  tables.clear();
+  formatters.clear();
+  cachedSpans = 0;
+  lastZone = '';
+  lastFrom = lastUntil = lastOffset = Number.NaN;
+}
+
 /** UTC offset of `zone` at `epochMs`, in minutes (e.g. 330 for Asia/Kolkata). */
 export function offsetMinutes(zone: string, epochMs: number): number {
   if (epochMs >= lastFrom && epochMs < lastUntil && zone === lastZone) return lastOffset;
