@@ -60,6 +60,8 @@ describe('booking mail', () => {
     assert.match(toHost.email.subject!, /^New event: Intro <b>call<\/b> between Ada Host and Bob <script>alert\(1\)<\/script> at Mar 1, 2027, 9:00 AM$/);
     assert.match(toBob.email.subject!, /^Confirmed: Intro <b>call<\/b> between .* at Mar 1, 2027, 11:00 PM$/);
     assert.equal(toBob.email.from?.address, 'bookings@svc.test');
+    assert.deepEqual([toBob.envelopeFrom, toBob.to], ['bookings@svc.test', [attendee.email.toLowerCase()]]);
+    assert.match(toBob.email.messageId!, /^<[\w-]+@svc>$/);
     // Times in the recipient's zone: 14:00Z is 09:00 in New York and 23:00 in Tokyo (March 1, 2027).
     assert.equal(starts[0], '2027-03-01T14:00:00.000Z');
     assert.match(toHost.email.text!, /9:00.*\(America\/New_York\)/);

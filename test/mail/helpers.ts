@@ -25,6 +25,8 @@ export interface ParsedInvitation {
 export interface ReceivedMail {
   /** RCPT TO of the SMTP envelope. */
   to: string[];
+  /** MAIL FROM of the SMTP envelope. */
+  envelopeFrom: string | null;
   raw: string;
   email: Email;
   /** The `text/calendar; method=...` part. */
@@ -106,6 +108,7 @@ export async function startSmtpReceiver(options: { refuse?: (recipient: string, 
             const ics = text(calendar);
             messages.push({
               to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
+              envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
               raw,
               email,
               calendarPart: ics === null ? null : { method: (calendar as { method?: string }).method ?? null, ics },

@@ -1,5 +1,7 @@
 import nodemailer from 'nodemailer';
+import addressparser from 'nodemailer/lib/addressparser';
 import type { MailConfig } from '../../app/config.js';
+import { composeMime, type MailAddress } from './mime-message.js';
 
 /** One message, rendered: what a transport sends. */
 export interface OutgoingMail {
@@ -34,28 +36,10 @@ export interface InfoLog {
   info(obj: object, msg: string): void;
 }
 
-/** The reference's name for the attachment (a second text/calendar part confuses some clients: application/ics). */
-const ICS_FILENAME = 'invite.ics';
-
-function nodemailerMessage(from: string, mail: OutgoingMail) {
-  return {
-    from,
-    to: mail.to.name ? { name: mail.to.name, address: mail.to.address } : mail.to.address,
-    subject: mail.subject,
-    text: mail.text,
-    ...(mail.html === null ? {} : { html: mail.html }),
-    messageId: `<${mail.messageId}>`,
-    // Parts that cannot go as 7-bit text go as base64 (Buffer's native encoder) rather than as
-    // quoted-printable, which nodemailer encodes in JavaScript character by character.
-    textEncoding: 'base64' as const,
-    ...(mail.invitation
-      ? {
-          // The `text/calendar; method=...` alternative calendar clients act on, and the same file attached.
-          icalEvent: { method: mail.invitation.method, content: mail.invitation.ics },
-          attachments: [{ filename: ICS_FILENAME, content: mail.invitation.ics, contentType: 'application/ics' }],
-        }
-      : {}),
-  };
+/** MAIL_FROM as an address (`svc <no-reply@example.com>`; a bare address has no name). */
+function senderOf(from: string): MailAddress {
+  const [first] = addressparser(from, { flatten: true });
+  return first?.address ? { name: first.name || null, address: first.address } : { name: null, address: from };
 }
 
 /**
@@ -74,12 +58,16 @@ export function createMailTransport(config: MailConfig, log: InfoLog, maxConnect
     };
   }
   const transporter = nodemailer.createTransport({ url: config.smtpUrl, pool: true, maxConnections, maxMessages: Infinity });
+  const sender = senderOf(config.from);
   return {
     async send(mail) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       try {
-        const info = await transporter.sendMail(nodemailerMessage(config.from, mail));
+        // One string, so the socket gets the message in a few writes (streamed as nodemailer composes
+        // it, a message went out in a write per encoded line).
+        const raw = composeMime(sender, mail);
+        const info = await transporter.sendMail({ raw, envelope: { from: sender.address, to: [mail.to.address] } });
         const refused = info.rejected?.length ? `refused: ${info.rejected.map(String).join(', ')}` : null;
         return { error: refused, permanent: refused !== null, response: String(info.response ?? ''), durationMs: elapsed() };
       } catch (error) {
