@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { NamingClient } from './named-statements.js';
 import { pgliteBaseSnapshotPath, UNPACKING_MARKER, unpackSnapshot } from './pglite-snapshot.js';
+import { usePreparedStatements } from './pglite-statements.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -94,6 +95,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
   const client =
     options.pglite ?? (await PGlite.create({ dataDir: options.dataDir, loadDataDir, extensions, startParams: pgliteStartParams() }));
+  usePreparedStatements(client);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     kind: 'pglite',
