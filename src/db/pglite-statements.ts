@@ -77,7 +77,11 @@ export function usePreparedStatements(client: PGlite): void {
         batch(serialize.bind({ statement: name, values: values as string[] }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()),
         { syncToFs: !inTransaction },
       );
-      return parse.parseResults(messages, client.parsers, options)[0] as Results<T>;
+      // PGlite copies all its parsers (about 300) to merge a query's own into them, on every call: 80 us
+      // a statement, as much as running it. Chained onto them, only the query's own are copied.
+      if (!options?.parsers) return parse.parseResults(messages, client.parsers, options)[0] as Results<T>;
+      const parsers = Object.assign(Object.create(client.parsers) as typeof client.parsers, options.parsers);
+      return parse.parseResults(messages, parsers, { ...options, parsers: undefined })[0] as Results<T>;
     });
 
   const preparable = (text: string, params: unknown[] | undefined, options: QueryOptions | undefined): params is unknown[] =>
