@@ -20,9 +20,9 @@ export async function serve(config: Config, options: { worker: boolean } = { wor
   if (config.fixedNow !== undefined) app.log.warn({ now: new Date(config.fixedNow).toISOString() }, 'SVC_NOW is set: the clock stands still at this instant');
   const warmUpStart = performance.now();
   warmUpEngine();
-  app.log.debug({ ms: Math.round(performance.now() - warmUpStart) }, 'slot engine warmed up');
+  const engineWarmUpMs = Math.round(performance.now() - warmUpStart);
   await app.listen({ port: config.port, host: config.host });
-  app.log.info({ store: runtime.ctx.database.kind, startupMs: Math.round(performance.now() - startedAt) }, 'svc is ready');
+  app.log.info({ store: runtime.ctx.database.kind, startupMs: Math.round(performance.now() - startedAt), engineWarmUpMs }, 'svc is ready');
 
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {

@@ -46,7 +46,7 @@ function hosts(fixedCount: number): HostAvailability[] {
   });
 }
 
-function query(fixedCount: number, overrides: Partial<SlotQuery> = {}): SlotQuery {
+function query(hostList: HostAvailability[], overrides: Partial<SlotQuery> = {}): SlotQuery {
   return {
     ...PLAIN_EVENT_RULES,
     slotInterval: 15,
@@ -58,7 +58,7 @@ function query(fixedCount: number, overrides: Partial<SlotQuery> = {}): SlotQuer
     duration: 30,
     organizerTimeZone: ZONES[0]!,
     weekStart: 1,
-    hosts: hosts(fixedCount),
+    hosts: hostList,
     limitBookings: [],
     teamLimits: null,
     ignoreBookingUid: null,
@@ -74,9 +74,9 @@ function query(fixedCount: number, overrides: Partial<SlotQuery> = {}): SlotQuer
  */
 export function warmUpEngine(): number {
   const queries = [
-    query(0),
-    query(3),
-    query(1, { hosts: hosts(1).slice(0, 1), bookingLimitsCount: { day: 4, week: 12 }, limitBookings: [{ start: FROM + 2 * DAY + 15 * 60 * MINUTE, end: FROM + 2 * DAY + 930 * MINUTE }] }),
+    query(hosts(0)),
+    query(hosts(3)),
+    query(hosts(1).slice(0, 1), { bookingLimitsCount: { day: 4, week: 12 }, limitBookings: [{ start: FROM + 2 * DAY + 15 * 60 * MINUTE, end: FROM + 2 * DAY + 930 * MINUTE }] }),
   ];
   let listed = 0;
   for (let round = 0; round < ROUNDS; round++) {

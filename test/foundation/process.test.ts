@@ -104,6 +104,9 @@ describe(`svc serve as a process (${childBackend})`, () => {
     store = await newStore();
     first = await startServer(store.env);
     adminKey = generatedAdminKey(first);
+    // The slot engine ran on its built-in queries before the server listened (src/scheduling/warm-up.ts).
+    const ready = first.logs().find((line) => line.msg === 'svc is ready');
+    assert.ok(ready && typeof ready.engineWarmUpMs === 'number' && ready.engineWarmUpMs > 0, JSON.stringify(ready));
 
     user = await createUser(first, adminKey);
     const me = await request(first.baseUrl, 'GET', '/v2/me', { key: user.apiKey });

@@ -296,7 +296,7 @@ export async function insertBookingEvent(
     select event.id as event_id, (extract(epoch from event.created_at) * 1000)::float8 as event_created_ms${part ? sql`, statement_part.part_value` : sql``}${alongside ? sql`, alongside.*` : sql``}
     from event${part ? sql` cross join statement_part` : sql``}${alongside ? sql` left join (${alongside}) alongside on true` : sql``}`);
   const rows = (result as unknown as { rows: Record<string, unknown>[] }).rows;
-  const alongsideRows = alongside ? rows.map(({ part_value: _part, ...row }) => row) : [];
+  const alongsideRows = !alongside ? [] : part ? rows.map(({ part_value: _part, ...row }) => row) : rows;
   return { id: Number(rows[0]!.event_id), createdAt: new Date(Number(rows[0]!.event_created_ms)), alongside: alongsideRows, partValue: rows[0]!.part_value ?? null };
 }
 

@@ -32,7 +32,7 @@ function displayName(name: string): string {
 }
 
 /** `Name <local@domain>`, the domain in ASCII (IDNA) as SMTP needs it. */
-export function formatAddress({ name, address }: MailAddress): string {
+function formatAddress({ name, address }: MailAddress): string {
   const at = address.lastIndexOf('@');
   const ascii = at < 0 ? address : `${address.slice(0, at + 1)}${domainToASCII(address.slice(at + 1)) || address.slice(at + 1)}`;
   const cleanName = name === null ? '' : oneLine(name).trim();

@@ -169,15 +169,10 @@ export class AvailabilityCache implements ChangeSubscriber {
     this.changedAt.set(userId, this.version);
   }
 
-  /** Whether a value of `userId`'s loaded when the version was `seen` may be kept. */
-  private unchangedSince(userId: number, seen: number): boolean {
-    return this.enabled && seen >= this.changesFloor && (this.changedAt.get(userId) ?? -1) <= seen;
-  }
-
   /** Whether a value of these users (and of teams, if it depends on them) loaded at version `seen` may be kept. */
-  private keepable(seen: number, userIds: readonly number[], dependsOnTeams: boolean): boolean {
+  private keepable(seen: number, userIds: readonly number[], dependsOnTeams = false): boolean {
     if (!this.enabled || seen < this.changesFloor || (dependsOnTeams && this.teamsChangedAt > seen)) return false;
-    return userIds.every((userId) => this.unchangedSince(userId, seen));
+    return userIds.every((userId) => (this.changedAt.get(userId) ?? -1) <= seen);
   }
 
   /**
@@ -252,7 +247,7 @@ export class AvailabilityCache implements ChangeSubscriber {
     if (this.enabled && this.busy.size + missing.length > MAX_ENTRIES) this.busy.clear();
     for (const userId of missing) {
       const blocks = loaded.get(userId) ?? [];
-      if (this.unchangedSince(userId, seen)) this.busy.set(userId, { ...grown, blocks, storedAt: performance.now() });
+      if (this.keepable(seen, [userId])) this.busy.set(userId, { ...grown, blocks, storedAt: performance.now() });
       result.set(userId, live(blocks, now));
     }
     return result;
@@ -282,7 +277,7 @@ export class AvailabilityCache implements ChangeSubscriber {
         this.standings.set(eventTypeId, (entry = { periodStart, byUser: new Map() }));
       }
       for (const userId of missing) {
-        if (!this.unchangedSince(userId, seen)) continue;
+        if (!this.keepable(seen, [userId])) continue;
         entry.byUser.set(userId, { standing: loaded.get(userId) ?? empty(userId), storedAt: performance.now() });
         this.index(this.standingTypesByUser, userId, eventTypeId);
       }
@@ -296,7 +291,7 @@ export class AvailabilityCache implements ChangeSubscriber {
     if (entry && covers(entry, range.from, range.to)) return entry.bookings;
     const seen = this.version;
     const bookings = await load(range);
-    if (this.keepable(seen, hostIds, false)) {
+    if (this.keepable(seen, hostIds)) {
       if (this.limits.size >= MAX_ENTRIES) this.limits.clear();
       this.limits.set(eventTypeId, { ...range, bookings });
       for (const userId of hostIds) this.index(this.limitTypesByUser, userId, eventTypeId);
