@@ -39,6 +39,17 @@ const EVENT_TYPE_CALENDAR_INVITES = [
   '/v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId/calendar-invites',
 ];
 
+const MEMBERSHIP_ROUTES = [
+  '/v2/teams/:teamId/memberships',
+  '/v2/teams/:teamId/memberships/:membershipId',
+  '/v2/organizations/:orgId/memberships',
+  '/v2/organizations/:orgId/memberships/:membershipId',
+  '/v2/organizations/:orgId/teams/:teamId/memberships',
+  '/v2/organizations/:orgId/teams/:teamId/memberships/:membershipId',
+];
+/** Refusals of access/role-grants.ts: nobody gives, changes or takes a role beyond their own standing. */
+const ROLE_GRANT_REFUSED = ['owner_role_owners_only', 'owner_membership_owners_only', 'member_above_own_role', 'own_role_raise', 'role_above_own', 'permission_not_held'];
+
 /** The `details.reason` values svc's services answer with, by route. */
 export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: EVENT_TYPE_CALENDAR_INVITES, reasons: { 404: ['event_type_not_found', 'team_not_found'] } },
@@ -153,6 +164,8 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
     methods: ['PATCH', 'DELETE'],
     reasons: { 400: ['last_owner', 'role_not_found'] },
   },
+  { routes: [...MEMBERSHIP_ROUTES, '/v2/organizations/:orgId/users', '/v2/organizations/:orgId/users/:userId'], methods: ['POST', 'PATCH', 'DELETE'], reasons: { 403: ROLE_GRANT_REFUSED } },
+  { routes: ['/v2/organizations/:orgId/roles', '/v2/organizations/:orgId/roles/*', '/v2/organizations/:orgId/teams/:teamId/roles', '/v2/organizations/:orgId/teams/:teamId/roles/*'], methods: WRITE, reasons: { 403: ['permission_not_held'] } },
   { routes: ['/v2/admin/organizations/:orgId'], reasons: { 404: ['organization_not_found'] } },
   { routes: ['/v2/webhooks/:webhookId/deliveries/:deliveryId/resend', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries/:deliveryId/resend'], reasons: { 409: ['webhook_delivery_in_progress'] } },
   {

@@ -227,7 +227,7 @@ describe('organization users (/v2/organizations/{orgId}/users)', () => {
     assert.equal((await api.request('GET', '/v2/me', { key: member.apiKey })).status, 401);
   });
 
-  test('svc keeps what an organization admin may not erase: a user of other teams, the last OWNER, a system admin', async () => {
+  test('svc keeps what an organization admin may not erase: a user of other teams, an OWNER (the last one even for itself), a system admin', async () => {
     const member = await createOrgMember(api, orgId, owner.apiKey);
     await markCreatedByOrganization(api, member.user.id, orgId);
     const standalone = await api.request('POST', '/v2/teams', { key: member.apiKey, body: { name: unique('Own team') } });
@@ -238,7 +238,9 @@ describe('organization users (/v2/organizations/{orgId}/users)', () => {
     assert.equal((await api.request('GET', '/v2/me', { key: member.apiKey })).status, 200, 'still there');
 
     await markCreatedByOrganization(api, owner.user.id, orgId);
-    const lastOwner = await api.request('DELETE', `/v2/organizations/${orgId}/users/${owner.user.id}`, { key: admin.apiKey });
+    const ownerByAdmin = await api.request('DELETE', `/v2/organizations/${orgId}/users/${owner.user.id}`, { key: admin.apiKey });
+    assert.deepEqual([ownerByAdmin.status, ownerByAdmin.body.error.details.reason], [403, 'owner_membership_owners_only'], 'an admin removes no owner');
+    const lastOwner = await api.request('DELETE', `/v2/organizations/${orgId}/users/${owner.user.id}`, { key: owner.apiKey });
     assert.deepEqual([lastOwner.status, lastOwner.body.error.details.reason], [400, 'last_owner']);
 
     const sysadminId = (await api.request('GET', '/v2/me', { key: ADMIN_API_KEY })).body.data.id;

@@ -60,9 +60,9 @@ describe('organization team roles (/v2/organizations/{orgId}/teams/{teamId}/role
     assert.deepEqual({ ...patched.body.data, updatedAt: undefined }, { ...role, description: 'Close deals', permissions: ['booking.read'], updatedAt: undefined });
 
     const permissions = `${roles}/${role.id}/permissions`;
-    assert.deepEqual((await api.request('POST', permissions, { key: admin.apiKey, body: { permissions: ['booking.readTeamAuditLogs'] } })).body, {
+    assert.deepEqual((await api.request('POST', permissions, { key: admin.apiKey, body: { permissions: ['booking.readRecordings'] } })).body, {
       status: 'success',
-      data: ['booking.read', 'booking.readTeamAuditLogs'],
+      data: ['booking.read', 'booking.readRecordings'],
     });
     assert.deepEqual((await api.request('PUT', permissions, { key: admin.apiKey, body: { permissions: ['team.invite', 'team.remove', 'team.read'] } })).body.data, ['team.invite', 'team.remove', 'team.read']);
     assert.deepEqual((await api.request('DELETE', `${permissions}/team.invite`, { key: admin.apiKey })).status, 204);

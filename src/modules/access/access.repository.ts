@@ -39,8 +39,15 @@ export async function loadTenancy(db: Db, userId: number, teamIds: number[]): Pr
   return result;
 }
 
-/** A custom role of the team or organization `teamId`, if `roleId` names one. */
-export async function findRoleOfTeam(db: Db, teamId: number, roleId: string): Promise<{ id: string } | undefined> {
-  const [row] = await db.select({ id: roles.id }).from(roles).where(and(eq(roles.id, roleId), eq(roles.teamId, teamId)));
+/** A custom role of the team or organization `teamId`, if `roleId` names one, with its permissions. */
+export async function findRoleOfTeam(db: Db, teamId: number, roleId: string): Promise<{ id: string; permissions: string[] } | undefined> {
+  const [row] = await db.select({ id: roles.id, permissions: roles.permissions }).from(roles).where(and(eq(roles.id, roleId), eq(roles.teamId, teamId)));
   return row;
+}
+
+/** The permissions of a custom role (none for no role). */
+export async function customRolePermissions(db: Db, roleId: string | null): Promise<string[]> {
+  if (roleId === null) return [];
+  const [row] = await db.select({ permissions: roles.permissions }).from(roles).where(eq(roles.id, roleId));
+  return row?.permissions ?? [];
 }

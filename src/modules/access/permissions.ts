@@ -60,6 +60,27 @@ const SYSTEM_ROLE_PERMISSIONS: Readonly<Record<MembershipRole, readonly string[]
   ],
 };
 
+/**
+ * What a membership role lets its holder do on svc's routes without a custom role, where the route
+ * falls back to the role (`access.tenant` rules) for a permission the reference's seed of that role
+ * lacks: an organization admin changes members' roles, deletes its teams and creates managed
+ * organizations. test/roles/role-grants.test.ts fails when a route's rule and this table disagree.
+ */
+const ROLE_FALLBACK_PERMISSIONS: Readonly<Record<RoleScope, Partial<Record<MembershipRole, readonly string[]>>>> = {
+  organization: { ADMIN: ['organization.changeMemberRole', 'organization.create', 'team.delete'] },
+  team: {},
+};
+
+/**
+ * The PBAC permissions a membership role holds in an organization or team: all of them for an owner,
+ * otherwise its built-in role's seed and what its role alone reaches on svc's routes. What a member
+ * may grant to others is bounded by what they hold.
+ */
+export function permissionsHeldByRole(role: MembershipRole, scope: RoleScope): readonly string[] {
+  if (role === 'OWNER') return ['*.*'];
+  return [...SYSTEM_ROLE_PERMISSIONS[role], ...(ROLE_FALLBACK_PERMISSIONS[scope][role] ?? [])];
+}
+
 export const SYSTEM_ROLE_IDS: Readonly<Record<MembershipRole, string>> = { OWNER: 'owner_role', ADMIN: 'admin_role', MEMBER: 'member_role' };
 const SYSTEM_ROLE_NAMES: Readonly<Record<MembershipRole, string>> = { OWNER: 'Owner', ADMIN: 'Admin', MEMBER: 'Member' };
 

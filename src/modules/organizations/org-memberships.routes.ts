@@ -7,7 +7,8 @@ import { TakeSkipQuery } from '../../http/pagination.js';
 import { presentMembership } from '../teams/teams.presenter.js';
 import type { MembershipWithUser } from '../teams/teams.repository.js';
 import { CreateMembershipBody, MembershipOutput, UpdateMembershipBody } from '../teams/teams.schemas.js';
-import * as teams from '../teams/teams.service.js';
+import { listMemberships } from '../teams/memberships.service.js';
+import { principalOf } from '../../http/request-guard.js';
 import { OrgIdParams, OrgMembershipParams } from './organizations.schemas.js';
 import * as orgMemberships from './org-memberships.service.js';
 
@@ -24,7 +25,7 @@ export function registerOrganizationMembershipRoutes(app: App, ctx: AppContext):
     config: { access: access.tenant('ORG_MEMBERSHIP_READ', rule('organization.listMembers')) },
     schema: { tags, summary: 'Get all memberships', params: OrgIdParams, querystring: TakeSkipQuery(), response: { 200: Envelope(Type.Array(OrgMembershipOutput)) } },
     handler: async (request) => {
-      const rows = await teams.listMemberships(ctx, request.params.orgId, { skip: request.query.skip ?? 0, take: request.query.take ?? 250 });
+      const rows = await listMemberships(ctx, request.params.orgId, { skip: request.query.skip ?? 0, take: request.query.take ?? 250 });
       return ok(rows.map(presentOrgMembership));
     },
   });
@@ -39,7 +40,7 @@ export function registerOrganizationMembershipRoutes(app: App, ctx: AppContext):
       body: CreateMembershipBody,
       response: { 201: Envelope(OrgMembershipOutput) },
     },
-    handler: async (request, reply) => reply.status(201).send(ok(presentOrgMembership(await orgMemberships.createOrganizationMembership(ctx, request.params.orgId, request.body)))),
+    handler: async (request, reply) => reply.status(201).send(ok(presentOrgMembership(await orgMemberships.createOrganizationMembership(ctx, principalOf(request).user, request.params.orgId, request.body)))),
   });
 
   app.get('/v2/organizations/:orgId/memberships/:membershipId', {
@@ -58,7 +59,7 @@ export function registerOrganizationMembershipRoutes(app: App, ctx: AppContext):
       body: UpdateMembershipBody,
       response: { 200: Envelope(OrgMembershipOutput) },
     },
-    handler: async (request) => ok(presentOrgMembership(await orgMemberships.updateOrganizationMembership(ctx, request.params.orgId, request.params.membershipId, request.body))),
+    handler: async (request) => ok(presentOrgMembership(await orgMemberships.updateOrganizationMembership(ctx, principalOf(request).user, request.params.orgId, request.params.membershipId, request.body))),
   });
 
   app.delete('/v2/organizations/:orgId/memberships/:membershipId', {
@@ -70,6 +71,6 @@ export function registerOrganizationMembershipRoutes(app: App, ctx: AppContext):
       params: OrgMembershipParams,
       response: { 200: Envelope(OrgMembershipOutput) },
     },
-    handler: async (request) => ok(presentOrgMembership(await orgMemberships.deleteOrganizationMembership(ctx, request.params.orgId, request.params.membershipId))),
+    handler: async (request) => ok(presentOrgMembership(await orgMemberships.deleteOrganizationMembership(ctx, principalOf(request).user, request.params.orgId, request.params.membershipId))),
   });
 }

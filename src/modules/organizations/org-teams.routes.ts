@@ -7,6 +7,7 @@ import { TakeSkipQuery } from '../../http/pagination.js';
 import { principalOf, tenantOf } from '../../http/request-guard.js';
 import { presentMembership, presentTeam } from '../teams/teams.presenter.js';
 import { CreateMembershipBody, CreateTeamBody, MembershipOutput, MembershipRoleSchema, TeamOutput, UpdateMembershipBody, UpdateTeamBody } from '../teams/teams.schemas.js';
+import { listMemberships } from '../teams/memberships.service.js';
 import * as teams from '../teams/teams.service.js';
 import { InviteOutput, OrgIdParams, OrgTeamMembershipParams, OrgTeamParams } from './organizations.schemas.js';
 import * as orgTeams from './org-teams.service.js';
@@ -106,7 +107,7 @@ function registerOrganizationTeamMembershipRoutes(app: App, ctx: AppContext): vo
     config: { access: access.tenant('TEAM_MEMBERSHIP_READ', rule('team.listMembers')) },
     schema: { tags, summary: 'Get all memberships', params: OrgTeamParams, querystring: TakeSkipQuery(), response: { 200: Envelope(Type.Array(MembershipOutput)) } },
     handler: async (request) => {
-      const rows = await teams.listMemberships(ctx, orgAndTeam(request).team.id, { skip: request.query.skip ?? 0, take: request.query.take ?? 250 });
+      const rows = await listMemberships(ctx, orgAndTeam(request).team.id, { skip: request.query.skip ?? 0, take: request.query.take ?? 250 });
       return ok(rows.map(presentMembership));
     },
   });
@@ -129,7 +130,7 @@ function registerOrganizationTeamMembershipRoutes(app: App, ctx: AppContext): vo
     },
     handler: async (request, reply) => {
       const { organization, team } = orgAndTeam(request);
-      const membership = await orgTeams.createOrganizationTeamMembership(ctx, organization.id, team.id, request.body);
+      const membership = await orgTeams.createOrganizationTeamMembership(ctx, principalOf(request).user, organization.id, team.id, request.body);
       return reply.status(201).send(ok(presentMembership(membership)));
     },
   });
@@ -144,13 +145,13 @@ function registerOrganizationTeamMembershipRoutes(app: App, ctx: AppContext): vo
       body: UpdateMembershipBody,
       response: { 200: Envelope(MembershipOutput) },
     },
-    handler: async (request) => ok(presentMembership(await orgTeams.updateOrganizationTeamMembership(ctx, orgAndTeam(request).team.id, request.params.membershipId, request.body))),
+    handler: async (request) => ok(presentMembership(await orgTeams.updateOrganizationTeamMembership(ctx, principalOf(request).user, orgAndTeam(request).team.id, request.params.membershipId, request.body))),
   });
 
   app.delete('/v2/organizations/:orgId/teams/:teamId/memberships/:membershipId', {
     config: { access: access.tenant('TEAM_MEMBERSHIP_WRITE', rule('team.remove')) },
     schema: { tags, summary: 'Delete a membership', description: 'The last OWNER cannot be removed.', params: OrgTeamMembershipParams, response: { 200: Envelope(MembershipOutput) } },
-    handler: async (request) => ok(presentMembership(await orgTeams.deleteOrganizationTeamMembership(ctx, orgAndTeam(request).team.id, request.params.membershipId))),
+    handler: async (request) => ok(presentMembership(await orgTeams.deleteOrganizationTeamMembership(ctx, principalOf(request).user, orgAndTeam(request).team.id, request.params.membershipId))),
   });
 }
 

@@ -5,16 +5,9 @@ import { hashToken } from '../../lib/crypto.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
 import * as teamsRepo from '../teams/teams.repository.js';
 import type { MembershipWithUser, TeamRow } from '../teams/teams.repository.js';
-import {
-  createMembershipIn,
-  type CreateMembershipInput,
-  createTeam,
-  type CreateTeamInput,
-  deleteMembershipIn,
-  type Deps,
-  updateMembershipIn,
-  type UpdateMembershipInput,
-} from '../teams/teams.service.js';
+import type { Actor } from '../access/resource-policy.js';
+import { addMemberIn, changeMembershipIn, type CreateMembershipInput, removeMemberIn, type UpdateMembershipInput } from '../teams/memberships.service.js';
+import { createTeam, type CreateTeamInput, type Deps } from '../teams/teams.service.js';
 import * as repo from './organizations.repository.js';
 import { tenancyWrite } from '../access/tenancy-cache.js';
 
@@ -48,10 +41,10 @@ export async function createInvite(db: Db, appUrl: string, teamId: number, now: 
 }
 
 /** Team memberships under an organization are only for the organization's users (422 otherwise, as the reference). */
-export async function createOrganizationTeamMembership(deps: Deps, organizationId: number, teamId: number, input: CreateMembershipInput): Promise<MembershipWithUser> {
+export async function createOrganizationTeamMembership(deps: Deps, actor: Actor, organizationId: number, teamId: number, input: CreateMembershipInput): Promise<MembershipWithUser> {
   return tenancyWrite(deps, async (tx) => {
     if (!(await repo.findProfile(tx, organizationId, input.userId))) throw unprocessable('user_not_in_organization', 'User is not part of the Organization');
-    return createMembershipIn(tx, teamId, input);
+    return addMemberIn(tx, actor, teamId, input);
   });
 }
 
@@ -63,16 +56,16 @@ export async function getOrganizationTeamMembership(db: Db, teamId: number, memb
   return found;
 }
 
-export async function updateOrganizationTeamMembership(deps: Deps, teamId: number, membershipId: number, input: UpdateMembershipInput): Promise<MembershipWithUser> {
+export async function updateOrganizationTeamMembership(deps: Deps, actor: Actor, teamId: number, membershipId: number, input: UpdateMembershipInput): Promise<MembershipWithUser> {
   return tenancyWrite(deps, async (tx) => {
     await getOrganizationTeamMembership(tx, teamId, membershipId);
-    return updateMembershipIn(tx, teamId, membershipId, input);
+    return changeMembershipIn(tx, actor, teamId, membershipId, input);
   });
 }
 
-export async function deleteOrganizationTeamMembership(deps: Deps, teamId: number, membershipId: number): Promise<MembershipWithUser> {
+export async function deleteOrganizationTeamMembership(deps: Deps, actor: Actor, teamId: number, membershipId: number): Promise<MembershipWithUser> {
   return tenancyWrite(deps, async (tx) => {
     await getOrganizationTeamMembership(tx, teamId, membershipId);
-    return deleteMembershipIn(tx, teamId, membershipId);
+    return removeMemberIn(tx, actor, teamId, membershipId);
   });
 }

@@ -44,7 +44,7 @@ export function registerOrganizationUserRoutes(app: App, ctx: AppContext): void 
       body: CreateOrgUserBody,
       response: { 201: Envelope(OrgUserOutput) },
     },
-    handler: async (request, reply) => reply.status(201).send(ok(presentOrgUser(await orgUsers.createOrganizationUser(ctx, request.params.orgId, request.body)))),
+    handler: async (request, reply) => reply.status(201).send(ok(presentOrgUser(await orgUsers.createOrganizationUser(ctx, principalOf(request).user, request.params.orgId, request.body)))),
   });
 
   app.patch('/v2/organizations/:orgId/users/:userId', {

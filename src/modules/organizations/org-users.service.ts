@@ -4,7 +4,8 @@ import type { MembershipRole, Weekday } from '../../db/schema.js';
 import { conflict, forbidden, invalidField } from '../../lib/errors.js';
 import { assertOwnsSchedule } from '../schedules/schedules.service.js';
 import * as teamsRepo from '../teams/teams.repository.js';
-import { createMembershipIn, deleteMembershipIn } from '../teams/teams.service.js';
+import { assertMayAddMember, grantorStanding } from '../access/role-grants.js';
+import { insertMembershipIn, removeMemberIn } from '../teams/memberships.service.js';
 import { createUser, deleteUser, updateUser } from '../users/users.service.js';
 import * as repo from './org-users.repository.js';
 import type { OrgUser } from './org-users.repository.js';
@@ -129,10 +130,12 @@ function storedFields(input: UserFields) {
  * accepted when `autoAccept`) and a profile there, in one transaction. Emails and usernames are
  * lowercased, as the reference does.
  */
-export async function createOrganizationUser(deps: Deps, organizationId: number, input: CreateOrgUserInput): Promise<OrgUser> {
+export async function createOrganizationUser(deps: Deps, caller: Caller, organizationId: number, input: CreateOrgUserInput): Promise<OrgUser> {
   const email = input.email.toLowerCase();
   const username = input.username?.toLowerCase();
   return tenancyWrite(deps, async (tx) => {
+    await teamsRepo.lockTeamAndParent(tx, organizationId);
+    assertMayAddMember(await grantorStanding(tx, caller, organizationId), { role: input.organizationRole ?? 'MEMBER', customPermissions: null });
     if (await repo.isEmailTaken(tx, email, null)) throw emailTaken();
     if (username !== undefined && (await repo.isUsernameTaken(tx, organizationId, username, null))) throw usernameTaken();
     const fields = storedFields(input);
@@ -145,7 +148,7 @@ export async function createOrganizationUser(deps: Deps, organizationId: number,
       name: fields.name as string,
     });
     await repo.markCreatedByOrganization(tx, user.id, organizationId);
-    await createMembershipIn(tx, organizationId, { userId: user.id, role: input.organizationRole ?? 'MEMBER', accepted: input.autoAccept ?? true });
+    await insertMembershipIn(tx, organizationId, { userId: user.id, role: input.organizationRole ?? 'MEMBER', accepted: input.autoAccept ?? true });
     await ensureProfile(tx, organizationId, user.id);
     return (await repo.findOrgUser(tx, organizationId, user.id))!;
   });
@@ -186,7 +189,7 @@ export async function deleteOrganizationUser(deps: Deps, caller: Caller, organiz
       );
     }
     const membership = await teamsRepo.findMembershipOfUser(tx, organizationId, userId);
-    if (membership) await deleteMembershipIn(tx, organizationId, membership.id);
+    if (membership) await removeMemberIn(tx, caller, organizationId, membership.id);
     await deleteUser(tx, userId);
     await announce({ kind: 'user', userId });
     return target;

@@ -7,7 +7,7 @@ import { markCreatedByOrganization, setProfileUsername } from '../organizations/
 import { ensureProfile } from '../organizations/organizations.repository.js';
 import { assertOwnsSchedule, createDefaultScheduleIn } from '../schedules/schedules.service.js';
 import { findMembershipOfUser } from '../teams/teams.repository.js';
-import { createMembershipIn, deleteMembershipIn } from '../teams/teams.service.js';
+import { deleteMembershipIn, insertMembershipIn } from '../teams/memberships.service.js';
 import { findUserIdByEmail } from '../users/users.repository.js';
 import type { UserChanges, UserRecord } from '../users/users.repository.js';
 import { chooseUsername, createUser, deleteUser, updateUser } from '../users/users.service.js';
@@ -83,7 +83,7 @@ export async function createManagedUser(tx: Db, announce: Announce, client: OAut
     metadata: input.metadata,
   });
   await markCreatedByOrganization(tx, user.id, client.organizationId);
-  await createMembershipIn(tx, client.organizationId, { userId: user.id, role: 'MEMBER', accepted: true });
+  await insertMembershipIn(tx, client.organizationId, { userId: user.id, role: 'MEMBER', accepted: true });
   await ensureProfile(tx, client.organizationId, user.id);
   await repo.insertManagedUser(tx, user.id, client.id);
   await announce({ kind: 'tenancy' });

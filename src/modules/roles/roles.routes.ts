@@ -4,7 +4,7 @@ import { access } from '../../http/access.js';
 import type { App } from '../../http/app.js';
 import { Envelope, ok } from '../../http/envelope.js';
 import { TakeSkipQuery } from '../../http/pagination.js';
-import { tenantOf } from '../../http/request-guard.js';
+import { principalOf, tenantOf } from '../../http/request-guard.js';
 import { OrgIdParams, OrgTeamParams } from '../organizations/organizations.schemas.js';
 import { presentOrgRole, presentTeamRole } from './roles.presenter.js';
 import {
@@ -60,7 +60,7 @@ function registerRoleRoutes(app: App, ctx: AppContext, spec: RoleRoutesSpec): vo
       body: CreateRoleBody,
       response: { 201: Envelope(spec.output) },
     },
-    handler: async (request, reply) => reply.status(201).send(ok(spec.present(await roles.createRole(ctx, spec.owner(request), request.body)))),
+    handler: async (request, reply) => reply.status(201).send(ok(spec.present(await roles.createRole(ctx, principalOf(request).user, spec.owner(request), request.body)))),
   });
 
   app.get(spec.base, {
@@ -95,7 +95,7 @@ function registerRoleRoutes(app: App, ctx: AppContext, spec: RoleRoutesSpec): vo
       body: UpdateRoleBody,
       response: { 200: Envelope(spec.output) },
     },
-    handler: async (request) => ok(spec.present(await roles.updateRole(ctx, spec.owner(request), roleIdOf(request), request.body))),
+    handler: async (request) => ok(spec.present(await roles.updateRole(ctx, principalOf(request).user, spec.owner(request), roleIdOf(request), request.body))),
   });
 
   app.delete(`${spec.base}/:roleId`, {
@@ -107,7 +107,7 @@ function registerRoleRoutes(app: App, ctx: AppContext, spec: RoleRoutesSpec): vo
       params: spec.params.role,
       response: { 200: Envelope(spec.output) },
     },
-    handler: async (request) => ok(spec.present(await roles.deleteRole(ctx, spec.owner(request), roleIdOf(request)))),
+    handler: async (request) => ok(spec.present(await roles.deleteRole(ctx, principalOf(request).user, spec.owner(request), roleIdOf(request)))),
   });
 
   const permissionsPath = `${spec.base}/:roleId/permissions`;
@@ -124,7 +124,7 @@ function registerRoleRoutes(app: App, ctx: AppContext, spec: RoleRoutesSpec): vo
       body: RolePermissionsBody,
       response: { 200: PermissionList },
     },
-    handler: async (request) => ok(await roles.addPermissions(ctx, spec.owner(request), roleIdOf(request), request.body.permissions)),
+    handler: async (request) => ok(await roles.addPermissions(ctx, principalOf(request).user, spec.owner(request), roleIdOf(request), request.body.permissions)),
   });
 
   app.get(permissionsPath, {
@@ -143,7 +143,7 @@ function registerRoleRoutes(app: App, ctx: AppContext, spec: RoleRoutesSpec): vo
       body: RolePermissionsBody,
       response: { 200: PermissionList },
     },
-    handler: async (request) => ok(await roles.setPermissions(ctx, spec.owner(request), roleIdOf(request), request.body.permissions)),
+    handler: async (request) => ok(await roles.setPermissions(ctx, principalOf(request).user, spec.owner(request), roleIdOf(request), request.body.permissions)),
   });
 
   app.delete(permissionsPath, {
@@ -158,7 +158,7 @@ function registerRoleRoutes(app: App, ctx: AppContext, spec: RoleRoutesSpec): vo
     },
     handler: async (request, reply) => {
       const permissions = roles.permissionsOfQuery(request.query.permissions);
-      await roles.removePermissions(ctx, spec.owner(request), roleIdOf(request), permissions, 'permissions');
+      await roles.removePermissions(ctx, principalOf(request).user, spec.owner(request), roleIdOf(request), permissions, 'permissions');
       return reply.status(204).send(null);
     },
   });
@@ -174,7 +174,7 @@ function registerRoleRoutes(app: App, ctx: AppContext, spec: RoleRoutesSpec): vo
     },
     handler: async (request, reply) => {
       const { permission } = request.params as { permission: string };
-      await roles.removePermissions(ctx, spec.owner(request), roleIdOf(request), [permission], 'permission');
+      await roles.removePermissions(ctx, principalOf(request).user, spec.owner(request), roleIdOf(request), [permission], 'permission');
       return reply.status(204).send(null);
     },
   });

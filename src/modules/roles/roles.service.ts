@@ -3,7 +3,9 @@ import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import { badRequest, fieldRejected, notFound } from '../../lib/errors.js';
 import { permissionsOfScope, type RoleScope, systemRole } from '../access/permissions.js';
-import { lockTeam } from '../teams/teams.repository.js';
+import type { Actor } from '../access/resource-policy.js';
+import { assertHoldsPermissions, grantorStanding } from '../access/role-grants.js';
+import { lockTeamAndParent } from '../teams/teams.repository.js';
 import { tenancyWrite } from '../access/tenancy-cache.js';
 import * as repo from './roles.repository.js';
 import type { RoleRow } from './roles.repository.js';
@@ -93,20 +95,31 @@ async function assertNameFree(tx: Db, teamId: number, name: string, exceptId?: s
   throw badRequest('role_name_taken', message, { errors: [{ property: 'name', value: name, constraints: { name: message } }] });
 }
 
-/** The custom role a write changes, locked: SYSTEM roles are read-only, another team's role is not found. */
-async function writableRole(tx: Db, owner: RoleOwner, roleId: string, refusal: string): Promise<RoleRow> {
+/**
+ * The custom role a write changes, locked: SYSTEM roles are read-only, another team's role is not found,
+ * and a role holding a permission the caller does not hold is not theirs to change.
+ */
+async function writableRole(tx: Db, actor: Actor, owner: RoleOwner, roleId: string, refusal: string): Promise<RoleRow> {
   if (systemRole(roleId, owner.scope)) throw badRequest('default_role_read_only', refusal);
   const row = await repo.findRole(tx, owner.teamId, roleId, true);
   if (!row) throw roleNotFound(owner.teamId, roleId);
+  assertHoldsPermissions(await grantorStanding(tx, actor, owner.teamId), row.permissions, 'edit');
   return row;
 }
 
-export async function createRole(deps: Deps, owner: RoleOwner, input: CreateRoleInput): Promise<RoleView> {
+/** A role write grants only permissions the caller holds there (read after the locks the write takes). */
+async function assertMayGrant(tx: Db, actor: Actor, owner: RoleOwner, permissions: readonly string[]): Promise<void> {
+  assertHoldsPermissions(await grantorStanding(tx, actor, owner.teamId), permissions, 'grant');
+}
+
+export async function createRole(deps: Deps, actor: Actor, owner: RoleOwner, input: CreateRoleInput): Promise<RoleView> {
   const permissions = distinct(input.permissions ?? []);
   assertPermissions(owner.scope, permissions, 'permissions');
   return tenancyWrite(deps, async (tx) => {
-    // Role writes of one team serialize on its row, so two creates cannot both take a name.
-    await lockTeam(tx, owner.teamId);
+    // Role writes of one team serialize on its row (and its organization's), so two creates cannot both
+    // take a name, and the caller's standing cannot change under the write.
+    await lockTeamAndParent(tx, owner.teamId);
+    await assertMayGrant(tx, actor, owner, permissions);
     await assertNameFree(tx, owner.teamId, input.name);
     const row = await repo.insertRole(tx, {
       id: randomUUID(),
@@ -135,12 +148,13 @@ export async function listRoles(db: Db, owner: RoleOwner, page: { skip: number; 
 }
 
 /** Only the fields sent change; `permissions` replaces the whole set. */
-export async function updateRole(deps: Deps, owner: RoleOwner, roleId: string, input: UpdateRoleInput): Promise<RoleView> {
+export async function updateRole(deps: Deps, actor: Actor, owner: RoleOwner, roleId: string, input: UpdateRoleInput): Promise<RoleView> {
   const permissions = input.permissions === undefined ? undefined : distinct(input.permissions);
   if (permissions) assertPermissions(owner.scope, permissions, 'permissions');
   return tenancyWrite(deps, async (tx) => {
-    await lockTeam(tx, owner.teamId);
-    const current = await writableRole(tx, owner, roleId, UPDATE_REFUSED);
+    await lockTeamAndParent(tx, owner.teamId);
+    const current = await writableRole(tx, actor, owner, roleId, UPDATE_REFUSED);
+    if (permissions) await assertMayGrant(tx, actor, owner, permissions);
     if (input.name !== undefined) await assertNameFree(tx, owner.teamId, input.name, roleId);
     const changes: repo.RoleChanges = {
       ...(input.name !== undefined ? { name: input.name } : {}),
@@ -153,9 +167,10 @@ export async function updateRole(deps: Deps, owner: RoleOwner, roleId: string, i
 }
 
 /** Deletes a custom role and answers it as it was; memberships that used it go on without it. */
-export async function deleteRole(deps: Deps, owner: RoleOwner, roleId: string): Promise<RoleView> {
+export async function deleteRole(deps: Deps, actor: Actor, owner: RoleOwner, roleId: string): Promise<RoleView> {
   return tenancyWrite(deps, async (tx) => {
-    const current = await writableRole(tx, owner, roleId, DELETE_REFUSED);
+    await lockTeamAndParent(tx, owner.teamId);
+    const current = await writableRole(tx, actor, owner, roleId, DELETE_REFUSED);
     await repo.deleteRole(tx, roleId);
     return customView(current);
   });
@@ -167,32 +182,34 @@ export async function listPermissions(db: Db, owner: RoleOwner, roleId: string):
   return (await getRole(db, owner, roleId)).permissions;
 }
 
-async function changePermissions(deps: Deps, owner: RoleOwner, roleId: string, change: (current: string[]) => string[]): Promise<string[]> {
+async function changePermissions(deps: Deps, actor: Actor, owner: RoleOwner, roleId: string, change: (current: string[]) => string[]): Promise<string[]> {
   return tenancyWrite(deps, async (tx) => {
-    const current = await writableRole(tx, owner, roleId, UPDATE_REFUSED);
+    await lockTeamAndParent(tx, owner.teamId);
+    const current = await writableRole(tx, actor, owner, roleId, UPDATE_REFUSED);
     const next = distinct(change(current.permissions));
+    await assertMayGrant(tx, actor, owner, next);
     return (await repo.updateRole(tx, roleId, { permissions: next })).permissions;
   });
 }
 
-export async function addPermissions(deps: Deps, owner: RoleOwner, roleId: string, permissions: string[]): Promise<string[]> {
+export async function addPermissions(deps: Deps, actor: Actor, owner: RoleOwner, roleId: string, permissions: string[]): Promise<string[]> {
   assertPermissions(owner.scope, permissions, 'permissions');
-  return changePermissions(deps, owner, roleId, (current) => [...current, ...permissions]);
+  return changePermissions(deps, actor, owner, roleId, (current) => [...current, ...permissions]);
 }
 
-export async function setPermissions(deps: Deps, owner: RoleOwner, roleId: string, permissions: string[]): Promise<string[]> {
+export async function setPermissions(deps: Deps, actor: Actor, owner: RoleOwner, roleId: string, permissions: string[]): Promise<string[]> {
   assertPermissions(owner.scope, permissions, 'permissions');
-  return changePermissions(deps, owner, roleId, () => permissions);
+  return changePermissions(deps, actor, owner, roleId, () => permissions);
 }
 
 /**
  * Removes permissions (`field` names where they came from: the `permissions` query or the `permission`
  * path parameter). Permissions the role does not hold are ignored.
  */
-export async function removePermissions(deps: Deps, owner: RoleOwner, roleId: string, permissions: string[], field: 'permissions' | 'permission'): Promise<void> {
+export async function removePermissions(deps: Deps, actor: Actor, owner: RoleOwner, roleId: string, permissions: string[], field: 'permissions' | 'permission'): Promise<void> {
   assertPermissions(owner.scope, permissions, field);
   const removed = new Set(permissions);
-  await changePermissions(deps, owner, roleId, (current) => current.filter((permission) => !removed.has(permission)));
+  await changePermissions(deps, actor, owner, roleId, (current) => current.filter((permission) => !removed.has(permission)));
 }
 
 /** `?permissions=a,b` or `?permissions=a&permissions=b`; sent but empty is refused, as the reference's ArrayNotEmpty. */

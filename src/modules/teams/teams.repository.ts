@@ -37,6 +37,16 @@ export async function lockTeam(db: Db, id: number): Promise<TeamRow | undefined>
   return row;
 }
 
+/**
+ * Locks a team's organization (if it has one), then the team: changes to who holds what in a team
+ * serialize with those in its organization, and every writer takes the parent first, so none waits on another.
+ */
+export async function lockTeamAndParent(db: Db, id: number): Promise<TeamRow | undefined> {
+  const [row] = await db.select({ parentId: teams.parentId }).from(teams).where(eq(teams.id, id));
+  if (row?.parentId) await lockTeam(db, row.parentId);
+  return lockTeam(db, id);
+}
+
 export async function isSlugTaken(db: Db, parentId: number | null, slug: string, exceptId?: number): Promise<boolean> {
   const [row] = await db
     .select({ id: teams.id })

@@ -17,6 +17,7 @@ import {
   UpdateMembershipBody,
   UpdateTeamBody,
 } from './teams.schemas.js';
+import * as memberships from './memberships.service.js';
 import * as teams from './teams.service.js';
 
 /** The team a `/v2/teams/:teamId` route names; the system admin may name one that does not exist. */
@@ -80,7 +81,7 @@ function registerTeamMembershipRoutes(app: App, ctx: AppContext): void {
     config: { access: write },
     schema: { tags, summary: 'Create a membership', params: TeamIdParams, body: CreateMembershipBody, response: { 201: Envelope(MembershipOutput) } },
     handler: async (request, reply) => {
-      const membership = await teams.createMembership(ctx, namedTeam(request).id, request.body);
+      const membership = await memberships.addMember(ctx, principalOf(request).user, namedTeam(request).id, request.body);
       return reply.status(201).send(ok(presentMembership(membership)));
     },
   });
@@ -89,7 +90,7 @@ function registerTeamMembershipRoutes(app: App, ctx: AppContext): void {
     config: { access: read },
     schema: { tags, summary: 'Get all memberships', params: TeamIdParams, querystring: TakeSkipQuery(), response: { 200: Envelope(Type.Array(MembershipOutput)) } },
     handler: async (request) => {
-      const rows = await teams.listMemberships(ctx, namedTeam(request).id, { skip: request.query.skip ?? 0, take: request.query.take ?? 250 });
+      const rows = await memberships.listMemberships(ctx, namedTeam(request).id, { skip: request.query.skip ?? 0, take: request.query.take ?? 250 });
       return ok(rows.map(presentMembership));
     },
   });
@@ -97,7 +98,7 @@ function registerTeamMembershipRoutes(app: App, ctx: AppContext): void {
   app.get('/v2/teams/:teamId/memberships/:membershipId', {
     config: { access: read },
     schema: { tags, summary: 'Get a membership', params: TeamMembershipParams, response: { 200: Envelope(MembershipOutput) } },
-    handler: async (request) => ok(presentMembership(await teams.getMembership(ctx.database.db, namedTeam(request).id, request.params.membershipId))),
+    handler: async (request) => ok(presentMembership(await memberships.getMembership(ctx.database.db, namedTeam(request).id, request.params.membershipId))),
   });
 
   app.patch('/v2/teams/:teamId/memberships/:membershipId', {
@@ -110,13 +111,13 @@ function registerTeamMembershipRoutes(app: App, ctx: AppContext): void {
       body: UpdateMembershipBody,
       response: { 200: Envelope(MembershipOutput) },
     },
-    handler: async (request) => ok(presentMembership(await teams.updateMembership(ctx, namedTeam(request).id, request.params.membershipId, request.body))),
+    handler: async (request) => ok(presentMembership(await memberships.changeMembership(ctx, principalOf(request).user, namedTeam(request).id, request.params.membershipId, request.body))),
   });
 
   app.delete('/v2/teams/:teamId/memberships/:membershipId', {
     config: { access: write },
     schema: { tags, summary: 'Delete a membership', description: 'The last OWNER cannot be removed (400 naming the membership).', params: TeamMembershipParams, response: { 200: Envelope(MembershipOutput) } },
-    handler: async (request) => ok(presentMembership(await teams.deleteMembership(ctx, namedTeam(request).id, request.params.membershipId))),
+    handler: async (request) => ok(presentMembership(await memberships.removeMember(ctx, principalOf(request).user, namedTeam(request).id, request.params.membershipId))),
   });
 }
 

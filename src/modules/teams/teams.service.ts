@@ -1,14 +1,11 @@
 import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
-import type { MembershipRole, TeamMetadata, Weekday } from '../../db/schema.js';
+import type { TeamMetadata, Weekday } from '../../db/schema.js';
 import { badRequest, conflict, fieldRejected, forbidden, notFound } from '../../lib/errors.js';
-import { findRoleOfTeam } from '../access/access.repository.js';
-import { systemRole } from '../access/permissions.js';
-import { syncTeamMemberEventTypes } from '../event-types/team-event-type-members.js';
 import { createTeamScheduleIn } from '../schedules/schedules.service.js';
 import * as repo from './teams.repository.js';
 import type { MembershipWithUser, TeamChanges, TeamRow } from './teams.repository.js';
-import { type TenancyCache, tenancyWrite } from '../access/tenancy-cache.js';
+import { tenancyWrite } from '../access/tenancy-cache.js';
 
 export interface Deps {
   database: Database;
@@ -142,112 +139,6 @@ export async function deleteTeam(deps: Deps, teamId: number): Promise<TeamRow> {
     if (!deleted) throw notFound('team_not_found', `Team with id=${teamId} not found`);
     return deleted;
   });
-}
-
-// Memberships
-
-export interface CreateMembershipInput {
-  userId: number;
-  accepted?: boolean | undefined;
-  role?: MembershipRole | undefined;
-  disableImpersonation?: boolean | undefined;
-}
-
-export interface UpdateMembershipInput {
-  accepted?: boolean | undefined;
-  role?: MembershipRole | undefined;
-  disableImpersonation?: boolean | undefined;
-  roleId?: string | null | undefined;
-}
-
-const membershipNotFound = (teamId: number, membershipId: number) =>
-  notFound('membership_not_found', `Membership with id ${membershipId} not found in team ${teamId}`);
-
-export async function createMembershipIn(tx: Db, teamId: number, input: CreateMembershipInput): Promise<MembershipWithUser> {
-  if (!(await repo.userExists(tx, input.userId))) throw fieldRejected('userId', 'user_not_found', `User with id=${input.userId} does not exist`, input.userId);
-  if (await repo.findMembershipOfUser(tx, teamId, input.userId)) {
-    throw conflict('membership_exists', `User with id=${input.userId} is already a member of team with id=${teamId}`);
-  }
-  const row = await repo.insertMembership(tx, {
-    teamId,
-    userId: input.userId,
-    role: input.role ?? 'MEMBER',
-    accepted: input.accepted ?? false,
-    disableImpersonation: input.disableImpersonation ?? false,
-  });
-  await syncTeamMemberEventTypes(tx, teamId, input.userId);
-  return (await repo.findMembership(tx, teamId, row.id))!;
-}
-
-export async function createMembership(deps: Deps, teamId: number, input: CreateMembershipInput): Promise<MembershipWithUser> {
-  return tenancyWrite(deps, (tx) => createMembershipIn(tx, teamId, input));
-}
-
-export async function getMembership(db: Db, teamId: number, membershipId: number): Promise<MembershipWithUser> {
-  const found = await repo.findMembership(db, teamId, membershipId);
-  if (!found) throw membershipNotFound(teamId, membershipId);
-  return found;
-}
-
-/** A page of a team's (or organization's) members, served from the tenancy cache when it can be. */
-export function listMemberships(
-  deps: { database: Database; tenancy: TenancyCache },
-  teamId: number,
-  page: { skip: number; take: number; emails?: string[] | undefined },
-): Promise<MembershipWithUser[]> {
-  const key = `members:${teamId}:${page.skip}:${page.take}:${page.emails?.join(',') ?? ''}`;
-  return deps.tenancy.read(key, () => repo.listMemberships(deps.database.db, teamId, page));
-}
-
-/** The last OWNER of a team or organization can be neither demoted nor removed: it would have no one to run it. */
-async function assertKeepsAnOwner(tx: Db, membership: MembershipWithUser, change: 'demote' | 'remove'): Promise<void> {
-  if (membership.role !== 'OWNER' || (await repo.countOwners(tx, membership.teamId)) > 1) return;
-  const message =
-    change === 'demote'
-      ? `You can not change the role of the only owner of a team: membership ${membership.id} (user ${membership.userId}) is the last OWNER of team ${membership.teamId}.`
-      : `You can not remove the only owner of a team: membership ${membership.id} (user ${membership.userId}) is the last OWNER of team ${membership.teamId}.`;
-  throw badRequest('last_owner', message, { membershipId: membership.id, userId: membership.userId });
-}
-
-export async function updateMembershipIn(tx: Db, teamId: number, membershipId: number, input: UpdateMembershipInput): Promise<MembershipWithUser> {
-  await repo.lockTeam(tx, teamId);
-  const current = await getMembership(tx, teamId, membershipId);
-  if (input.role !== undefined && input.role !== 'OWNER') await assertKeepsAnOwner(tx, current, 'demote');
-  const { roleId, ...changes } = input;
-  let customRoleId: string | null | undefined;
-  if (roleId !== undefined) {
-    // A SYSTEM role id sets the membership role itself; a custom role must belong to this team.
-    const builtIn = roleId === null ? undefined : systemRole(roleId, 'team');
-    if (builtIn) {
-      if (builtIn.role !== 'OWNER') await assertKeepsAnOwner(tx, current, 'demote');
-      changes.role = builtIn.role;
-      customRoleId = null;
-    } else if (roleId === null || (await findRoleOfTeam(tx, teamId, roleId))) {
-      customRoleId = roleId;
-    } else {
-      throw fieldRejected('roleId', 'role_not_found', `Role with id ${roleId} within team id ${teamId} not found`, roleId);
-    }
-  }
-  await repo.updateMembership(tx, membershipId, { ...definedOnly(changes), ...(customRoleId !== undefined ? { customRoleId } : {}) });
-  if (input.accepted !== undefined) await syncTeamMemberEventTypes(tx, teamId, current.userId);
-  return getMembership(tx, teamId, membershipId);
-}
-
-export async function updateMembership(deps: Deps, teamId: number, membershipId: number, input: UpdateMembershipInput): Promise<MembershipWithUser> {
-  return tenancyWrite(deps, (tx) => updateMembershipIn(tx, teamId, membershipId, input));
-}
-
-export async function deleteMembershipIn(tx: Db, teamId: number, membershipId: number): Promise<MembershipWithUser> {
-  await repo.lockTeam(tx, teamId);
-  const current = await getMembership(tx, teamId, membershipId);
-  await assertKeepsAnOwner(tx, current, 'remove');
-  await repo.deleteMembership(tx, membershipId);
-  await syncTeamMemberEventTypes(tx, teamId, current.userId);
-  return current;
-}
-
-export async function deleteMembership(deps: Deps, teamId: number, membershipId: number): Promise<MembershipWithUser> {
-  return tenancyWrite(deps, (tx) => deleteMembershipIn(tx, teamId, membershipId));
 }
 
 export interface CreateTeamV1Input extends CreateTeamInput {
