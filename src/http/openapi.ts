@@ -23,6 +23,7 @@ export function openApiSecurity(schema: FastifySchema | undefined, routeAccess: 
     credentials: routeAccess.credentials,
     scope: routeAccess.scope,
     systemAdmin: routeAccess.systemAdmin ?? false,
+    ...(routeAccess.tenant ? { tenant: { role: routeAccess.tenant.role, permissions: routeAccess.tenant.permissions } } : {}),
   };
   const notes = [
     routeAccess.scope ? `OAuth scope: \`${routeAccess.scope}\`.` : '',

@@ -9,6 +9,8 @@ export interface DocumentedOperation {
   scope: string | null;
   credentials: string[];
   systemAdmin: boolean;
+  /** An organization or team route's minimum role and the PBAC permissions that also let a member through. */
+  tenant: { role: string; permissions: string[] } | null;
 }
 
 const MISSING = '999999';
@@ -37,6 +39,7 @@ export async function documentedOperations(api: TestApp): Promise<DocumentedOper
         scope: access?.scope ?? null,
         credentials: access?.credentials ?? [],
         systemAdmin: access?.systemAdmin ?? false,
+        tenant: access?.tenant ?? null,
       });
     }
   }
