@@ -3,7 +3,7 @@ import type { AppContext } from '../app/context.js';
 import { access } from '../http/access.js';
 import type { App } from '../http/app.js';
 import type { Scope } from '../http/scopes.js';
-import { type AuthorizationGrant, type AuthorizationParams, checkAuthorizationRequest, errorRedirect, issueAuthorizationCode } from '../modules/oauth/oauth-grants.service.js';
+import { type AuthorizationGrant, type AuthorizationParams, checkAuthorizationRequest, errorRedirect, issueAuthorizationCode, oauthIssuer } from '../modules/oauth/oauth-grants.service.js';
 import { SCOPE_WORDS } from '../modules/oauth/oauth-scopes.js';
 import { field, html, sendErrorPage, sendPage } from './layout.js';
 import { csrfFailure, pageSchema, requireLogin, signedInAs, type SignedIn } from './page-guards.js';
@@ -46,16 +46,17 @@ ${hidden}
 }
 
 export function registerAuthorizePages(app: App, ctx: AppContext): void {
+  const issuer = oauthIssuer(ctx.config.appUrl);
   app.get('/auth/oauth2/authorize', {
     config: { access: access.public() },
     schema: pageSchema(
       'OAuth 2.0 authorization (consent page)',
-      'Endpoint 28 (spec 5.2, 7.1): opened in the browser by a third-party app. Errors before the client and redirect URI are validated are shown on a page; later ones redirect to `redirect_uri` with `error`, `error_description` and `state`. Logs the user in if needed, then asks for consent.',
+      'Endpoint 28 (spec 5.2, 7.1): opened in the browser by a third-party app. Errors before the client and redirect URI are validated are shown on a page; later ones redirect to `redirect_uri` with `error`, `error_description`, `state` and `iss` (RFC 9207). Logs the user in if needed, then asks for consent.',
       AuthorizeQuery,
     ),
     handler: async (request, reply) => {
       const params = paramsOf(request.query);
-      const checked = await checkAuthorizationRequest(ctx.database.db, params);
+      const checked = await checkAuthorizationRequest(ctx.database.db, params, issuer);
       if (checked.kind === 'page') return sendErrorPage(reply, 400, 'This app cannot be authorized', checked.message);
       if (checked.kind === 'redirect') return reply.redirect(checked.location, 303);
       const session = await requireLogin(ctx, request, reply, authorizeUrl(params));
@@ -71,18 +72,18 @@ export function registerAuthorizePages(app: App, ctx: AppContext): void {
 
   app.post('/auth/oauth2/authorize', {
     config: { access: access.public() },
-    schema: pageSchema('OAuth 2.0 consent decision', 'svc web page: the consent form posts here (CSRF-checked); allowing redirects to `redirect_uri` with `code` and `state`, denying with `error=access_denied`.'),
+    schema: pageSchema('OAuth 2.0 consent decision', 'svc web page: the consent form posts here (CSRF-checked); allowing redirects to `redirect_uri` with `code`, `state` and `iss` (RFC 9207), denying with `error=access_denied`.'),
     handler: async (request, reply) => {
       const params = paramsOf(request.body);
       const session = await requireLogin(ctx, request, reply, authorizeUrl(params));
       if (!session) return reply;
       if (!csrfMatches(session, field(request.body, 'csrf'))) return csrfFailure(reply);
       // Checked again: the client may have been rejected, or its redirect URIs changed, since the page was shown.
-      const checked = await checkAuthorizationRequest(ctx.database.db, params);
+      const checked = await checkAuthorizationRequest(ctx.database.db, params, issuer);
       if (checked.kind === 'page') return sendErrorPage(reply, 400, 'This app cannot be authorized', checked.message);
       if (checked.kind === 'redirect') return reply.redirect(checked.location, 303);
       if (field(request.body, 'decision') !== 'allow') {
-        return reply.redirect(errorRedirect(checked.grant.redirectUri, 'access_denied', 'The user denied the request.', checked.grant.state).location, 303);
+        return reply.redirect(errorRedirect(checked.grant, 'access_denied', 'The user denied the request.').location, 303);
       }
       const location = await ctx.changes.transaction(ctx.database, (tx) => issueAuthorizationCode(tx, checked.grant, session.user.id, new Date(ctx.clock())));
       return reply.redirect(location, 303);

@@ -7,10 +7,27 @@ import { html, field, sendErrorPage, sendPage } from './layout.js';
 import { csrfFailure, pageSchema } from './page-guards.js';
 import { csrfMatches, currentSession, ensureSession, logIn, logOut } from './sessions.js';
 
-/** Where to go after logging in: a path on this site only (never `//host` or another origin). */
-export function safeNextPath(next: string | undefined): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\') || /[\r\n]/.test(next)) return '/settings/developer';
-  return next;
+const DEFAULT_NEXT = '/settings/developer';
+
+// No path of svc has these, and each can send a browser elsewhere: it strips tabs and line breaks from a
+// URL (`/\t/evil.example` is `//evil.example`), reads `\` as `/`, and takes `//` for another host. C1
+// controls and the Unicode line separators go with them.
+const UNSAFE_IN_NEXT = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\\]|\/\//;
+
+/**
+ * Where to go after logging in: a path of this site (APP_URL's origin once resolved by the WHATWG URL
+ * parser, as a browser resolves a Location), else the developer page.
+ */
+function safeNextPath(next: string | undefined, appUrl: string): string {
+  if (!next || !next.startsWith('/') || UNSAFE_IN_NEXT.test(next)) return DEFAULT_NEXT;
+  let target: URL;
+  try {
+    target = new URL(next, appUrl);
+  } catch {
+    return DEFAULT_NEXT;
+  }
+  if (target.origin !== new URL(appUrl).origin) return DEFAULT_NEXT;
+  return `${target.pathname}${target.search}${target.hash}`;
 }
 
 export const loginUrl = (next: string) => `/auth/login?next=${encodeURIComponent(next)}`;
@@ -33,7 +50,7 @@ ${problem ? html`<p class="alert" role="alert" id="login-error">${problem}</p>` 
     schema: pageSchema('Login page', 'svc web page: the password login form (users whose account has a password; `POST /v2/admin/users` may set one).', Type.Object({ next: Type.Optional(Type.String()) })),
     handler: async (request, reply) => {
       const session = await ensureSession(ctx, request, reply);
-      const next = safeNextPath(field(request.query, 'next'));
+      const next = safeNextPath(field(request.query, 'next'), ctx.config.appUrl);
       if (session.user) return reply.redirect(next, 303);
       return sendPage(reply, 200, { title: 'Log in', body: loginForm(session.csrfToken, next) });
     },
@@ -45,7 +62,7 @@ ${problem ? html`<p class="alert" role="alert" id="login-error">${problem}</p>` 
     handler: async (request, reply) => {
       const session = await currentSession(ctx, request);
       if (!csrfMatches(session, field(request.body, 'csrf'))) return csrfFailure(reply);
-      const next = safeNextPath(field(request.body, 'next'));
+      const next = safeNextPath(field(request.body, 'next'), ctx.config.appUrl);
       const email = field(request.body, 'email') ?? '';
       const user = await verifyPasswordLogin(ctx.database, email, field(request.body, 'password') ?? '');
       if (!user) return sendPage(reply, 401, { title: 'Log in', body: loginForm(session!.csrfToken, next, email, 'The email or password is not right.') });

@@ -2,6 +2,7 @@
 // the descriptions they give the invitations of booking mail (parsed back from real SMTP).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { decodeHTML } from 'entities';
 import { booked } from '../bookings/helpers.js';
 import { createEventType, createHost, type Host, slotsOf, startsOf } from '../slots/helpers.js';
 import { createTeamEventType, createTeamWithHosts } from '../support/team-scheduling.js';
@@ -45,7 +46,69 @@ async function descriptions(host: Host, eventTypeId: number, fields: Record<stri
   return { host: of(hostEmail), guest: of(attendeeEmail), booking };
 }
 
+/** A tag in `text`, read as HTML after any number of entity decodings (a reader may decode twice). */
+function tagIn(text: string): string | null {
+  let read = text;
+  for (let decoded = decodeHTML(read); decoded !== read; decoded = decodeHTML(read)) read = decoded;
+  return /<[a-z!/?][^>]*>?/i.exec(read)?.[0] ?? null;
+}
+
+const LINK = '[Join](https://meet.example/x?a=1&b=2&notify=1&copy=2)';
+
+/** Entity and nesting tricks that each become a tag once decoded or once the inner tag is stripped. */
+const HOSTILE_TEMPLATES = [
+  '&lt;script&gt;alert(1)&lt;/script&gt;',
+  '&amp;lt;b&amp;gt;bold&amp;lt;/b&amp;gt;',
+  '&amp;amp;lt;iframe src=x&amp;amp;gt;',
+  '<scr<script>ipt>alert(1)</scr</script>ipt>',
+  '<<script>script>alert(1)<</script>/script>',
+  '&#60;img src=x onerror=alert(1)&#62;',
+  '&#x3C;svg onload=alert(1)&#x3E;',
+  '&#60img src=x onerror=alert(1)&#62',
+  '&ltscript&gt;alert(1)&lt/script&gt;',
+  '&l<i></i>t;b&g<i></i>t;bold',
+  '<![CDATA[<script>alert(1)</script>]]>',
+  '<!--<script>-->alert(1)',
+];
+
 describe('calendar-invite templates', () => {
+  test('no entity or nesting trick leaves a tag in the stored template or the invitation; Markdown links are kept', async () => {
+    const host = await createHost(api, 'UTC');
+    const eventType = await createEventType(api, host);
+    const path = invitesPath(eventType.id);
+    for (const hostile of HOSTILE_TEMPLATES) {
+      const template = `Agenda ${hostile} ${LINK}`;
+      const set = await patchInvites(path, host.apiKey, { guest: { mode: 'custom', template } });
+      assert.equal(set.status, 200, set.text);
+      const stored: string = (await getInvites(path, host.apiKey)).body.data.guest.template;
+      assert.equal(tagIn(stored), null, `${hostile} was stored as ${JSON.stringify(stored)}`);
+      assert.ok(stored.startsWith('Agenda '), stored);
+      assert.ok(stored.endsWith(LINK), `the link is kept: ${stored}`);
+    }
+    assert.equal((await patchInvites(path, host.apiKey, { host: { mode: 'custom', template: '&lt;script&gt;alert(1)&lt;/script&gt;' } })).body.data.host.mode, 'standard', 'emptied once decoded');
+
+    const all = HOSTILE_TEMPLATES.join('\n');
+    const set = await patchInvites(path, host.apiKey, { host: { mode: 'custom', template: `${all}\n${LINK}` }, guest: { mode: 'custom', template: `{Location} ${all}\n${LINK}` } });
+    assert.equal(set.status, 200, set.text);
+    for (const audience of ['host', 'guest'] as const) assert.equal(tagIn(set.body.data[audience].template), null, set.body.data[audience].template);
+    const { host: forHost, guest: forGuest } = await descriptions(host, eventType.id, {}, '2027-06-01');
+    for (const description of [forHost, forGuest]) {
+      assert.equal(tagIn(description), null, `DESCRIPTION: ${description}`);
+      assert.ok(description.endsWith(LINK), description);
+    }
+  });
+
+  test('a template stored with a tag before templates were sanitized this way reaches DESCRIPTION without it', async () => {
+    const host = await createHost(api, 'UTC');
+    const eventType = await createEventType(api, host);
+    const stored = { host: { mode: 'custom', template: `<script>alert(1)</script>Hello <b>{HOST}</b> &lt;img src=x onerror=alert(1)&gt; ${LINK}` } };
+    await api.runtime.ctx.database.db.execute(`update event_types set calendar_invites = '${JSON.stringify(stored)}'::jsonb where id = ${Number(eventType.id)}` as never);
+    const { host: forHost } = await descriptions(host, eventType.id, {}, '2027-06-02');
+    assert.equal(tagIn(forHost), null, forHost);
+    assert.match(forHost, /^Hello \S/);
+    assert.ok(forHost.endsWith(LINK), forHost);
+  });
+
   test('event type: GET defaults, PATCH changes only the audience sent, sanitization keeps Markdown links, reads never expose templates', async () => {
     const host = await createHost(api, 'UTC');
     const eventType = await createEventType(api, host);

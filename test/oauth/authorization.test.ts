@@ -138,6 +138,46 @@ describe('OAuth 2.0 authorization code flow', () => {
     assert.equal(denied.searchParams.get('code'), null);
   });
 
+  test('RFC 9207: every redirect back to the client carries iss, the issuer the metadata announces', async () => {
+    const metadata = await api.request('GET', '/.well-known/oauth-authorization-server');
+    assert.equal(metadata.status, 200);
+    assert.equal(metadata.body.authorization_response_iss_parameter_supported, true);
+    const issuer: string = metadata.body.issuer;
+    assert.ok(issuer);
+    const base = { client_id: client.id, redirect_uri: client.redirectUri, state: 'iss-state' };
+
+    const allowed = await consent(web, { ...base, scope: 'PROFILE_READ' });
+    assert.ok(allowed.searchParams.get('code'));
+    assert.equal(allowed.searchParams.get('iss'), issuer, 'code');
+
+    const denied = await consent(web, { ...base, scope: 'PROFILE_READ' }, 'deny');
+    assert.equal(denied.searchParams.get('error'), 'access_denied');
+    assert.equal(denied.searchParams.get('iss'), issuer, 'access_denied');
+
+    const errors: Record<string, string>[] = [
+      { ...base, scope: 'NOT_A_SCOPE' },
+      { ...base, scope: 'WEBHOOK_WRITE' },
+      { ...base, scope: 'PROFILE_READ', response_type: 'token' },
+      { ...base, scope: 'PROFILE_READ', code_challenge_method: 'plain', code_challenge: pkce().challenge },
+      { client_id: publicClient.id, redirect_uri: publicClient.redirectUri, scope: 'PROFILE_READ', state: 'iss-state' },
+    ];
+    for (const params of errors) {
+      const answer = await web.get(authorizePath(params));
+      assert.equal(answer.status, 303, JSON.stringify(params));
+      const back = new URL(answer.location!);
+      assert.ok(back.searchParams.get('error'), JSON.stringify(params));
+      assert.equal(back.searchParams.get('state'), 'iss-state');
+      assert.equal(back.searchParams.get('iss'), issuer, JSON.stringify(params));
+    }
+    // The consent form checks the request again: an error found then goes back with iss too.
+    const page = await web.get(authorizePath({ ...base, scope: 'PROFILE_READ' }));
+    const rechecked = await web.post('/auth/oauth2/authorize', { ...base, scope: 'NOT_A_SCOPE', csrf: csrfOf(page.html), decision: 'allow' });
+    assert.equal(rechecked.status, 303);
+    const back = new URL(rechecked.location!);
+    assert.equal(back.searchParams.get('error'), 'invalid_scope');
+    assert.equal(back.searchParams.get('iss'), issuer);
+  });
+
   test('a visitor is sent to log in first and comes back to the consent page; the consent names the client and scopes in words', async () => {
     const visitor = new WebClient(api.baseUrl);
     const path = authorizePath({ client_id: client.id, redirect_uri: client.redirectUri, state: 's', scope: 'PROFILE_READ BOOKING_READ' });

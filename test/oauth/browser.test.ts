@@ -35,7 +35,9 @@ describe('OAuth in the browser', { skip: SKIP }, () => {
     await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
     callbackUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/cb`;
     const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    // No host name reaches the network: evil.example (where open-redirect attempts point) is the callback
+    // server, so a browser sent there shows it; every other name resolves to nothing.
+    browser = await chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox', '--disable-dev-shm-usage', `--host-resolver-rules=MAP evil.example 127.0.0.1:${(callback.address() as AddressInfo).port}, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1`] });
   });
   after(async () => {
     await browser?.close();
@@ -77,6 +79,27 @@ describe('OAuth in the browser', { skip: SKIP }, () => {
   }
 
   const authorizeUrl = (params: Record<string, string>) => `/auth/oauth2/authorize?${new URLSearchParams(params)}`;
+
+  test('next=/%09/evil.example (the browser strips the tab: //evil.example) ends on svc, logging in and logged in', async () => {
+    const context = await browser.newContext({ baseURL: api.baseUrl });
+    const page = await context.newPage();
+    const svcOrigin = new URL(api.baseUrl).origin;
+    const offSite: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).origin !== svcOrigin) offSite.push(request.url());
+    });
+    await page.goto('/auth/login?next=/%09/evil.example');
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL('**/settings/developer', { timeout: 10_000 });
+    // Already logged in, the login page redirects at once (no form, so no form-action CSP on the way).
+    await page.goto('/auth/login?next=/%09/evil.example');
+    assert.equal(new URL(page.url()).origin, svcOrigin, page.url());
+    assert.equal(new URL(page.url()).pathname, '/settings/developer');
+    assert.deepEqual(offSite, [], 'no request left svc');
+    await context.close();
+  });
 
   test('confidential client: register -> approve -> login -> consent -> code -> token -> API -> refresh -> revoke -> refused', async () => {
     const dev = await loggedIn(developer.email);

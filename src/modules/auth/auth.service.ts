@@ -99,10 +99,24 @@ export async function authenticatePlatformClient(database: Database, clientId: s
   };
 }
 
-/** The reference's origin rule: an exact redirect URI, or one with `*` wildcards. */
+/** The serialized origin of a URL (scheme, host as punycode, port unless the default); null for none. */
+function originOf(uri: string): string | null {
+  try {
+    const { origin } = new URL(uri);
+    return origin === 'null' ? null : origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The reference's origin rule (an exact redirect URI, or one with `*` wildcards), and the origin of any
+ * redirect URI: a browser's `Origin` is scheme://host[:port] as the URL standard serializes it, never a
+ * whole redirect URI with its path.
+ */
 export function isOriginAllowed(origin: string, redirectUris: readonly string[]): boolean {
   return redirectUris.some((allowed) => {
-    if (!allowed.includes('*')) return origin === allowed;
+    if (!allowed.includes('*')) return origin === allowed || origin === originOf(allowed);
     const pattern = allowed.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
     return new RegExp(`^${pattern}$`).test(origin);
   });

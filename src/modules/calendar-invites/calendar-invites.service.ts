@@ -1,12 +1,12 @@
 // Calendar-invite templates (spec 2.9): per event type and as an organization default, one setting
 // per audience (host, guest).
-import sanitizeHtml from 'sanitize-html';
 import type { Db } from '../../db/client.js';
 import type { OrganizationCalendarInvites } from '../../db/schema/teams.js';
 import { badRequest, fieldRejected, notFound } from '../../lib/errors.js';
 import { ownsEventType } from '../access/resource-policy.js';
 import type { CalendarInviteMode, CalendarInvites } from '../event-types/event-type-model.js';
 import * as repo from './calendar-invites.repository.js';
+import { sanitizeTemplate } from './sanitize-template.js';
 
 type Audience = 'host' | 'guest';
 const AUDIENCES: readonly Audience[] = ['host', 'guest'];
@@ -16,17 +16,6 @@ interface AudienceInput<M extends string> {
   template?: string | null | undefined;
 }
 export type InvitesPatch<M extends string> = Partial<Record<Audience, AudienceInput<M>>>;
-
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
-
-/**
- * HTML tags stripped (their text kept; script and style bodies dropped), Markdown links untouched:
- * the template is plain text with placeholders, never rendered as HTML.
- */
-export function sanitizeTemplate(template: string): string {
-  const stripped = sanitizeHtml(template, { allowedTags: [], allowedAttributes: {}, disallowedTagsMode: 'discard' });
-  return stripped.replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (entity) => ENTITIES[entity]!).trim();
-}
 
 /** 400 unless the body names an audience. */
 function assertSomeAudience(patch: InvitesPatch<string>): void {

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { StringEnum } from '../../http/schema-types.js';
 import { invalidField } from '../../lib/errors.js';
 import type { CalendarInviteMode, CalendarInvites, EventTypeSettings, SvcVideoSettings } from './event-type-model.js';
-import { sanitizeTemplate } from '../calendar-invites/calendar-invites.service.js';
+import { sanitizeTemplate } from '../calendar-invites/sanitize-template.js';
 
 /** Booking-interface languages (spec 2.1.3); "" means the visitor's browser language. */
 export const INTERFACE_LANGUAGES = [

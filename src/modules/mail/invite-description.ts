@@ -1,17 +1,26 @@
 // The description of a booking's calendar invitation (spec 2.9): per audience, the event type's custom
 // template or explicit standard, else the organization default, else the standard description.
 import type { OrganizationCalendarInvites } from '../../db/schema/teams.js';
+import { sanitizeTemplate } from '../calendar-invites/sanitize-template.js';
 import type { CalendarInvites, StoredBookingField } from '../event-types/event-type-model.js';
 
 export type InviteAudience = 'host' | 'guest';
 
-/** The template an audience's description is made from; null: the standard description. */
-export function resolveInviteTemplate(audience: InviteAudience, eventType: CalendarInvites | null, organization: OrganizationCalendarInvites | null): string | null {
+function storedTemplate(audience: InviteAudience, eventType: CalendarInvites | null, organization: OrganizationCalendarInvites | null): string | null {
   const own = eventType?.[audience];
   if (own?.mode === 'custom' && own.template) return own.template;
   if (own?.mode === 'standard') return null;
   const fallback = organization?.[audience];
   return fallback?.mode === 'custom' && fallback.template ? fallback.template : null;
+}
+
+/**
+ * The template an audience's description is made from; null: the standard description. Sanitized
+ * again, as a template may have been stored by an earlier, laxer sanitizer.
+ */
+export function resolveInviteTemplate(audience: InviteAudience, eventType: CalendarInvites | null, organization: OrganizationCalendarInvites | null): string | null {
+  const template = storedTemplate(audience, eventType, organization);
+  return template === null ? null : sanitizeTemplate(template) || null;
 }
 
 /** What the placeholders of a template stand for. */

@@ -3,6 +3,7 @@ import type { ChangeEvent } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
 import type { OAuthClientStatus, OAuthClientType } from '../../db/schema.js';
 import { sha256Hex } from '../../lib/crypto.js';
+import { assertDisplayName } from '../../lib/display-name.js';
 import { fieldRejected, invalidField, notFound } from '../../lib/errors.js';
 import { queueOAuthClientReviewMail } from '../mail/oauth-client-mail.js';
 import { isScope } from './oauth-scopes.js';
@@ -54,6 +55,7 @@ export function redirectUriProblem(value: string): string | null {
 function validateRegistration(input: RegisterClientInput): void {
   const name = input.name.trim();
   if (name === '' || name.length > 100) throw invalidField('name', 'must be 1 to 100 characters', input.name);
+  assertDisplayName('name', input.name);
   if (input.redirectUris.length === 0) throw invalidField('redirectUris', 'must name at least one redirect URI', input.redirectUris);
   if (input.redirectUris.length > MAX_REDIRECT_URIS) throw invalidField('redirectUris', `must name at most ${MAX_REDIRECT_URIS} redirect URIs`, input.redirectUris);
   input.redirectUris.forEach((uri, index) => {

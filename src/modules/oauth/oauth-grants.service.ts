@@ -29,12 +29,20 @@ export interface AuthorizationParams {
   code_challenge_method?: string | undefined;
 }
 
-/** A valid request: what the consent screen shows and the code is bound to. */
-export interface AuthorizationGrant {
-  client: OAuthClientRecord;
+/** The issuer identifier (RFC 8414 `issuer`, RFC 9207 `iss`): APP_URL without a trailing slash. */
+export const oauthIssuer = (appUrl: string) => appUrl.replace(/\/+$/, '');
+
+/** Where an authorization response goes and what it echoes: the checked redirect URI, `state`, and `iss`. */
+export interface ResponseTarget {
   redirectUri: string;
-  scopes: string[];
   state: string | undefined;
+  issuer: string;
+}
+
+/** A valid request: what the consent screen shows and the code is bound to. */
+export interface AuthorizationGrant extends ResponseTarget {
+  client: OAuthClientRecord;
+  scopes: string[];
   codeChallenge: string | null;
 }
 
@@ -54,15 +62,18 @@ export function redirectTo(redirectUri: string, params: Record<string, string | 
   return url.toString();
 }
 
-/** The error redirect of RFC 6749 4.1.2.1, with `state` echoed. */
-export function errorRedirect(redirectUri: string, error: string, description: string, state: string | undefined): { kind: 'redirect'; location: string } {
-  return { kind: 'redirect', location: redirectTo(redirectUri, { error, error_description: description, state }) };
+/**
+ * The error redirect of RFC 6749 4.1.2.1, with `state` echoed and `iss` (RFC 9207: a client talking to
+ * several authorization servers can tell which one answered).
+ */
+export function errorRedirect(target: ResponseTarget, error: string, description: string): { kind: 'redirect'; location: string } {
+  return { kind: 'redirect', location: redirectTo(target.redirectUri, { error, error_description: description, state: target.state, iss: target.issuer }) };
 }
 
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
-export async function checkAuthorizationRequest(db: Db, params: AuthorizationParams): Promise<AuthorizationCheck> {
+export async function checkAuthorizationRequest(db: Db, params: AuthorizationParams, issuer: string): Promise<AuthorizationCheck> {
   const clientId = params.client_id?.trim();
   if (!clientId) return { kind: 'page', reason: 'client_id_missing', message: 'The client_id parameter is required.' };
   const client = clientId.length <= 64 ? await repo.findClient(db, clientId) : undefined;
@@ -75,29 +86,29 @@ export async function checkAuthorizationRequest(db: Db, params: AuthorizationPar
   if (!redirectUri || !client.redirectUris.includes(redirectUri)) {
     return { kind: 'page', reason: 'redirect_uri_mismatch', message: 'The redirect_uri does not match any redirect URI registered for this client.' };
   }
-  const state = params.state;
+  const target: ResponseTarget = { redirectUri, state: params.state, issuer };
   const scope = params.scope?.trim();
   if (!scope) return { kind: 'page', reason: 'scope_missing', message: 'The scope parameter is required for this client.' };
   if (params.response_type !== undefined && params.response_type !== 'code') {
-    return errorRedirect(redirectUri, 'unsupported_response_type', 'Only the authorization code flow (response_type=code) is supported.', state);
+    return errorRedirect(target, 'unsupported_response_type', 'Only the authorization code flow (response_type=code) is supported.');
   }
   const scopes = parseScopeParameter(scope);
-  if (scopes.some((name) => !isScope(name))) return errorRedirect(redirectUri, 'invalid_scope', 'Requested scope is not a recognized scope.', state);
+  if (scopes.some((name) => !isScope(name))) return errorRedirect(target, 'invalid_scope', 'Requested scope is not a recognized scope.');
   if (scopes.some((name) => !client.scopes.includes(name))) {
-    return errorRedirect(redirectUri, 'invalid_request', "Requested scope exceeds the client's registered scopes.", state);
+    return errorRedirect(target, 'invalid_request', "Requested scope exceeds the client's registered scopes.");
   }
   const challenge = params.code_challenge || undefined;
   const method = params.code_challenge_method || undefined;
   if (method !== undefined && method !== 'S256') {
-    return errorRedirect(redirectUri, 'invalid_request', 'code_challenge_method must be S256 (plain is not accepted).', state);
+    return errorRedirect(target, 'invalid_request', 'code_challenge_method must be S256 (plain is not accepted).');
   }
   if (challenge === undefined && client.clientType === 'public') {
-    return errorRedirect(redirectUri, 'invalid_request', 'code_challenge (PKCE, method S256) is required for public clients.', state);
+    return errorRedirect(target, 'invalid_request', 'code_challenge (PKCE, method S256) is required for public clients.');
   }
   if (challenge !== undefined && !S256_CHALLENGE.test(challenge)) {
-    return errorRedirect(redirectUri, 'invalid_request', 'code_challenge must be the base64url SHA-256 of the code verifier (43 characters).', state);
+    return errorRedirect(target, 'invalid_request', 'code_challenge must be the base64url SHA-256 of the code verifier (43 characters).');
   }
-  return { kind: 'valid', grant: { client, redirectUri, scopes, state, codeChallenge: challenge ?? null } };
+  return { kind: 'valid', grant: { ...target, client, scopes, codeChallenge: challenge ?? null } };
 }
 
 /** Issues a single-use code for a consented request; returns where the browser goes next. */
@@ -113,7 +124,7 @@ export async function issueAuthorizationCode(tx: Db, grant: AuthorizationGrant, 
     familyId: randomUUID(),
     expiresAt: new Date(now.getTime() + CODE_MS),
   });
-  return redirectTo(grant.redirectUri, { code, state: grant.state });
+  return redirectTo(grant.redirectUri, { code, state: grant.state, iss: grant.issuer });
 }
 
 /** The RFC 6749 5.2 error answer of the token, revocation and introspection endpoints. */

@@ -11,6 +11,7 @@ import {
   exchangeToken,
   introspectToken,
   type OAuthError,
+  oauthIssuer,
   revokeToken,
   type TokenParams,
 } from './oauth-grants.service.js';
@@ -67,7 +68,7 @@ function handleTokenEndpointError(error: FastifyError | Error, request: FastifyR
  * 27, spec 5.3), revocation (RFC 7009), introspection (RFC 7662) and metadata (RFC 8414).
  */
 export function registerOAuth2Routes(app: App, ctx: AppContext): void {
-  const base = ctx.config.appUrl.replace(/\/+$/, '');
+  const base = oauthIssuer(ctx.config.appUrl);
   const tags = ['OAuth 2.0'];
 
   app.get('/.well-known/oauth-authorization-server', {
@@ -82,6 +83,7 @@ export function registerOAuth2Routes(app: App, ctx: AppContext): void {
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
+      authorization_response_iss_parameter_supported: true,
       token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'none'],
       revocation_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'none'],
       introspection_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],

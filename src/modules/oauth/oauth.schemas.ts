@@ -100,6 +100,7 @@ export const ServerMetadata = Type.Object({
   response_types_supported: Type.Array(Type.String()),
   grant_types_supported: Type.Array(Type.String()),
   code_challenge_methods_supported: Type.Array(Type.String()),
+  authorization_response_iss_parameter_supported: Type.Boolean({ description: 'RFC 9207: every authorization response carries `iss`' }),
   token_endpoint_auth_methods_supported: Type.Array(Type.String()),
   revocation_endpoint_auth_methods_supported: Type.Array(Type.String()),
   introspection_endpoint_auth_methods_supported: Type.Array(Type.String()),

@@ -3,6 +3,7 @@ import type { ChangeEvent } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
 import { PLATFORM_PERMISSIONS, type PlatformPermission } from '../../http/scopes.js';
 import { sha256Hex } from '../../lib/crypto.js';
+import { assertDisplayName } from '../../lib/display-name.js';
 import { fieldRejected, forbidden, invalidField, notFound } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import type { Principal } from '../auth/principal.js';
@@ -134,6 +135,7 @@ export async function chooseOrganization(db: Db, principal: Principal, requested
 }
 
 export async function createOAuthClient(tx: Db, secrets: SecretBox, organizationId: number, input: CreateOAuthClientInput): Promise<{ clientId: string; clientSecret: string }> {
+  assertDisplayName('name', input.name);
   const secret = newClientSecret();
   const client = await repo.insertOAuthClient(tx, {
     id: newClientId(),
@@ -165,6 +167,7 @@ export async function updateOAuthClient(tx: Db, announce: Announce, secrets: Sec
   if (input.permissions !== undefined) {
     throw fieldRejected('permissions', 'permissions_not_updatable', 'An OAuth client\'s permissions cannot be changed: create a new client instead.', input.permissions);
   }
+  if (input.name !== undefined) assertDisplayName('name', input.name);
   const existing = await repo.lockOAuthClient(tx, clientId);
   if (!existing) throw notFound('oauth_client_not_found', `OAuth client with ID ${clientId} not found`);
   const { permissions: _fixed, ...fields } = input;
