@@ -33,6 +33,7 @@ import { registerTeamScheduleRoutes } from '../modules/teams/team-schedules.rout
 import { registerTeamBookingRoutes } from '../modules/bookings/team-bookings.routes.js';
 import { registerSystemRoutes } from '../modules/system/system.routes.js';
 import { registerTeamsRoutes } from '../modules/teams/teams.routes.js';
+import { registerMembershipAnswerRoutes } from '../modules/teams/membership-answers.routes.js';
 import { registerTeamsV1Routes } from '../modules/teams/teams-v1.routes.js';
 import { registerWebhookDeliveryRoutes } from '../modules/webhooks/webhook-deliveries.routes.js';
 import { registerWebhookRoutes } from '../modules/webhooks/webhooks.routes.js';
@@ -145,6 +146,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerWebhookRoutes(app, ctx);
   registerWebhookDeliveryRoutes(app, ctx);
   registerTeamsRoutes(app, ctx);
+  registerMembershipAnswerRoutes(app, ctx);
   registerTeamsV1Routes(app, ctx);
   registerOrganizationAdminRoutes(app, ctx);
   registerOrganizationTeamsRoutes(app, ctx);

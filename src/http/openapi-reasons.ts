@@ -47,6 +47,10 @@ const MEMBERSHIP_ROUTES = [
   '/v2/organizations/:orgId/teams/:teamId/memberships',
   '/v2/organizations/:orgId/teams/:teamId/memberships/:membershipId',
 ];
+/** The invitee's answers to a pending membership (membership-answers.routes.ts). */
+const MEMBERSHIP_ANSWERS = ['/v2/teams/:teamId/memberships/:membershipId', '/v2/organizations/:orgId/memberships/:membershipId', '/v2/organizations/:orgId/teams/:teamId/memberships/:membershipId'].flatMap(
+  (route) => [`${route}/accept`, `${route}/decline`],
+);
 /** Refusals of access/role-grants.ts: nobody gives, changes or takes a role beyond their own standing. */
 const ROLE_GRANT_REFUSED = ['owner_role_owners_only', 'owner_membership_owners_only', 'member_above_own_role', 'own_role_raise', 'role_above_own', 'permission_not_held'];
 
@@ -165,6 +169,10 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
     reasons: { 400: ['last_owner', 'role_not_found'] },
   },
   { routes: [...MEMBERSHIP_ROUTES, '/v2/organizations/:orgId/users', '/v2/organizations/:orgId/users/:userId'], methods: ['POST', 'PATCH', 'DELETE'], reasons: { 403: ROLE_GRANT_REFUSED } },
+  { routes: MEMBERSHIP_ROUTES, methods: ['POST', 'PATCH'], reasons: { 403: ['membership_acceptance_by_member_only'] } },
+  { routes: MEMBERSHIP_ANSWERS, reasons: { 404: ['membership_not_found', 'team_not_found'] } },
+  { routes: MEMBERSHIP_ANSWERS.filter((route) => route.endsWith('/decline')), reasons: { 409: ['membership_already_accepted'] } },
+  { routes: ['/teams', '/teams/invitations'], reasons: { 403: ['invitation_for_another_user'], 404: ['invitation_not_found'], 409: ['membership_already_accepted'] } },
   { routes: ['/v2/organizations/:orgId/roles', '/v2/organizations/:orgId/roles/*', '/v2/organizations/:orgId/teams/:teamId/roles', '/v2/organizations/:orgId/teams/:teamId/roles/*'], methods: WRITE, reasons: { 403: ['permission_not_held'] } },
   { routes: ['/v2/admin/organizations/:orgId'], reasons: { 404: ['organization_not_found'] } },
   { routes: ['/v2/webhooks/:webhookId/deliveries/:deliveryId/resend', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries/:deliveryId/resend'], reasons: { 409: ['webhook_delivery_in_progress'] } },

@@ -5,6 +5,7 @@ import { DomainError } from '../lib/errors.js';
 import { registerAdminReviewPages } from './admin-review.pages.js';
 import { registerAuthorizePages } from './authorize.pages.js';
 import { registerDeveloperPages } from './developer.pages.js';
+import { registerInvitationPages } from './invitation.pages.js';
 import { acceptFormBodies, sendErrorPage } from './layout.js';
 import { registerLoginPages } from './login.pages.js';
 
@@ -24,7 +25,7 @@ function handlePageError(error: FastifyError | Error, request: FastifyRequest, r
 }
 
 /**
- * svc's web pages at APP_URL: login, OAuth consent, developer settings and the admin review. Server
+ * svc's web pages at APP_URL: login, OAuth consent, developer settings, the admin review and team invitations. Server
  * rendered, form posts only (no script), each form carrying the session's CSRF token.
  */
 export function registerWebPages(app: App, ctx: AppContext): void {
@@ -35,5 +36,6 @@ export function registerWebPages(app: App, ctx: AppContext): void {
     registerAuthorizePages(pages, ctx);
     registerDeveloperPages(pages, ctx);
     registerAdminReviewPages(pages, ctx);
+    registerInvitationPages(pages, ctx);
   });
 }

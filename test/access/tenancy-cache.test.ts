@@ -12,6 +12,8 @@ async function orgWithAdmin(api: TestApp) {
   const admin = await createMember(api);
   const added = await api.request('POST', `/v2/organizations/${organization.id}/memberships`, { key: owner.apiKey, body: { userId: admin.user.id, role: 'ADMIN', accepted: true } });
   assert.equal(added.status, 201, added.text);
+  const accepted = await api.request('POST', `/v2/organizations/${organization.id}/memberships/${added.body.data.id}/accept`, { key: admin.apiKey });
+  assert.equal(accepted.status, 200, accepted.text);
   return { orgId: organization.id as number, owner, admin, adminMembershipId: added.body.data.id as number };
 }
 
@@ -42,12 +44,15 @@ describe('tenancy cache, in one process', () => {
     const before = await api.request('GET', path, { key: admin.apiKey });
     assert.equal(before.body.data.length, 2);
     const member: Member = await createMember(api);
-    await api.request('POST', path, { key: owner.apiKey, body: { userId: member.user.id } });
+    const invited = await api.request('POST', path, { key: owner.apiKey, body: { userId: member.user.id } });
     assert.equal((await api.request('GET', path, { key: admin.apiKey })).body.data.length, 3, 'the list changed with the new member');
+    assert.equal((await api.request('GET', path, { key: admin.apiKey })).body.data[2].user, undefined, 'pending: nothing of theirs shown');
+    assert.equal((await api.request('POST', `${path}/${invited.body.data.id}/accept`, { key: member.apiKey })).status, 200);
+    assert.equal((await api.request('GET', path, { key: admin.apiKey })).body.data[2].user.email, member.user.email, 'accepting reaches the cached member list');
     assert.equal((await api.request('PATCH', `${path}/${adminMembershipId}`, { key: owner.apiKey, body: { role: 'MEMBER' } })).status, 200);
     assert.equal((await api.request('GET', path, { key: admin.apiKey })).status, 403, 'demoted: refused at once');
     await api.request('PATCH', `/v2/me`, { key: member.apiKey, body: { name: 'Renamed Member' } });
-    const names = (await api.request('GET', path, { key: owner.apiKey })).body.data.map((m: any) => m.user.name);
+    const names = (await api.request('GET', path, { key: owner.apiKey })).body.data.map((m: any) => m.user?.name);
     assert.ok(names.includes('Renamed Member'), 'a user change reaches the cached member list');
   });
 });

@@ -221,7 +221,8 @@ describe(`private links (${backend})`, () => {
       const teamAdmin = await createOrgMember(api, orgId, owner.apiKey);
       const teamMember = await createOrgMember(api, orgId, owner.apiKey);
       const host = await createHost(api, 'UTC');
-      await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: owner.apiKey, body: { userId: host.userId, role: 'MEMBER', accepted: true } });
+      const invited = await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: owner.apiKey, body: { userId: host.userId, role: 'MEMBER', accepted: true } });
+      expectData(await api.request('POST', `/v2/organizations/${orgId}/memberships/${invited.body.data.id}/accept`, { key: host.apiKey }), 200);
       for (const [member, role] of [[teamAdmin.user.id, 'ADMIN'], [teamMember.user.id, 'MEMBER'], [host.userId, 'MEMBER']] as const) {
         expectData(await api.request('POST', `/v2/organizations/${orgId}/teams/${team.id}/memberships`, { key: owner.apiKey, body: { userId: member, role, accepted: true } }), 201);
       }

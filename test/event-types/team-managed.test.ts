@@ -123,7 +123,10 @@ describe('managed team event types and membership', () => {
     const membership = await addTeamMember(api, owner.apiKey, localTeam.id, carol, 'MEMBER', false);
     assert.equal((await ownEventTypes(api, carol)).has(managedSlug), false);
     assert.deepEqual(await hostIds(api, owner.apiKey, localTeam.id, roundRobin.id), [owner.user.id]);
-    const accepted = await api.request('PATCH', `/v2/teams/${localTeam.id}/memberships/${membership.id}`, { key: owner.apiKey, body: { accepted: true } });
+    const byOwner = await api.request('PATCH', `/v2/teams/${localTeam.id}/memberships/${membership.id}`, { key: owner.apiKey, body: { accepted: true } });
+    assert.deepEqual([byOwner.status, byOwner.body.error.details.reason], [403, 'membership_acceptance_by_member_only'], 'only carol accepts for carol');
+    assert.deepEqual(await hostIds(api, owner.apiKey, localTeam.id, roundRobin.id), [owner.user.id]);
+    const accepted = await api.request('POST', `/v2/teams/${localTeam.id}/memberships/${membership.id}/accept`, { key: carol.apiKey });
     assert.equal(accepted.status, 200, accepted.text);
     assert.equal((await ownEventTypes(api, carol)).get(managedSlug)?.title, 'All managed');
     assert.deepEqual(await hostIds(api, owner.apiKey, localTeam.id, roundRobin.id), [owner.user.id, carol.user.id].sort((a, b) => a - b));

@@ -176,6 +176,13 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'GET /v2/teams/:teamId/memberships/:membershipId': 'teamAdmin',
   'PATCH /v2/teams/:teamId/memberships/:membershipId': 'teamAdmin',
   'DELETE /v2/teams/:teamId/memberships/:membershipId': 'teamAdmin',
+  // The invitee answers their own pending membership; anyone else's is a 404 (the ids here name none).
+  'POST /v2/teams/:teamId/memberships/:membershipId/accept': 'user',
+  'POST /v2/teams/:teamId/memberships/:membershipId/decline': 'user',
+  'POST /v2/organizations/:orgId/memberships/:membershipId/accept': 'user',
+  'POST /v2/organizations/:orgId/memberships/:membershipId/decline': 'user',
+  'POST /v2/organizations/:orgId/teams/:teamId/memberships/:membershipId/accept': 'user',
+  'POST /v2/organizations/:orgId/teams/:teamId/memberships/:membershipId/decline': 'user',
   'POST /v1/teams': 'user',
   'GET /v2/organizations/:orgId/teams': 'orgAdmin',
   'POST /v2/organizations/:orgId/teams': 'orgAdmin',
@@ -302,9 +309,9 @@ const isPluginRoute = (method: string, url: string) => url === '/docs' || url.st
 /**
  * The OAuth protocol endpoints and the web pages do not take the API's callers: clients authenticate with
  * their own credentials in the request, browsers with a session cookie and a CSRF token. Their refusals
- * are tested in test/oauth/ (authorization, clients-and-endpoints, browser).
+ * are tested in test/oauth/ (authorization, clients-and-endpoints, browser) and test/teams/invitations.test.ts.
  */
-const OAUTH_PROTOCOL = /^(POST \/v2\/auth\/oauth2\/(token|revoke|introspect)|GET \/\.well-known\/oauth-authorization-server|(GET|POST) \/(auth|settings)\/.*)$/;
+const OAUTH_PROTOCOL = /^(POST \/v2\/auth\/oauth2\/(token|revoke|introspect)|GET \/\.well-known\/oauth-authorization-server|(GET|POST) \/(auth|settings)\/.*|GET \/teams|POST \/teams\/invitations)$/;
 const isOutsideMatrix = (method: string, url: string) => isPluginRoute(method, url) || OAUTH_PROTOCOL.test(`${method} ${url}`);
 const MISSING = 999_999;
 
@@ -348,18 +355,23 @@ describe('authorization matrix: every route x every caller x own and other tenan
       assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${response.text}`);
       return response.body.data ?? response.body;
     };
+    /** Invites `caller` through `path` (a memberships route) and has them accept. */
+    const join = async (path: string, key: string, caller: keyof typeof users, role: string) => {
+      const membership = await send('POST', path, key, { userId: users[caller].user.id, role, accepted: true });
+      if (!membership.accepted) await send('POST', `${path}/${membership.id}/accept`, users[caller].apiKey);
+    };
     const orgA = a.organization.id;
     for (const [caller, role] of [['orgAdmin', 'ADMIN'], ['orgMember', 'MEMBER'], ['teamAdmin', 'MEMBER'], ['teamMember', 'MEMBER']] as const) {
-      await send('POST', `/v2/organizations/${orgA}/memberships`, a.owner.apiKey, { userId: users[caller].user.id, role, accepted: true });
+      await join(`/v2/organizations/${orgA}/memberships`, a.owner.apiKey, caller, role);
     }
     // Team T of organization A is made by the system admin, so orgOwner is not a member of it.
     const teamT = await send('POST', `/v2/organizations/${orgA}/teams`, ADMIN_API_KEY, { name: 'Team T' });
-    await send('POST', `/v2/organizations/${orgA}/teams/${teamT.id}/memberships`, a.owner.apiKey, { userId: users.teamAdmin.user.id, role: 'ADMIN', accepted: true });
-    await send('POST', `/v2/organizations/${orgA}/teams/${teamT.id}/memberships`, a.owner.apiKey, { userId: users.teamMember.user.id, role: 'MEMBER', accepted: true });
+    await join(`/v2/organizations/${orgA}/teams/${teamT.id}/memberships`, a.owner.apiKey, 'teamAdmin', 'ADMIN');
+    await join(`/v2/organizations/${orgA}/teams/${teamT.id}/memberships`, a.owner.apiKey, 'teamMember', 'MEMBER');
     const teamU = await send('POST', `/v2/organizations/${b.organization.id}/teams`, b.owner.apiKey, { name: 'Team U' });
     const teamS = await send('POST', '/v2/teams', a.owner.apiKey, { name: 'Standalone S' });
-    await send('POST', `/v2/teams/${teamS.id}/memberships`, a.owner.apiKey, { userId: users.teamAdmin.user.id, role: 'ADMIN', accepted: true });
-    await send('POST', `/v2/teams/${teamS.id}/memberships`, a.owner.apiKey, { userId: users.teamMember.user.id, role: 'MEMBER', accepted: true });
+    await join(`/v2/teams/${teamS.id}/memberships`, a.owner.apiKey, 'teamAdmin', 'ADMIN');
+    await join(`/v2/teams/${teamS.id}/memberships`, a.owner.apiKey, 'teamMember', 'MEMBER');
     const teamS2 = await send('POST', '/v2/teams', b.owner.apiKey, { name: 'Standalone S2' });
 
     // orgMember's personal resources; outsider attends its booking.

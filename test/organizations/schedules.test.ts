@@ -4,7 +4,7 @@
 // Bodies and outputs are those of /v2/schedules (ScheduleOutput_2024_06_11).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { addTeamMember, createMember, createOrganization, createOrgMember, createTeam, markCreatedByOrganization, type Member } from '../support/tenancy.js';
+import { acceptMembership, addTeamMember, createMember, createOrganization, createOrgMember, createTeam, markCreatedByOrganization, type Member } from '../support/tenancy.js';
 import { ADMIN_API_KEY, createTestApp, type TestApp } from '../support/test-app.js';
 
 
@@ -147,18 +147,21 @@ describe('organization and team schedules', () => {
     assert.equal((await api.request('GET', `/v2/schedules/${addedSchedule.id}`, { key: added.apiKey })).body.data.name, 'Private', 'untouched');
   });
 
-  test('GET /v2/teams/{teamId}/schedules: the team admin sees the members\' schedules (not the team\'s own); a team MEMBER and an outsider get 403', async () => {
+  test('GET /v2/teams/{teamId}/schedules: the team admin sees the accepted members\' schedules (not the team\'s own, not a pending invitee\'s); a team MEMBER and an outsider get 403', async () => {
     const teamOwner = await createMember(api);
     const team = await createTeam(api, teamOwner);
     const teamAdmin = await createMember(api);
     const teamMember = await createMember(api);
     const outsider = await createMember(api);
     await addTeamMember(api, teamOwner.apiKey, team.id, teamAdmin, 'ADMIN');
-    await addTeamMember(api, teamOwner.apiKey, team.id, teamMember, 'MEMBER', false);
+    const invitation = await addTeamMember(api, teamOwner.apiKey, team.id, teamMember, 'MEMBER', false);
     const memberSchedule = await ownSchedule(api, teamMember, 'Member hours');
     const adminSchedule = await ownSchedule(api, teamAdmin, 'Admin hours');
     await ownSchedule(api, outsider, 'Outside');
 
+    const beforeConsent = await api.request('GET', `/v2/teams/${team.id}/schedules`, { key: teamAdmin.apiKey });
+    assert.deepEqual([beforeConsent.status, beforeConsent.body.data], [200, [adminSchedule]], 'a pending invitee shows the team nothing');
+    await acceptMembership(api, teamMember, `/v2/teams/${team.id}/memberships/${invitation.id}`);
     const listed = await api.request('GET', `/v2/teams/${team.id}/schedules`, { key: teamAdmin.apiKey });
     assert.equal(listed.status, 200, listed.text);
     assert.deepEqual(listed.body.data, [memberSchedule, adminSchedule]);

@@ -145,11 +145,16 @@ describe('organization team memberships and organization memberships', () => {
     const created = await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: owner.apiKey, body: { userId: user.user.id } });
     assert.equal(created.status, 201, created.text);
     assert.deepEqual(
-      [created.body.data.teamId, created.body.data.role, created.body.data.accepted, created.body.data.attributes, created.body.data.user.email],
-      [orgId, 'MEMBER', false, [], user.user.email],
+      [created.body.data.teamId, created.body.data.role, created.body.data.accepted, created.body.data.attributes, created.body.data.user],
+      [orgId, 'MEMBER', false, [], undefined],
+      'pending, and nothing of the invitee shown',
     );
-    const again = await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: owner.apiKey, body: { userId: user.user.id, role: 'ADMIN', accepted: true } });
-    assert.deepEqual([again.status, again.body.data.id, again.body.data.role, again.body.data.accepted], [201, created.body.data.id, 'ADMIN', true]);
+    const forced = await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: owner.apiKey, body: { userId: user.user.id, role: 'ADMIN', accepted: true } });
+    assert.deepEqual([forced.status, forced.body.error.details.reason], [403, 'membership_acceptance_by_member_only'], 'the upsert accepts for nobody');
+    const again = await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: owner.apiKey, body: { userId: user.user.id, role: 'ADMIN' } });
+    assert.deepEqual([again.status, again.body.data.id, again.body.data.role, again.body.data.accepted], [201, created.body.data.id, 'ADMIN', false]);
+    const accepted = await api.request('POST', `/v2/organizations/${orgId}/memberships/${created.body.data.id}/accept`, { key: user.apiKey });
+    assert.deepEqual([accepted.status, accepted.body.data.accepted, accepted.body.data.role, accepted.body.data.user.email], [200, true, 'ADMIN', user.user.email]);
 
     const other = await createOrganization(api);
     const foreign = await api.request('GET', `/v2/organizations/${orgId}/memberships/${(await api.request('GET', `/v2/organizations/${other.organization.id}/memberships`, { key: other.owner.apiKey })).body.data[0].id}`, { key: owner.apiKey });

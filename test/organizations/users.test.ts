@@ -244,7 +244,9 @@ describe('organization users (/v2/organizations/{orgId}/users)', () => {
     assert.deepEqual([lastOwner.status, lastOwner.body.error.details.reason], [400, 'last_owner']);
 
     const sysadminId = (await api.request('GET', '/v2/me', { key: ADMIN_API_KEY })).body.data.id;
-    assert.equal((await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: owner.apiKey, body: { userId: sysadminId, accepted: true } })).status, 201);
+    const sysadminMembership = await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: owner.apiKey, body: { userId: sysadminId, accepted: true } });
+    assert.equal(sysadminMembership.status, 201);
+    assert.equal((await api.request('POST', `/v2/organizations/${orgId}/memberships/${sysadminMembership.body.data.id}/accept`, { key: ADMIN_API_KEY })).status, 200, 'the system admin joins by accepting');
     const renamed = await api.request('PATCH', `/v2/organizations/${orgId}/users/${sysadminId}`, { key: admin.apiKey, body: { name: 'Hijacked' } });
     assert.deepEqual([renamed.status, renamed.body.error.details.reason], [403, 'user_is_system_admin']);
   });

@@ -15,9 +15,13 @@ import { createMember, createOrganization, createOrgMember, type Member } from '
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { assertSigned, deliveriesOf, type Receiver, startReceiver } from '../webhooks/helpers.js';
 
-async function joinOrganization(api: TestApp, orgId: number, ownerKey: string, userId: number, role = 'MEMBER', accepted = true): Promise<void> {
-  const response = await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: ownerKey, body: { userId, role, accepted } });
+/** Invites the user to the organization; with `accepted`, the user (their API key) accepts. */
+async function joinOrganization(api: TestApp, orgId: number, ownerKey: string, user: { userId: number; apiKey: string }, role = 'MEMBER', accepted = true): Promise<void> {
+  const response = await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: ownerKey, body: { userId: user.userId, role, accepted } });
   assert.equal(response.status, 201, response.text);
+  if (!accepted) return;
+  const answer = await api.request('POST', `/v2/organizations/${orgId}/memberships/${response.body.data.id}/accept`, { key: user.apiKey });
+  assert.equal(answer.status, 200, answer.text);
 }
 
 
@@ -140,7 +144,7 @@ describe('organization webhooks (/v2/organizations/{orgId}/webhooks)', () => {
     const hook = (await api.request('POST', path(), { key: admin.apiKey, body: { subscriberUrl: `${receiver.url}/members`, active: true, triggers: ['BOOKING_CREATED'], secret } })).body.data;
     const host = async (membership: 'accepted' | 'pending' | 'none') => {
       const made: Host = await createHost(api, 'America/New_York');
-      if (membership !== 'none') await joinOrganization(api, orgId, owner.apiKey, made.userId, 'MEMBER', membership === 'accepted');
+      if (membership !== 'none') await joinOrganization(api, orgId, owner.apiKey, made, 'MEMBER', membership === 'accepted');
       return { host: made, eventType: await createEventType(api, made) };
     };
     const book = async (eventTypeId: number, start: string) => {

@@ -41,7 +41,8 @@ describe('organization routes with platform credentials', () => {
       if (!path.startsWith('/v2/organizations/{orgId}')) continue;
       for (const [method, op] of Object.entries<any>(methods)) {
         const access = op['x-svc-access'];
-        if (access?.auth !== 'required') continue;
+        // An invitee's answer to their own pending membership is theirs alone, never a client's.
+        if (access?.auth !== 'required' || /\/(accept|decline)$/.test(path)) continue;
         assert.ok(access.credentials.includes('oauthClient'), `${method} ${path} takes platform credentials`);
         routes.push({ method: method.toUpperCase(), url: path.replace(/\{(\w+)\}/g, ':$1') });
       }

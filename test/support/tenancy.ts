@@ -29,18 +29,31 @@ export async function createTeam(api: TestApp, owner: Member, body: Record<strin
   return response.body.data as { id: number; slug: string; name: string; parentId: number | null };
 }
 
-/** Adds `member` to a standalone team as `role`, through the owner's API key. */
+/**
+ * The invitee's consent: `member` accepts the pending membership `path` names (`.../memberships/{id}`),
+ * as a user invited by someone else must before the membership counts.
+ */
+export async function acceptMembership(api: TestApp, member: Member, path: string) {
+  const response = await api.request('POST', `${path}/accept`, { key: member.apiKey });
+  if (response.status !== 200) throw new Error(`acceptMembership: ${response.status} ${response.text}`);
+  return response.body.data as { id: number; accepted: boolean };
+}
+
+/** Adds `member` to a standalone team as `role`, through the owner's API key; with `accepted`, the member accepts the invitation. */
 export async function addTeamMember(api: TestApp, ownerKey: string, teamId: number, member: Member, role = 'MEMBER', accepted = true) {
   const response = await api.request('POST', `/v2/teams/${teamId}/memberships`, { key: ownerKey, body: { userId: member.user.id, role, accepted } });
   if (response.status !== 201) throw new Error(`addTeamMember: ${response.status} ${response.text}`);
-  return response.body.data as { id: number };
+  const membership = response.body.data as { id: number; accepted: boolean };
+  if (accepted && !membership.accepted) return acceptMembership(api, member, `/v2/teams/${teamId}/memberships/${membership.id}`);
+  return membership;
 }
 
-/** A new user added to the organization as `role` (accepted), through the organization memberships route. */
+/** A new user added to the organization as `role` through the organization memberships route, who accepts the invitation. */
 export async function createOrgMember(api: TestApp, orgId: number, adminKey: string, role = 'MEMBER'): Promise<Member & { membershipId: number }> {
   const member = await createMember(api);
   const response = await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: adminKey, body: { userId: member.user.id, role, accepted: true } });
   if (response.status !== 201) throw new Error(`createOrgMember: ${response.status} ${response.text}`);
+  if (!response.body.data.accepted) await acceptMembership(api, member, `/v2/organizations/${orgId}/memberships/${response.body.data.id}`);
   return { ...member, membershipId: response.body.data.id };
 }
 

@@ -114,24 +114,25 @@ describe('team memberships (/v2/teams/{teamId}/memberships)', () => {
   });
   after(() => api.close());
 
-  test('create, read, update and delete, with the reference output; a member may not manage memberships (403)', async () => {
+  test('create, read, update and delete, with the reference output; a member may not manage memberships (403); the invitee alone accepts', async () => {
     const team = await createTeam(api, owner);
     const member = await createMember(api);
-    const created = await api.request('POST', `/v2/teams/${team.id}/memberships`, { key: owner.apiKey, body: { userId: member.user.id } });
+    const created = await api.request('POST', `/v2/teams/${team.id}/memberships`, { key: owner.apiKey, body: { userId: member.user.id, accepted: true } });
     assert.equal(created.status, 201, created.text);
     const { id, ...rest } = created.body.data;
-    assert.deepEqual(rest, {
-      userId: member.user.id,
-      teamId: team.id,
-      accepted: false,
-      role: 'MEMBER',
-      disableImpersonation: false,
-      customRoleId: null,
-      user: { avatarUrl: null, username: member.user.username, name: (member.user as any).name, email: member.user.email, bio: null, metadata: {} },
-    });
+    assert.deepEqual(
+      rest,
+      { userId: member.user.id, teamId: team.id, accepted: false, role: 'MEMBER', disableImpersonation: false, customRoleId: null },
+      'pending whatever accepted says, and nothing of the user is shown until they accept',
+    );
     assert.equal((await api.request('GET', `/v2/teams/${team.id}/memberships`, { key: member.apiKey })).status, 403);
-    const patched = await api.request('PATCH', `/v2/teams/${team.id}/memberships/${id}`, { key: owner.apiKey, body: { accepted: true } });
-    assert.deepEqual([patched.status, patched.body.data.accepted, patched.body.data.role], [200, true, 'MEMBER'], 'only what is sent changes');
+    const forced = await api.request('PATCH', `/v2/teams/${team.id}/memberships/${id}`, { key: owner.apiKey, body: { accepted: true } });
+    assert.deepEqual([forced.status, forced.body.error.details.reason], [403, 'membership_acceptance_by_member_only']);
+    const accepted = await api.request('POST', `/v2/teams/${team.id}/memberships/${id}/accept`, { key: member.apiKey });
+    assert.equal(accepted.status, 200, accepted.text);
+    assert.deepEqual(accepted.body.data.user, { avatarUrl: null, username: member.user.username, name: (member.user as any).name, email: member.user.email, bio: null, metadata: {} });
+    const patched = await api.request('PATCH', `/v2/teams/${team.id}/memberships/${id}`, { key: owner.apiKey, body: { disableImpersonation: true } });
+    assert.deepEqual([patched.status, patched.body.data.accepted, patched.body.data.role, patched.body.data.disableImpersonation], [200, true, 'MEMBER', true], 'only what is sent changes');
     assert.equal((await api.request('GET', `/v2/teams/${team.id}/memberships/${id}`, { key: owner.apiKey })).body.data.accepted, true);
     const deleted = await api.request('DELETE', `/v2/teams/${team.id}/memberships/${id}`, { key: owner.apiKey });
     assert.deepEqual([deleted.status, deleted.body.data.id], [200, id]);

@@ -3,8 +3,8 @@
 import { bigint, bigserial, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.js';
 
-/** `owner`: the user who registered a third-party OAuth client, told of its review. */
-export type MailRecipientRole = 'organizer' | 'host' | 'attendee' | 'owner';
+/** `owner`: the user who registered a third-party OAuth client, told of its review; `invitee`: a user invited to a team. */
+export type MailRecipientRole = 'organizer' | 'host' | 'attendee' | 'owner' | 'invitee';
 
 /**
  * A message waiting to be (or already) sent. A booking message is rendered when it is sent, from the

@@ -128,7 +128,11 @@ export const roles = pgTable(
   (t) => [uniqueIndex('roles_team_id_name_lower_key').on(t.teamId, sql`lower(${t.name})`)],
 );
 
-/** Invitation links to a team: the token is shown once and stored as its SHA-256. */
+/**
+ * Invitation links to a team: the token is shown (or mailed) once and stored as its SHA-256. A link
+ * made by `POST .../invite` lets whoever opens it join; one mailed to a user invited by id
+ * (`invitee_user_id`) accepts or declines that user's pending membership, for them alone.
+ */
 export const teamInviteTokens = pgTable(
   'team_invite_tokens',
   {
@@ -136,9 +140,14 @@ export const teamInviteTokens = pgTable(
     teamId: integer('team_id')
       .notNull()
       .references(() => teams.id, { onDelete: 'cascade' }),
+    inviteeUserId: integer('invitee_user_id').references(() => users.id, { onDelete: 'cascade' }),
     hashedToken: text('hashed_token').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('team_invite_tokens_hashed_token_key').on(t.hashedToken), index('team_invite_tokens_team_id_idx').on(t.teamId)],
+  (t) => [
+    uniqueIndex('team_invite_tokens_hashed_token_key').on(t.hashedToken),
+    index('team_invite_tokens_team_id_idx').on(t.teamId),
+    index('team_invite_tokens_invitee_user_id_idx').on(t.inviteeUserId),
+  ],
 );

@@ -6,12 +6,11 @@ import { notFound, unprocessable } from '../../lib/errors.js';
 import * as teamsRepo from '../teams/teams.repository.js';
 import type { MembershipWithUser, TeamRow } from '../teams/teams.repository.js';
 import type { Actor } from '../access/resource-policy.js';
-import { addMemberIn, changeMembershipIn, type CreateMembershipInput, removeMemberIn, type UpdateMembershipInput } from '../teams/memberships.service.js';
+import { INVITE_VALIDITY_MS, invitationLink } from '../teams/membership-invitations.service.js';
+import { addMemberIn, changeMembershipIn, type CreateMembershipInput, invitationContext, type MembershipDeps, removeMemberIn, type UpdateMembershipInput } from '../teams/memberships.service.js';
 import { createTeam, type CreateTeamInput, type Deps } from '../teams/teams.service.js';
 import * as repo from './organizations.repository.js';
 import { tenancyWrite } from '../access/tenancy-cache.js';
-
-const INVITE_VALIDITY_MS = 7 * 86_400_000;
 
 /**
  * A team inside an organization. Its creator becomes an accepted OWNER, except the system admin, who
@@ -37,14 +36,14 @@ export async function listMyOrganizationTeams(db: Db, organizationId: number, us
 export async function createInvite(db: Db, appUrl: string, teamId: number, now: number): Promise<{ token: string; inviteLink: string }> {
   const token = randomBytes(32).toString('hex');
   await teamsRepo.insertInviteToken(db, { teamId, hashedToken: hashToken(token), expiresAt: new Date(now + INVITE_VALIDITY_MS) });
-  return { token, inviteLink: `${appUrl.replace(/\/+$/, '')}/teams?token=${token}` };
+  return { token, inviteLink: invitationLink(appUrl, token) };
 }
 
 /** Team memberships under an organization are only for the organization's users (422 otherwise, as the reference). */
-export async function createOrganizationTeamMembership(deps: Deps, actor: Actor, organizationId: number, teamId: number, input: CreateMembershipInput): Promise<MembershipWithUser> {
+export async function createOrganizationTeamMembership(deps: MembershipDeps, actor: Actor, organizationId: number, teamId: number, input: CreateMembershipInput): Promise<MembershipWithUser> {
   return tenancyWrite(deps, async (tx) => {
     if (!(await repo.findProfile(tx, organizationId, input.userId))) throw unprocessable('user_not_in_organization', 'User is not part of the Organization');
-    return addMemberIn(tx, actor, teamId, input);
+    return addMemberIn(tx, invitationContext(deps), actor, teamId, input);
   });
 }
 

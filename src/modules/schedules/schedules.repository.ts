@@ -68,7 +68,10 @@ export function listSchedulesOfOrganizationUsers(db: Db, organizationId: number,
   return listSchedulesOfUsersIn(db, sql`(select ${profiles.userId} from ${profiles} where ${profiles.organizationId} = ${organizationId})`, page);
 }
 
-/** Schedules of the members of the team (pending members included, as the reference); not the team's own schedule. */
+/**
+ * Schedules of the team's accepted members, not the team's own schedule. Unlike the reference, a pending
+ * member's are not listed: nobody shows a team their schedules before agreeing to join it.
+ */
 export function listSchedulesOfTeamMembers(db: Db, teamId: number, page: { skip: number; take: number }) {
-  return listSchedulesOfUsersIn(db, sql`(select ${memberships.userId} from ${memberships} where ${memberships.teamId} = ${teamId})`, page);
+  return listSchedulesOfUsersIn(db, sql`(select ${memberships.userId} from ${memberships} where ${memberships.teamId} = ${teamId} and ${memberships.accepted})`, page);
 }

@@ -10,6 +10,7 @@ import type { Actor } from '../access/resource-policy.js';
 import { assertMayAddMember, assertMayChangeMember, assertMayRemoveMember, type Grant, grantorStanding, type MemberStanding } from '../access/role-grants.js';
 import { type TenancyCache, tenancyWrite } from '../access/tenancy-cache.js';
 import { syncTeamMemberEventTypes } from '../event-types/team-event-type-members.js';
+import { type InvitationContext, inviteIn, joinsWithConsent, refuseAcceptanceForOthers } from './membership-invitations.service.js';
 import * as repo from './teams.repository.js';
 import type { MembershipWithUser } from './teams.repository.js';
 
@@ -70,11 +71,18 @@ export async function insertMembershipIn(tx: Db, teamId: number, input: CreateMe
   return (await repo.findMembership(tx, teamId, row.id))!;
 }
 
-/** `actor` adds a member: within the actor's own standing (role-grants.ts). */
-export async function addMemberIn(tx: Db, actor: Actor, teamId: number, input: CreateMembershipInput): Promise<MembershipWithUser> {
-  await repo.lockTeamAndParent(tx, teamId);
+/**
+ * `actor` adds a member, within the actor's own standing (role-grants.ts). Without the user's consent
+ * (membership-invitations.service.ts) the membership starts pending whatever `accepted` says, and they
+ * are mailed an invitation; so is any user added pending by someone else.
+ */
+export async function addMemberIn(tx: Db, context: InvitationContext, actor: Actor, teamId: number, input: CreateMembershipInput): Promise<MembershipWithUser> {
+  const team = await repo.lockTeamAndParent(tx, teamId);
   assertMayAddMember(await grantorStanding(tx, actor, teamId), { role: input.role ?? 'MEMBER', customPermissions: null });
-  return insertMembershipIn(tx, teamId, input);
+  const consented = await joinsWithConsent(tx, actor, teamId, input.userId);
+  const membership = await insertMembershipIn(tx, teamId, { ...input, accepted: consented && input.accepted === true });
+  if (!membership.accepted && actor.id !== input.userId) await inviteIn(tx, context, actor, team!, membership);
+  return membership;
 }
 
 /** The last OWNER of a team or organization can be neither demoted nor removed: it would have no one to run it. */
@@ -110,6 +118,7 @@ export async function changeMembershipIn(tx: Db, actor: Actor, teamId: number, m
   const target = await standingOfMember(tx, current);
   const grant = await grantOf(tx, teamId, { ...target, customRoleId: current.customRoleId }, input);
   assertMayChangeMember(await grantorStanding(tx, actor, teamId), target, grant);
+  if (input.accepted === true && !current.accepted && !(await joinsWithConsent(tx, actor, teamId, current.userId))) throw refuseAcceptanceForOthers();
   if (grant.role !== 'OWNER') await assertKeepsAnOwner(tx, current, 'demote');
   const { accepted, disableImpersonation } = input;
   await repo.updateMembership(tx, membershipId, {
@@ -140,8 +149,13 @@ export async function removeMemberIn(tx: Db, actor: Actor, teamId: number, membe
 }
 
 type WriteDeps = Parameters<typeof tenancyWrite>[0];
+/** What the routes hand the membership services: the store, and where svc's pages are and the time (for invitations). */
+export type MembershipDeps = WriteDeps & { config: { appUrl: string }; clock: () => number };
 
-export const addMember = (deps: WriteDeps, actor: Actor, teamId: number, input: CreateMembershipInput) => tenancyWrite(deps, (tx) => addMemberIn(tx, actor, teamId, input));
+export const invitationContext = (deps: MembershipDeps): InvitationContext => ({ appUrl: deps.config.appUrl, now: deps.clock() });
+
+export const addMember = (deps: MembershipDeps, actor: Actor, teamId: number, input: CreateMembershipInput) =>
+  tenancyWrite(deps, (tx) => addMemberIn(tx, invitationContext(deps), actor, teamId, input));
 
 export const changeMembership = (deps: WriteDeps, actor: Actor, teamId: number, membershipId: number, input: UpdateMembershipInput) =>
   tenancyWrite(deps, (tx) => changeMembershipIn(tx, actor, teamId, membershipId, input));

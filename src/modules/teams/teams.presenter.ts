@@ -27,7 +27,7 @@ export function presentTeam(team: TeamRow) {
   };
 }
 
-/** `TeamMembershipOutput`. */
+/** `TeamMembershipOutput`; who the member is stays hidden until they accept (membership-invitations.service.ts). */
 export function presentMembership(membership: MembershipWithUser) {
   return {
     id: membership.id,
@@ -37,6 +37,6 @@ export function presentMembership(membership: MembershipWithUser) {
     role: membership.role,
     disableImpersonation: membership.disableImpersonation,
     customRoleId: membership.customRoleId,
-    user: membership.user,
+    ...(membership.userVisible ? { user: membership.user } : {}),
   };
 }

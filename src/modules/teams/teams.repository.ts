@@ -19,6 +19,8 @@ const memberUserColumns = {
 
 export interface MembershipWithUser extends MembershipRow {
   user: { avatarUrl: string | null; username: string | null; name: string | null; email: string; bio: string | null; metadata: Record<string, string | number | boolean> };
+  /** May the team see who the member is? Once they accepted, or when they are an accepted member of its organization. */
+  userVisible: boolean;
 }
 
 export async function insertTeam(db: Db, team: NewTeam): Promise<TeamRow> {
@@ -94,8 +96,15 @@ export async function insertMembership(
   return row!;
 }
 
+/** The user consented to the team: they accepted, or they are an accepted member of its organization. */
+const consentedToTeam = sql<boolean>`(${memberships.accepted} or exists (select 1 from memberships pm join teams t on t.parent_id = pm.team_id
+  where t.id = ${memberships.teamId} and pm.user_id = ${memberships.userId} and pm.accepted))`;
+
 function membershipsWithUser(db: Db) {
-  return db.select({ ...getTableColumns(memberships), user: memberUserColumns }).from(memberships).innerJoin(users, eq(users.id, memberships.userId));
+  return db
+    .select({ ...getTableColumns(memberships), user: memberUserColumns, userVisible: consentedToTeam })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId));
 }
 
 export async function findMembership(db: Db, teamId: number, membershipId: number): Promise<MembershipWithUser | undefined> {
@@ -140,8 +149,58 @@ export async function setPlatform(db: Db, id: number, isPlatform: boolean): Prom
   return row!;
 }
 
-export async function insertInviteToken(db: Db, invite: { teamId: number; hashedToken: string; expiresAt: Date }): Promise<void> {
+export async function insertInviteToken(db: Db, invite: { teamId: number; inviteeUserId?: number | null; hashedToken: string; expiresAt: Date }): Promise<void> {
   await db.insert(teamInviteTokens).values(invite);
+}
+
+export type InviteRow = typeof teamInviteTokens.$inferSelect;
+
+/** The invitation of a token that has not expired, with its team. */
+export async function findLiveInvite(db: Db, hashedToken: string, now: Date): Promise<{ invite: InviteRow; team: TeamRow } | undefined> {
+  const [row] = await db
+    .select({ invite: teamInviteTokens, team: teams })
+    .from(teamInviteTokens)
+    .innerJoin(teams, eq(teams.id, teamInviteTokens.teamId))
+    .where(and(eq(teamInviteTokens.hashedToken, hashedToken), sql`${teamInviteTokens.expiresAt} > ${now}`));
+  return row;
+}
+
+/** Was the user mailed an invitation to the team since `since`? */
+export async function invitedSince(db: Db, teamId: number, userId: number, since: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ id: teamInviteTokens.id })
+    .from(teamInviteTokens)
+    .where(and(eq(teamInviteTokens.teamId, teamId), eq(teamInviteTokens.inviteeUserId, userId), sql`${teamInviteTokens.createdAt} > ${since}`))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** A used or withdrawn personal invitation stops working. */
+export async function deleteInvitesOf(db: Db, teamId: number, userId: number): Promise<void> {
+  await db.delete(teamInviteTokens).where(and(eq(teamInviteTokens.teamId, teamId), eq(teamInviteTokens.inviteeUserId, userId)));
+}
+
+/**
+ * Does joining the team need no word from the user? When they are an accepted member of its organization
+ * (the reference adds an organization's members to its teams), or the organization made their account
+ * (its users and its platform clients' managed users).
+ */
+export async function consentImplied(db: Db, teamId: number, userId: number): Promise<boolean> {
+  const result = await db.execute(sql`select exists (
+      select 1 from teams t where t.id = ${teamId} and (
+        exists (select 1 from memberships pm where pm.team_id = t.parent_id and pm.user_id = ${userId} and pm.accepted)
+        or exists (select 1 from users u where u.id = ${userId} and u.organization_id in (t.id, t.parent_id)))
+    ) as implied`);
+  return Boolean((result as unknown as { rows: { implied: boolean }[] }).rows[0]?.implied);
+}
+
+/** Who an invitation goes to, and the name it is sent in. */
+export async function findInvitationParties(db: Db, inviteeId: number, inviterId: number) {
+  const rows = await db
+    .select({ id: users.id, email: users.email, name: users.name, username: users.username, timeZone: users.timeZone, locale: users.locale })
+    .from(users)
+    .where(inArray(users.id, [inviteeId, inviterId]));
+  return { invitee: rows.find((row) => row.id === inviteeId), inviter: rows.find((row) => row.id === inviterId) };
 }
 
 /** The teams of an organization with the user's membership in each, if any. */

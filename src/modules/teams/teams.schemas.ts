@@ -117,14 +117,19 @@ export const MembershipOutput = Type.Object(
     role: MembershipRoleSchema,
     disableImpersonation: Type.Boolean(),
     customRoleId: NullableString,
-    user: Type.Object({
-      avatarUrl: NullableString,
-      username: NullableString,
-      name: NullableString,
-      email: Type.String(),
-      bio: NullableString,
-      metadata: Metadata,
-    }),
+    user: Type.Optional(
+      Type.Object(
+        {
+          avatarUrl: NullableString,
+          username: NullableString,
+          name: NullableString,
+          email: Type.String(),
+          bio: NullableString,
+          metadata: Metadata,
+        },
+        { description: 'Who the member is; absent while an invitation waits for their answer (svc: nobody is made a member without consent)' },
+      ),
+    ),
   },
   { $id: 'TeamMembershipOutput' },
 );

@@ -60,6 +60,23 @@ export const en: MailTexts = {
       rejected: { subject: 'Your OAuth client "{client}" was rejected', body: 'Your OAuth client "{client}" ({clientId}) was rejected. It cannot be used to authorize users.' },
     },
   },
+  teamInvitation: {
+    greeting: 'Hello {name},',
+    greetingWithoutName: 'Hello,',
+    subject: 'Invitation to join "{team}"',
+    body: [
+      '{inviter} invited you to join "{team}" as {role}.',
+      'Until you accept, the team sees nothing of yours and cannot book you.',
+      '',
+      'Accept or decline here (the link works for {days} days): {link}',
+      '',
+      'Or with your API key:',
+      '  POST {acceptPath}',
+      '  POST {declinePath}',
+      '',
+      'If you did not expect this, decline it or ignore this message.',
+    ].join('\n'),
+  },
   labels: {
     what: 'What',
     when: 'When',

@@ -32,6 +32,16 @@ export interface MailTexts {
     greetingWithoutName: string;
     decisions: Record<OAuthClientDecision, { subject: string; body: string }>;
   };
+  /**
+   * To a user invited to a team or organization (their membership waits for their consent). Placeholders:
+   * {team}, {inviter}, {role}, {link}, {acceptPath}, {declinePath}, {days}; {name} in `greeting`.
+   */
+  teamInvitation: {
+    greeting: string;
+    greetingWithoutName: string;
+    subject: string;
+    body: string;
+  };
   labels: {
     what: string;
     when: string;

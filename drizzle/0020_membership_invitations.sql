@@ -1,0 +1,3 @@
+ALTER TABLE "team_invite_tokens" ADD COLUMN "invitee_user_id" integer;--> statement-breakpoint
+ALTER TABLE "team_invite_tokens" ADD CONSTRAINT "team_invite_tokens_invitee_user_id_users_id_fk" FOREIGN KEY ("invitee_user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "team_invite_tokens_invitee_user_id_idx" ON "team_invite_tokens" USING btree ("invitee_user_id");
