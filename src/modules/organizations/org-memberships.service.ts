@@ -6,6 +6,7 @@ import type { MembershipWithUser } from '../teams/teams.repository.js';
 import { createMembershipIn, type CreateMembershipInput, deleteMembershipIn, type Deps, updateMembershipIn, type UpdateMembershipInput } from '../teams/teams.service.js';
 import * as repo from './organizations.repository.js';
 import { tenancyWrite } from '../access/tenancy-cache.js';
+import { revokeTokensOfOrganizationMember } from '../platform/platform-tokens.service.js';
 
 const membershipNotInOrganization = (membershipId: number) => notFound('membership_not_found', `IsMembershipInOrg - Membership (${membershipId}) not found.`);
 
@@ -39,12 +40,13 @@ export async function updateOrganizationMembership(deps: Deps, organizationId: n
 
 /** Removes a member from the organization: from its teams too, and their profile there. The last OWNER stays. */
 export async function deleteOrganizationMembership(deps: Deps, organizationId: number, membershipId: number): Promise<MembershipWithUser> {
-  return tenancyWrite(deps, async (tx) => {
+  return tenancyWrite(deps, async (tx, announce) => {
     await getOrganizationMembership(tx, organizationId, membershipId);
     const removed = await deleteMembershipIn(tx, organizationId, membershipId);
     await teamsRepo.deleteMembershipsInChildTeams(tx, organizationId, removed.userId);
     await syncOrganizationMemberEventTypes(tx, organizationId, removed.userId);
     await repo.deleteProfile(tx, organizationId, removed.userId);
+    await revokeTokensOfOrganizationMember(tx, announce, organizationId, removed.userId);
     return removed;
   });
 }

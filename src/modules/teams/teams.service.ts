@@ -5,6 +5,7 @@ import { badRequest, conflict, fieldRejected, forbidden, notFound } from '../../
 import { findRoleOfTeam } from '../access/access.repository.js';
 import { systemRole } from '../access/permissions.js';
 import { syncTeamMemberEventTypes } from '../event-types/team-event-type-members.js';
+import { revokeTokensOfClientsUnder } from '../platform/platform-tokens.service.js';
 import { createTeamScheduleIn } from '../schedules/schedules.service.js';
 import * as repo from './teams.repository.js';
 import type { MembershipWithUser, TeamChanges, TeamRow } from './teams.repository.js';
@@ -137,7 +138,8 @@ export async function updateTeam(deps: Deps, teamId: number, input: UpdateTeamIn
 }
 
 export async function deleteTeam(deps: Deps, teamId: number): Promise<TeamRow> {
-  return tenancyWrite(deps, async (tx) => {
+  return tenancyWrite(deps, async (tx, announce) => {
+    await revokeTokensOfClientsUnder(tx, announce, teamId);
     const deleted = await repo.deleteTeam(tx, teamId);
     if (!deleted) throw notFound('team_not_found', `Team with id=${teamId} not found`);
     return deleted;
