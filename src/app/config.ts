@@ -28,6 +28,15 @@ export interface Config {
   /** SVC_NOW: the API's clock stays at this instant (epoch ms); undefined: the real clock. */
   fixedNow: number | undefined;
   mail: MailConfig;
+  login: LoginLimits;
+}
+
+/** Failed web logins allowed before each further attempt waits (see modules/auth/login-failures.service.ts). */
+export interface LoginLimits {
+  /** Per account (the email as typed), within 24 hours and since its last success. */
+  failuresPerAccount: number;
+  /** Per client IP address (IPv6: per /64), within an hour. */
+  failuresPerIp: number;
 }
 
 /** Outgoing mail (booking mail and invitations). */
@@ -155,6 +164,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobs,
     fixedNow: fixedNow(env),
     mail: loadMailConfig(env),
+    login: {
+      failuresPerAccount: int(env, 'SVC_LOGIN_ACCOUNT_FAILURES', 5, 1),
+      failuresPerIp: int(env, 'SVC_LOGIN_IP_FAILURES', 20, 1),
+    },
   };
 }
 

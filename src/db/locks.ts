@@ -8,6 +8,10 @@ const EVENT_TYPE_BOOKINGS_LOCK = 0x5376_0002;
 /** Lock class of "this team's bookings": its own booking limits count bookings of all its event types. */
 const TEAM_BOOKINGS_LOCK = 0x5376_0003;
 
+/** Lock classes of one web-login account (the hash of the email as typed) and of one client address. */
+const LOGIN_ACCOUNT_LOCK = 0x5376_0004;
+const LOGIN_CLIENT_LOCK = 0x5376_0005;
+
 /*
  * Order of locks, the same for every writer so that none waits on another in a cycle: a team's, then
  * one event type's, then hosts' in id order. Hosts locked later in a transaction are only ever tried
@@ -59,4 +63,13 @@ export async function lockEventTypeBookings(tx: Db, eventTypeId: number): Promis
 
 export async function lockTeamBookings(tx: Db, teamId: number): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${TEAM_BOOKINGS_LOCK}, ${teamId})`);
+}
+
+/**
+ * Transaction-scoped locks on one login attempt's account and client address, in that order (a login
+ * transaction takes no other lock), so attempts racing each other are counted one after the other.
+ */
+export async function lockLoginAttempt(tx: Db, accountKey: string, clientKey: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${LOGIN_ACCOUNT_LOCK}, hashtext(${accountKey}))`);
+  await tx.execute(sql`select pg_advisory_xact_lock(${LOGIN_CLIENT_LOCK}, hashtext(${clientKey}))`);
 }

@@ -1,6 +1,7 @@
 import type { JobsConfig } from '../app/config.js';
 import type { Db } from '../db/client.js';
 import { cleanUpExpiredKeys } from '../modules/idempotency/idempotency.service.js';
+import { deleteExpiredLoginFailures } from '../modules/auth/login-failures.service.js';
 import { deleteExpiredGrants } from '../modules/oauth/oauth.repository.js';
 import { deleteEndedMessages } from '../modules/mail/mail.repository.js';
 import { deleteExpiredTokens } from '../modules/platform/platform-tokens.service.js';
@@ -33,6 +34,8 @@ export interface HousekeepingResult {
   platformTokens: number;
   /** Third-party OAuth codes and refresh tokens, and web sessions. */
   oauthGrants: number;
+  /** Web login failures older than the longest window of the login limits. */
+  loginFailures: number;
 }
 
 /** An expired managed-user access token still answers 498 (not 401) for this long. */
@@ -41,7 +44,8 @@ const EXPIRED_ACCESS_TOKEN_KEPT_MS = DAY_MS;
 /**
  * Deletes expired Idempotency-Keys, webhook deliveries and mail messages that ended more than
  * `webhookDeliveryRetentionDays` ago (with their attempt logs), jobs that finished more than
- * `retentionDays` ago, and managed users' expired tokens. Pending work is never touched.
+ * `retentionDays` ago, managed users' expired tokens and web login failures that no longer count.
+ * Pending work is never touched.
  */
 export async function runHousekeeping(db: Db, retention: Pick<JobsConfig, 'retentionDays' | 'webhookDeliveryRetentionDays'>, now: Date): Promise<HousekeepingResult> {
   await cleanUpExpiredKeys(db, now);
@@ -55,5 +59,6 @@ export async function runHousekeeping(db: Db, retention: Pick<JobsConfig, 'reten
     // Used codes are kept a day past expiry, so a late replay is still recognised (and revokes).
     oauthGrants:
       (await deleteInBatches((limit) => deleteExpiredGrants(db, new Date(now.getTime() - DAY_MS), limit))) + (await deleteExpiredSessions(db, now)),
+    loginFailures: await deleteInBatches((limit) => deleteExpiredLoginFailures(db, now, limit)),
   };
 }

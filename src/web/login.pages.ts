@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../app/context.js';
 import { access } from '../http/access.js';
 import type { App } from '../http/app.js';
-import { verifyPasswordLogin } from '../modules/auth/auth.service.js';
+import { attemptPasswordLogin } from '../modules/auth/login-failures.service.js';
 import { html, field, sendErrorPage, sendPage } from './layout.js';
 import { csrfFailure, pageSchema } from './page-guards.js';
 import { csrfMatches, currentSession, ensureSession, logIn, logOut } from './sessions.js';
@@ -58,15 +58,26 @@ ${problem ? html`<p class="alert" role="alert" id="login-error">${problem}</p>` 
 
   app.post('/auth/login', {
     config: { access: access.public() },
-    schema: pageSchema('Log in', 'svc web page: checks the email and password and starts a session (HttpOnly, SameSite=Lax cookie; the session is stored server side).'),
+    schema: pageSchema(
+      'Log in',
+      'svc web page: checks the email and password and starts a session (HttpOnly, SameSite=Lax cookie; the session is stored server side). After `SVC_LOGIN_ACCOUNT_FAILURES` failures for one email (5 by default), or `SVC_LOGIN_IP_FAILURES` from one address in an hour (20), each attempt waits, 1 minute doubling with each further failure up to an hour: meanwhile it answers 429 with `Retry-After`, without checking the password.',
+    ),
     handler: async (request, reply) => {
       const session = await currentSession(ctx, request);
       if (!csrfMatches(session, field(request.body, 'csrf'))) return csrfFailure(reply);
       const next = safeNextPath(field(request.body, 'next'), ctx.config.appUrl);
       const email = field(request.body, 'email') ?? '';
-      const user = await verifyPasswordLogin(ctx.database, email, field(request.body, 'password') ?? '');
-      if (!user) return sendPage(reply, 401, { title: 'Log in', body: loginForm(session!.csrfToken, next, email, 'The email or password is not right.') });
-      await logIn(ctx, request, reply, session, user);
+      const attempt = { email, password: field(request.body, 'password') ?? '', clientIp: request.ip };
+      const outcome = await attemptPasswordLogin(ctx.database, ctx.config.login, attempt, new Date(ctx.clock()));
+      if (outcome.kind === 'waiting') {
+        // Worded so that it says nothing about the password: a right one is refused as well.
+        const minutes = Math.ceil(outcome.retryAfterMs / 60_000);
+        reply.header('retry-after', String(Math.ceil(outcome.retryAfterMs / 1000)));
+        const problem = `Too many attempts; try again in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`;
+        return sendPage(reply, 429, { title: 'Log in', body: loginForm(session!.csrfToken, next, email, problem) });
+      }
+      if (outcome.kind === 'refused') return sendPage(reply, 401, { title: 'Log in', body: loginForm(session!.csrfToken, next, email, 'The email or password is not right.') });
+      await logIn(ctx, request, reply, session, outcome.user);
       return reply.redirect(next, 303);
     },
   });

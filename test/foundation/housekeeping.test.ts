@@ -24,7 +24,7 @@ describe('housekeeping', () => {
     assert.equal(new Date(queued[0]!.run_at).getTime() % HOUSEKEEPING.everyMs, 0);
   });
 
-  test('deletes ended deliveries (with their attempts), finished jobs and expired keys past retention, in batches; keeps the rest', async () => {
+  test('deletes ended deliveries (with their attempts), finished jobs, expired keys and login failures past retention, in batches; keeps the rest', async () => {
     const now = Date.now();
     const { user } = await api.createUser();
     const webhookId = await insertWebhook(db(), api.runtime.ctx.secrets, { userId: user.id, subscriberUrl: 'https://hooks.example.com/h', triggers: ['BOOKING_CREATED'] });
@@ -64,6 +64,10 @@ describe('housekeeping', () => {
     const newSent = await message('sent', ago(now, 1));
     await db().execute(sql`insert into mail_attempts (message_id, attempted_at, duration_ms) values (${oldSent}, now(), 1)`);
 
+    // Web login failures count for a day at most: older ones go.
+    await db().execute(sql`insert into login_failures (account_key, client_ip, failed_at) values
+      ('hk-old', '192.0.2.1', ${new Date(now - DAY - 1000).toISOString()}::timestamptz), ('hk-recent', '192.0.2.1', ${new Date(now - DAY + 60_000).toISOString()}::timestamptz)`);
+
     const result = await runHousekeeping(db(), api.config.jobs, new Date(now));
     assert.equal(result.webhookDeliveries, 2);
     assert.equal(result.mailMessages, 2);
@@ -81,6 +85,8 @@ describe('housekeeping', () => {
     assert.ok(![oldDone, oldFailedJob].some((id) => jobIds.includes(id)));
     assert.deepEqual(await rows(sql`select count(*)::int as n from jobs where kind = 'test.housekeeping.bulk'`), [{ n: 0 }]);
     assert.deepEqual(await rows(sql`select key from idempotency_keys where scope = 'hk'`), [{ key: 'live' }]);
+    assert.equal(result.loginFailures, 1);
+    assert.deepEqual(await rows(sql`select account_key from login_failures where client_ip = '192.0.2.1'`), [{ account_key: 'hk-recent' }]);
     assert.equal((await rows(sql`select 1 from jobs where kind = ${HOUSEKEEPING.kind} and status = 'pending'`)).length, 1, 'its own next run is untouched');
   });
 });

@@ -1,6 +1,6 @@
 // Who calls svc: users and the credentials they authenticate with.
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
 
 export type Weekday = 'Monday' | 'Tuesday' | 'Wednesday' | 'Thursday' | 'Friday' | 'Saturday' | 'Sunday';
@@ -79,5 +79,26 @@ export const accessTokens = pgTable(
     index('access_tokens_user_id_idx').on(t.userId),
     index('access_tokens_client_id_user_id_idx').on(t.clientId, t.userId),
     index('access_tokens_family_id_idx').on(t.familyId),
+  ],
+);
+
+/**
+ * Web login attempts that did not (yet) succeed, one row each: what the per-account and per-IP limits
+ * count. `account_key` is the SHA-256 of the email as typed (trimmed, lowercased), whether or not an
+ * account has it, so the rows reveal no more than the limit does. A success deletes its account's rows;
+ * housekeeping deletes rows older than the longest window.
+ */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountKey: text('account_key').notNull(),
+    clientIp: text('client_ip').notNull(),
+    failedAt: timestamp('failed_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('login_failures_account_key_failed_at_idx').on(t.accountKey, t.failedAt),
+    index('login_failures_client_ip_failed_at_idx').on(t.clientIp, t.failedAt),
+    index('login_failures_failed_at_idx').on(t.failedAt),
   ],
 );

@@ -54,11 +54,15 @@ export class TenancyCache implements ChangeSubscriber {
 
 /**
  * Runs a write to teams, organizations, memberships, profiles or roles in one transaction that
- * announces a `tenancy` change on commit, so every process drops what its TenancyCache holds.
+ * announces a `tenancy` change on commit, so every process drops what its TenancyCache holds. `work`
+ * may announce further changes (credentials the write revokes).
  */
-export function tenancyWrite<T>(deps: { database: Database; changes: ChangeFeed }, work: (tx: Db) => Promise<T>): Promise<T> {
+export function tenancyWrite<T>(
+  deps: { database: Database; changes: ChangeFeed },
+  work: (tx: Db, announce: (event: ChangeEvent) => Promise<void>) => Promise<T>,
+): Promise<T> {
   return deps.changes.transaction(deps.database, async (tx, announce) => {
-    const result = await work(tx);
+    const result = await work(tx, announce);
     await announce({ kind: 'tenancy' });
     return result;
   });

@@ -7,6 +7,7 @@ import type { Actor } from '../access/resource-policy.js';
 import { addMemberIn, changeMembershipIn, type CreateMembershipInput, invitationContext, type MembershipDeps, removeMemberIn, type UpdateMembershipInput } from '../teams/memberships.service.js';
 import * as repo from './organizations.repository.js';
 import { tenancyWrite } from '../access/tenancy-cache.js';
+import { revokeTokensOfOrganizationMember } from '../platform/platform-tokens.service.js';
 
 const membershipNotInOrganization = (membershipId: number) => notFound('membership_not_found', `IsMembershipInOrg - Membership (${membershipId}) not found.`);
 
@@ -46,12 +47,13 @@ export async function updateOrganizationMembership(deps: MembershipDeps, actor: 
 
 /** Removes a member from the organization: from its teams too, and their profile there. The last OWNER stays. */
 export async function deleteOrganizationMembership(deps: MembershipDeps, actor: Actor, organizationId: number, membershipId: number): Promise<MembershipWithUser> {
-  return tenancyWrite(deps, async (tx) => {
+  return tenancyWrite(deps, async (tx, announce) => {
     await getOrganizationMembership(tx, organizationId, membershipId);
     const removed = await removeMemberIn(tx, actor, organizationId, membershipId);
     await teamsRepo.deleteMembershipsInChildTeams(tx, organizationId, removed.userId);
     await syncOrganizationMemberEventTypes(tx, organizationId, removed.userId);
     await repo.deleteProfile(tx, organizationId, removed.userId);
+    await revokeTokensOfOrganizationMember(tx, announce, organizationId, removed.userId);
     return removed;
   });
 }

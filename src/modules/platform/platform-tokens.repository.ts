@@ -1,6 +1,6 @@
-import { and, eq, inArray, isNotNull, lt } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { accessTokens, platformRefreshTokens } from '../../db/schema.js';
+import { accessTokens, platformOAuthClients, platformRefreshTokens } from '../../db/schema.js';
 
 export type RefreshTokenRow = typeof platformRefreshTokens.$inferSelect;
 
@@ -47,9 +47,33 @@ export async function deleteTokensOfUser(db: Db, clientId: string, userId: numbe
   return rows.map((row) => row.hash);
 }
 
+/** Deletes every token the organization's clients issued to the user; returns the access tokens' hashes. */
+export async function deleteTokensOfUserInOrganization(db: Db, organizationId: number, userId: number): Promise<string[]> {
+  const clientsOfOrganization = db.select({ id: platformOAuthClients.id }).from(platformOAuthClients).where(eq(platformOAuthClients.organizationId, organizationId));
+  await db.delete(platformRefreshTokens).where(and(eq(platformRefreshTokens.userId, userId), inArray(platformRefreshTokens.clientId, clientsOfOrganization)));
+  const rows = await db
+    .delete(accessTokens)
+    .where(and(eq(accessTokens.userId, userId), inArray(accessTokens.clientId, clientsOfOrganization)))
+    .returning({ hash: accessTokens.hashedToken });
+  return rows.map((row) => row.hash);
+}
+
 /** Deletes every access token of the client (its refresh tokens go with the client's row). */
 export async function deleteAccessTokensOfClient(db: Db, clientId: string): Promise<void> {
   await db.delete(accessTokens).where(eq(accessTokens.clientId, clientId));
+}
+
+/**
+ * Deletes every access token of the clients of a team that is about to be deleted, and of the teams
+ * deleted with it (its teams, its managed organizations and theirs); returns those clients' ids. Their
+ * refresh tokens go with the clients' rows; access tokens name their client without a foreign key.
+ */
+export async function deleteAccessTokensOfClientsUnder(db: Db, teamId: number): Promise<string[]> {
+  const owned = sql`(with recursive owned(id) as (select ${teamId}::int union select t.id from teams t join owned o on t.parent_id = o.id or t.manager_organization_id = o.id) select id from owned)`;
+  const clients = await db.select({ id: platformOAuthClients.id }).from(platformOAuthClients).where(sql`${platformOAuthClients.organizationId} in ${owned}`);
+  const clientIds = clients.map((client) => client.id);
+  if (clientIds.length > 0) await db.delete(accessTokens).where(inArray(accessTokens.clientId, clientIds));
+  return clientIds;
 }
 
 /**

@@ -87,5 +87,21 @@ export async function forceRefreshTokens(tx: Db, announce: Announce, clientId: s
   return issueTokens(tx, { clientId, userId }, now);
 }
 
+/**
+ * A user who leaves a platform organization keeps no token of its clients: each is deleted in the
+ * caller's transaction and dropped from every process's credential cache on commit.
+ */
+export async function revokeTokensOfOrganizationMember(tx: Db, announce: Announce, organizationId: number, userId: number): Promise<void> {
+  await announceRevoked(announce, await repo.deleteTokensOfUserInOrganization(tx, organizationId, userId));
+}
+
+/**
+ * Before a team or organization is deleted: its clients' tokens, and those of the organizations deleted
+ * with it, stop working (the clients' rows go by foreign key; every process drops their cached tokens).
+ */
+export async function revokeTokensOfClientsUnder(tx: Db, announce: Announce, teamId: number): Promise<void> {
+  for (const clientId of await repo.deleteAccessTokensOfClientsUnder(tx, teamId)) await announce({ kind: 'oauthClient', clientId });
+}
+
 export const deleteAccessTokensOfClient = repo.deleteAccessTokensOfClient;
 export const deleteExpiredTokens = repo.deleteExpiredTokens;

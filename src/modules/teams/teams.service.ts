@@ -2,6 +2,7 @@ import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import type { TeamMetadata, Weekday } from '../../db/schema.js';
 import { badRequest, conflict, fieldRejected, forbidden, notFound } from '../../lib/errors.js';
+import { revokeTokensOfClientsUnder } from '../platform/platform-tokens.service.js';
 import { createTeamScheduleIn } from '../schedules/schedules.service.js';
 import * as repo from './teams.repository.js';
 import type { MembershipWithUser, TeamChanges, TeamRow } from './teams.repository.js';
@@ -134,7 +135,8 @@ export async function updateTeam(deps: Deps, teamId: number, input: UpdateTeamIn
 }
 
 export async function deleteTeam(deps: Deps, teamId: number): Promise<TeamRow> {
-  return tenancyWrite(deps, async (tx) => {
+  return tenancyWrite(deps, async (tx, announce) => {
+    await revokeTokensOfClientsUnder(tx, announce, teamId);
     const deleted = await repo.deleteTeam(tx, teamId);
     if (!deleted) throw notFound('team_not_found', `Team with id=${teamId} not found`);
     return deleted;
