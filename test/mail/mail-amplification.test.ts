@@ -1,0 +1,83 @@
+// An anonymous caller cannot turn svc into a mailer (issue 23 item 5): guests per booking are capped,
+// guests hear only of a booking that was accepted, messages to anyone but the hosts are budgeted per
+// address and per event type in the database, and the caller's text never leads a Subject. Real HTTP,
+// the job runner sending to a real SMTP server on loopback; exact counts read from the outbox.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { en } from '../../src/modules/mail/messages/en.js';
+import { BOOKINGS_VERSION, book, booked } from '../bookings/helpers.js';
+import { assertNamesField, createEventType, createHost, type Host, slotsOf, startsOf } from '../slots/helpers.js';
+import { createTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
+import { type ReceivedMail, type SmtpReceiver, startSmtpReceiver } from './helpers.js';
+
+// 2027-03-01 is a Monday; every host below works 9:00-17:00 UTC on weekdays. The clock stands still
+// ten minutes into an hour, so a test never straddles a budget window.
+const NOW = Date.parse('2027-02-01T00:10:00Z');
+const WINDOW_LEFT_S = 50 * 60;
+
+let smtp: SmtpReceiver;
+before(async () => {
+  smtp = await startSmtpReceiver();
+});
+after(() => smtp.close());
+
+const guestList = (count: number, tag: string) => Array.from({ length: count }, (_, i) => `${tag}-${i}@example.com`);
+const attendee = (email: string, name = 'Bob Booker') => ({ name, email, timeZone: 'UTC' });
+
+/** Recipients of the messages queued for a booking, sorted: what will be sent, exactly. */
+async function outboxOf(api: TestApp, uid: string): Promise<string[]> {
+  const result = await api.runtime.ctx.database.db.execute(sql`
+    select m.kind || ' ' || m.recipient_email as line from mail_messages m join booking_events e on e.id = m.booking_event_id
+    where e.booking_uid = ${uid} order by m.id`);
+  return (result as unknown as { rows: { line: string }[] }).rows.map((row) => row.line).sort();
+}
+
+async function received(address: string, count: number): Promise<ReceivedMail[]> {
+  await smtp.waitFor(0);
+  const deadline = Date.now() + 10_000;
+  while (smtp.to(address).length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  const found = smtp.to(address);
+  assert.equal(found.length, count, `${count} messages to ${address}, got ${found.map((m) => m.email.subject).join('; ')}`);
+  return found;
+}
+
+async function hostWithType(api: TestApp, fields: Record<string, unknown> = {}) {
+  const host = await createHost(api, 'UTC', { name: 'Ada Host' });
+  const eventType = await createEventType(api, host, { title: 'Intro', lengthInMinutes: 30, ...fields });
+  const hostEmail: string = (await api.request('GET', '/v2/me', { key: host.apiKey })).body.data.email;
+  const starts = startsOf(await slotsOf(api, { eventTypeId: eventType.id, start: '2027-03-01', end: '2027-03-05', timeZone: 'UTC' }));
+  return { host, eventType, hostEmail, starts };
+}
+
+function assertMailLimited(response: ApiResponse): void {
+  assert.equal(response.status, 429, response.text);
+  assert.equal(response.body.error.code, 'ThrottlerException');
+  assert.equal(response.body.error.details.reason, 'mail_limit_reached');
+  assert.deepEqual(response.body.error.details.errors.map((error: { property: string }) => error.property), ['guests']);
+  assert.equal(response.headers.get('retry-after'), String(WINDOW_LEFT_S));
+}
+
+describe('guests per booking, and who hears of an unconfirmed booking', () => {
+  let api: TestApp;
+  before(async () => {
+    api = await createTestApp({ SMTP_URL: smtp.url }, undefined, { clock: () => NOW });
+  });
+  after(() => api.close());
+
+  test('a booking takes at most 10 guests, on create and in all through POST /v2/bookings/{uid}/guests', async () => {
+    const { host, eventType, starts } = await hostWithType(api);
+    assertNamesField(await book(api, { eventTypeId: eventType.id, start: starts[0], guests: guestList(11, 'eleven') }), 'guests');
+    const full = await booked(api, { eventTypeId: eventType.id, start: starts[0], attendee: attendee('full@example.com'), guests: guestList(10, 'ten') });
+    assert.equal(full.attendees.length, 11);
+
+    const booking = await booked(api, { eventTypeId: eventType.id, start: starts[1], attendee: attendee('nine@example.com'), guests: guestList(9, 'nine') });
+    const add = (emails: string[]) =>
+      api.request('POST', `/v2/bookings/${booking.uid}/guests`, { key: host.apiKey, version: BOOKINGS_VERSION, body: { guests: emails.map((email) => ({ email })) } });
+    const over = await add(['late-1@example.com', 'late-2@example.com']);
+    assertNamesField(over, 'guests');
+    assert.equal(over.body.error.message, 'Cannot add 2 guests. This booking already has 9 guests. Maximum total guests allowed is 10. You can add up to 1 more guests.');
+    assert.equal((await add(['late-1@example.com'])).status, 200);
+    assertNamesField(await add(['late-2@example.com']), 'guests');
+  });
+});
