@@ -80,4 +80,20 @@ describe('guests per booking, and who hears of an unconfirmed booking', () => {
     assert.equal((await add(['late-1@example.com'])).status, 200);
     assertNamesField(await add(['late-2@example.com']), 'guests');
   });
+
+  test("subjects start with svc's words; the caller's text in them is bounded and has no control characters", async () => {
+    const { eventType, starts } = await hostWithType(api, { customName: '{Scheduler}' });
+    const name = `\u202eEvil\u0007\u001b[31m\tname\u200b ${'x'.repeat(200)}`;
+    const booking = await booked(api, { eventTypeId: eventType.id, start: starts[0], attendee: attendee('subject@example.com', name) });
+    assert.equal(booking.title, name, 'the title itself is the caller\'s, unchanged');
+    const [message] = await received('subject@example.com', 1);
+    const subject = message!.email.subject!;
+    assert.match(subject, /^Confirmed: Evil\[31m name x+… at Mar 1, 2027, 9:00 AM$/);
+    assert.doesNotMatch(subject, /[\p{Cc}\p{Cf}]/u);
+    assert.ok(subject.length <= 'Confirmed: '.length + 80 + ' at Mar 1, 2027, 9:00 AM'.length, `${subject.length} characters`);
+    assert.doesNotMatch(message!.email.to![0]!.name, /[\p{Cc}\p{Cf}]/u, 'nor in the To display name');
+    for (const [kind, audiences] of Object.entries(en.kinds)) {
+      for (const { subject: template } of Object.values(audiences)) assert.doesNotMatch(template, /^\s*\{/, `${kind}: a subject starts with svc's words`);
+    }
+  });
 });
