@@ -81,6 +81,36 @@ describe('guests per booking, and who hears of an unconfirmed booking', () => {
     assertNamesField(await add(['late-2@example.com']), 'guests');
   });
 
+  test('a booking that waits for confirmation is mailed to its booker and hosts only, and so is its decline; guests hear of it once confirmed', async () => {
+    const { host, eventType, hostEmail, starts } = await hostWithType(api, { confirmationPolicy: { type: 'always', blockUnconfirmedBookingsInBooker: false } });
+    const guests = ['req-guest-1@example.com', 'req-guest-2@example.com'];
+    const requested = await booked(api, { eventTypeId: eventType.id, start: starts[0], attendee: attendee('req-booker@example.com'), guests });
+    assert.equal(requested.status, 'pending');
+    assert.deepEqual(await outboxOf(api, requested.uid), [`requested ${hostEmail.toLowerCase()}`, 'requested req-booker@example.com'].sort());
+    await received('req-booker@example.com', 1);
+
+    const decline = await api.request('POST', `/v2/bookings/${requested.uid}/decline`, { key: host.apiKey, version: BOOKINGS_VERSION, body: { reason: 'Busy' } });
+    assert.equal(decline.status, 200, decline.text);
+    assert.deepEqual((await outboxOf(api, requested.uid)).filter((line) => line.startsWith('declined')), ['declined req-booker@example.com']);
+    await received('req-booker@example.com', 2);
+
+    const withdrawn = await booked(api, { eventTypeId: eventType.id, start: starts[1], attendee: attendee('req-booker@example.com'), guests });
+    const cancel = await api.request('POST', `/v2/bookings/${withdrawn.uid}/cancel`, { version: BOOKINGS_VERSION, body: {} });
+    assert.equal(cancel.status, 200, cancel.text);
+    assert.deepEqual((await outboxOf(api, withdrawn.uid)).filter((line) => line.startsWith('cancelled')), [`cancelled ${hostEmail.toLowerCase()}`, 'cancelled req-booker@example.com'].sort());
+
+    const confirmedLater = await booked(api, { eventTypeId: eventType.id, start: starts[2], attendee: attendee('req-booker@example.com'), guests });
+    const confirm = await api.request('POST', `/v2/bookings/${confirmedLater.uid}/confirm`, { key: host.apiKey, version: BOOKINGS_VERSION });
+    assert.equal(confirm.status, 200, confirm.text);
+    assert.deepEqual(
+      (await outboxOf(api, confirmedLater.uid)).filter((line) => line.startsWith('confirmed')),
+      [`confirmed ${hostEmail.toLowerCase()}`, 'confirmed req-booker@example.com', ...guests.map((guest) => `confirmed ${guest}`)].sort(),
+    );
+    const [invited] = await received(guests[0]!, 1);
+    assert.match(invited!.email.subject!, /^Confirmed: /);
+    assert.equal(invited!.invitation!.method, 'REQUEST');
+  });
+
   test("subjects start with svc's words; the caller's text in them is bounded and has no control characters", async () => {
     const { eventType, starts } = await hostWithType(api, { customName: '{Scheduler}' });
     const name = `\u202eEvil\u0007\u001b[31m\tname\u200b ${'x'.repeat(200)}`;

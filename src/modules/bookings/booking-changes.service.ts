@@ -81,7 +81,11 @@ async function markCancelled(ctx: ChangeContext, rows: BookingRow[], reason: str
   }
   await announceHosts(ctx, updated);
   const records = await repo.loadRecords(ctx.tx, updated);
-  for (const record of records) await recordBookingEvent(ctx.tx, 'BOOKING_CANCELLED', record, { cancellationReason: reason ?? null });
+  // Guests who were never told of the booking (it was waiting for confirmation) are not told it is off.
+  const wasAccepted = new Set(rows.filter((row) => row.status === 'accepted').map((row) => row.id));
+  for (const record of records) {
+    await recordBookingEvent(ctx.tx, 'BOOKING_CANCELLED', record, { cancellationReason: reason ?? null }, [], { toGuests: wasAccepted.has(record.booking.id) });
+  }
   return records;
 }
 

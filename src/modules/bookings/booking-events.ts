@@ -23,6 +23,8 @@ export interface BookingMailOptions {
   kind?: MailKind;
   /** A cancelled seat's holder, no longer among the attendees, who is still told. */
   removedAttendee?: RemovedAttendee;
+  /** Whether guests are told; by default when the booking is accepted (see BookingChangeMail). */
+  toGuests?: boolean;
 }
 
 /**
@@ -59,7 +61,8 @@ export async function recordBookingEvent(
   );
   await emitBookingWebhooks(tx, { trigger, bookingEventId: event.id, createdAt: event.createdAt, record, extra }, event.alongside);
   if (kind) {
-    const change = { kind, bookingEventId: event.id, record, extra, alsoUserIds, removedAttendee: mail.removedAttendee };
+    const toGuests = mail.toGuests ?? record.booking.status === 'accepted';
+    const change = { kind, bookingEventId: event.id, record, extra, alsoUserIds, removedAttendee: mail.removedAttendee, toGuests };
     await queueBookingMail(tx, change, parseMailAudience(event.partValue, record.booking));
   }
 }
@@ -78,7 +81,7 @@ export async function recordBookingChange(tx: Db, kind: 'guestsAdded' | 'locatio
     eventTypeId: record.booking.eventTypeId,
     payload: presentBooking(record),
   });
-  await queueBookingMail(tx, { kind, bookingEventId: event.id, record, extra: {}, alsoUserIds: [] });
+  await queueBookingMail(tx, { kind, bookingEventId: event.id, record, extra: {}, alsoUserIds: [], toGuests: record.booking.status === 'accepted' });
 }
 
 /**
