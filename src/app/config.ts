@@ -28,6 +28,17 @@ export interface Config {
   /** SVC_NOW: the API's clock stays at this instant (epoch ms); undefined: the real clock. */
   fixedNow: number | undefined;
   mail: MailConfig;
+  mailLimits: MailLimits;
+}
+
+/**
+ * What requests without credentials may make svc mail to people other than a booking's hosts, beyond
+ * each request's first message to its booker: messages per window per caller address and per event type.
+ */
+export interface MailLimits {
+  windowMs: number;
+  anonymous: number;
+  eventType: number;
 }
 
 /** Outgoing mail (booking mail and invitations). */
@@ -155,6 +166,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobs,
     fixedNow: fixedNow(env),
     mail: loadMailConfig(env),
+    mailLimits: {
+      windowMs: int(env, 'SVC_MAIL_LIMIT_WINDOW_MS', 3_600_000, 1000),
+      anonymous: int(env, 'SVC_MAIL_LIMIT_ANONYMOUS', 40, 0),
+      eventType: int(env, 'SVC_MAIL_LIMIT_EVENT_TYPE', 400, 0),
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import type { Db } from '../db/client.js';
 import { cleanUpExpiredKeys } from '../modules/idempotency/idempotency.service.js';
 import { deleteExpiredGrants } from '../modules/oauth/oauth.repository.js';
 import { deleteEndedMessages } from '../modules/mail/mail.repository.js';
+import { deleteEndedMailBudgets } from '../modules/mail/mail-budget.repository.js';
 import { deleteExpiredTokens } from '../modules/platform/platform-tokens.service.js';
 import { deleteExpiredSessions } from '../web/web-sessions.repository.js';
 import { deleteEndedDeliveries } from '../modules/webhooks/webhook-deliveries.repository.js';
@@ -33,6 +34,8 @@ export interface HousekeepingResult {
   platformTokens: number;
   /** Third-party OAuth codes and refresh tokens, and web sessions. */
   oauthGrants: number;
+  /** Mail-budget windows that are over. */
+  mailBudgets: number;
 }
 
 /** An expired managed-user access token still answers 498 (not 401) for this long. */
@@ -55,5 +58,6 @@ export async function runHousekeeping(db: Db, retention: Pick<JobsConfig, 'reten
     // Used codes are kept a day past expiry, so a late replay is still recognised (and revokes).
     oauthGrants:
       (await deleteInBatches((limit) => deleteExpiredGrants(db, new Date(now.getTime() - DAY_MS), limit))) + (await deleteExpiredSessions(db, now)),
+    mailBudgets: await deleteEndedMailBudgets(db, now),
   };
 }

@@ -64,7 +64,12 @@ describe('housekeeping', () => {
     const newSent = await message('sent', ago(now, 1));
     await db().execute(sql`insert into mail_attempts (message_id, attempted_at, duration_ms) values (${oldSent}, now(), 1)`);
 
+    // Mail budgets: a window that has ended goes, the current one stays.
+    await db().execute(sql`insert into mail_budgets (key, window_ends_at, messages) values
+      ('hk-ended', ${ago(now, 1 / 24)}::timestamptz, 3), ('hk-current', ${ago(now, -1 / 48)}::timestamptz, 4)`);
+
     const result = await runHousekeeping(db(), api.config.jobs, new Date(now));
+    assert.deepEqual(await rows(sql`select key from mail_budgets where key like 'hk-%'`), [{ key: 'hk-current' }]);
     assert.equal(result.webhookDeliveries, 2);
     assert.equal(result.mailMessages, 2);
     assert.deepEqual((await rows<{ id: number }>(sql`select id from mail_messages where recipient_email = 'hk@example.com' order by id`)).map((row) => Number(row.id)), [oldQueued, newSent]);

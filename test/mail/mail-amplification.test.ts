@@ -127,3 +127,76 @@ describe('guests per booking, and who hears of an unconfirmed booking', () => {
     }
   });
 });
+
+describe('the mail budget of anonymous callers, kept in the database', () => {
+  let api: TestApp;
+  /** A second server on the same database: another process, as far as the budget can tell. */
+  let other: TestApp;
+  let eventType: any;
+  let host: Host;
+  let starts: string[];
+  before(async () => {
+    api = await createTestApp({ SMTP_URL: smtp.url, SVC_MAIL_LIMIT_ANONYMOUS: '6', SVC_MAIL_LIMIT_EVENT_TYPE: '1000' }, undefined, { clock: () => NOW });
+    const shared = api.runtime.ctx.database;
+    other = await createTestApp(
+      { SMTP_URL: smtp.url, SVC_MAIL_LIMIT_ANONYMOUS: '6', SVC_MAIL_LIMIT_EVENT_TYPE: '1000' },
+      { database: { ...shared, close: async () => {} }, ...(api.databaseUrl ? { url: api.databaseUrl } : {}) },
+      { clock: () => NOW },
+    );
+    ({ host, eventType, starts } = await hostWithType(api));
+  });
+  after(async () => {
+    await other.close();
+    await api.close();
+  });
+
+  test('guests are mailed while the address has budget; then a booking with guests is refused (429, nothing made) and one without still mails its booker', async () => {
+    const first = await booked(api, { eventTypeId: eventType.id, start: starts[0], attendee: attendee('budget-booker@example.com'), guests: guestList(6, 'budget') });
+    await received('budget-5@example.com', 1);
+
+    const refused = await book(api, { eventTypeId: eventType.id, start: starts[1], attendee: attendee('budget-booker@example.com'), guests: ['one-more@example.com'] });
+    assertMailLimited(refused);
+    const elsewhere = await book(other, { eventTypeId: eventType.id, start: starts[1], attendee: attendee('budget-booker@example.com'), guests: ['one-more@example.com'] });
+    assertMailLimited(elsewhere);
+    const made = await api.runtime.ctx.database.db.execute(sql`select count(*)::int as n from bookings where event_type_id = ${eventType.id}`);
+    assert.equal((made as unknown as { rows: { n: number }[] }).rows[0]!.n, 1, 'the refused bookings were not made');
+
+    const alone = await booked(other, { eventTypeId: eventType.id, start: starts[1], attendee: attendee('alone@example.com') });
+    assert.deepEqual(await outboxOf(api, alone.uid), ['scheduled alone@example.com', `scheduled ${(await hostEmail(api, host)).toLowerCase()}`].sort());
+    await received('alone@example.com', 1);
+
+    // The guests of the first booking cannot be mailed again from this address (a cancel is charged too) ...
+    assertMailLimited(await api.request('POST', `/v2/bookings/${first.uid}/cancel`, { version: BOOKINGS_VERSION, body: {} }));
+    // ... but the hosts, with credentials, are never held to it.
+    const byHost = await api.request('POST', `/v2/bookings/${first.uid}/cancel`, { key: host.apiKey, version: BOOKINGS_VERSION, body: { cancellationReason: 'Closed' } });
+    assert.equal(byHost.status, 200, byHost.text);
+    await received('budget-5@example.com', 2);
+    const withKey = await booked(api, { eventTypeId: eventType.id, start: starts[2], attendee: attendee('keyed@example.com'), guests: ['keyed-guest@example.com'] }, { key: host.apiKey });
+    assert.equal(withKey.attendees.length, 2);
+  });
+});
+
+describe('the mail budget of an event type', () => {
+  let api: TestApp;
+  before(async () => {
+    api = await createTestApp({ SMTP_URL: smtp.url, SVC_MAIL_LIMIT_ANONYMOUS: '1000', SVC_MAIL_LIMIT_EVENT_TYPE: '4' }, undefined, { clock: () => NOW });
+  });
+  after(() => api.close());
+
+  test('spent, it refuses new guests of that event type only; a cancel is never refused for it', async () => {
+    const busy = await hostWithType(api);
+    const quiet = await hostWithType(api);
+    const first = await booked(api, { eventTypeId: busy.eventType.id, start: busy.starts[0], attendee: attendee('et-booker@example.com'), guests: guestList(4, 'et') });
+    assertMailLimited(await book(api, { eventTypeId: busy.eventType.id, start: busy.starts[1], attendee: attendee('et-booker@example.com'), guests: ['et-more@example.com'] }));
+    await booked(api, { eventTypeId: quiet.eventType.id, start: quiet.starts[1], attendee: attendee('et-booker@example.com'), guests: ['et-more@example.com'] });
+
+    const cancel = await api.request('POST', `/v2/bookings/${first.uid}/cancel`, { version: BOOKINGS_VERSION, body: {} });
+    assert.equal(cancel.status, 200, cancel.text);
+    assert.equal((await outboxOf(api, first.uid)).filter((line) => /^cancelled et-\d/.test(line)).length, 4, 'every guest hears of the cancellation');
+    await received('et-3@example.com', 2);
+  });
+});
+
+async function hostEmail(api: TestApp, host: Host): Promise<string> {
+  return (await api.request('GET', '/v2/me', { key: host.apiKey })).body.data.email;
+}

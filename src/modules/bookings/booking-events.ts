@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client.js';
 import { mailKindOf, queueBookingMail, type RemovedAttendee, revises } from '../mail/booking-mail.js';
 import { bookingMailAudienceQuery, parseMailAudience } from '../mail/mail.repository.js';
+import type { OutsideMailTally } from '../mail/mail-budget.js';
 import type { MailKind } from '../mail/messages/texts.js';
 import { bookingSubscriptionsQuery, emitBookingWebhooks } from '../webhooks/webhook-emission.js';
 import { presentBooking } from './bookings.presenter.js';
@@ -25,6 +26,8 @@ export interface BookingMailOptions {
   removedAttendee?: RemovedAttendee;
   /** Whether guests are told; by default when the booking is accepted (see BookingChangeMail). */
   toGuests?: boolean;
+  /** Counts what a request without credentials mails to people other than the hosts. */
+  tally?: OutsideMailTally | null | undefined;
 }
 
 /**
@@ -62,7 +65,7 @@ export async function recordBookingEvent(
   await emitBookingWebhooks(tx, { trigger, bookingEventId: event.id, createdAt: event.createdAt, record, extra }, event.alongside);
   if (kind) {
     const toGuests = mail.toGuests ?? record.booking.status === 'accepted';
-    const change = { kind, bookingEventId: event.id, record, extra, alsoUserIds, removedAttendee: mail.removedAttendee, toGuests };
+    const change = { kind, bookingEventId: event.id, record, extra, alsoUserIds, removedAttendee: mail.removedAttendee, toGuests, tally: mail.tally ?? undefined };
     await queueBookingMail(tx, change, parseMailAudience(event.partValue, record.booking));
   }
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import type { BookingRecord } from '../bookings/bookings.repository.js';
 import { type BookingMailAudience, insertMailMessages, loadBookingMailAudience, type NewMailMessage } from './mail.repository.js';
 import { MAIL_MAX_ATTEMPTS, MAIL_SEND_JOB } from './mail-sender.js';
+import { type OutsideMailTally, tallyOutsideMail } from './mail-budget.js';
 import type { MailKind } from './messages/texts.js';
 
 /** A person a change removed from the booking, who is still told (a cancelled seat's holder). */
@@ -28,6 +29,8 @@ export interface BookingChangeMail {
    * alone, and svc also keeps its decline and withdrawal between the hosts and the booker.
    */
   toGuests: boolean;
+  /** Counts the messages to people other than the hosts, for a request without credentials. */
+  tally?: OutsideMailTally | undefined;
 }
 
 /** The trigger of a booking event and the mail it means, unless the caller says otherwise. */
@@ -127,9 +130,13 @@ export async function queueBookingMail(tx: Db, change: BookingChangeMail, readAu
   // A platform client that turned emails off: its managed users' bookings are not mailed by svc.
   if (audience.platformEmailsEnabled === false) return;
   const settings = audience.emailSettings;
-  const messages = recipients(change, audience)
-    .filter((recipient) => !(recipient.role === 'attendee' ? settings?.disableEmailsToAttendees : settings?.disableEmailsToHosts))
-    .map(
+  const sent = recipients(change, audience).filter((recipient) => !(recipient.role === 'attendee' ? settings?.disableEmailsToAttendees : settings?.disableEmailsToHosts));
+  if (change.tally) {
+    const outside = sent.filter((recipient) => recipient.role === 'attendee');
+    const toGuests = outside.filter((recipient) => recipient.guest).length;
+    tallyOutsideMail(change.tally, booking.eventTypeId, { toBooker: outside.length - toGuests, toGuests });
+  }
+  const messages = sent.map(
       (recipient): NewMailMessage => ({
         uid: randomUUID(),
         bookingEventId: change.bookingEventId,
