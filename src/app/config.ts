@@ -29,6 +29,7 @@ export interface Config {
   fixedNow: number | undefined;
   mail: MailConfig;
   login: LoginLimits;
+  mailLimits: MailLimits;
 }
 
 /** Failed web logins allowed before each further attempt waits (see modules/auth/login-failures.service.ts). */
@@ -37,6 +38,16 @@ export interface LoginLimits {
   failuresPerAccount: number;
   /** Per client IP address (IPv6: per /64), within an hour. */
   failuresPerIp: number;
+}
+
+/**
+ * What requests without credentials may make svc mail to people other than a booking's hosts, beyond
+ * each request's first message to its booker: messages per window per caller address and per event type.
+ */
+export interface MailLimits {
+  windowMs: number;
+  anonymous: number;
+  eventType: number;
 }
 
 /** Outgoing mail (booking mail and invitations). */
@@ -167,6 +178,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     login: {
       failuresPerAccount: int(env, 'SVC_LOGIN_ACCOUNT_FAILURES', 5, 1),
       failuresPerIp: int(env, 'SVC_LOGIN_IP_FAILURES', 20, 1),
+    },
+    mailLimits: {
+      windowMs: int(env, 'SVC_MAIL_LIMIT_WINDOW_MS', 3_600_000, 1000),
+      anonymous: int(env, 'SVC_MAIL_LIMIT_ANONYMOUS', 40, 0),
+      eventType: int(env, 'SVC_MAIL_LIMIT_EVENT_TYPE', 400, 0),
     },
   };
 }

@@ -68,6 +68,8 @@ function databaseErrorCode(error: unknown): string | undefined {
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof DomainError) {
     const { status, code } = KIND_TO_HTTP[error.kind];
+    const retryAfter = error.details?.retryAfterSeconds;
+    if (status === 429 && typeof retryAfter === 'number') reply.header('Retry-After', retryAfter);
     return sendError(reply, status, code, error.message, { ...error.details, reason: error.reason });
   }
   const fastifyError = error as FastifyError;

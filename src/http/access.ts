@@ -78,4 +78,6 @@ export const ROUTE_THROTTLES: Readonly<Record<string, ThrottleName>> = {
   'PATCH /v2/slots/reservations/:uid': 'Reservations',
   'POST /v2/bookings': 'Bookings',
   'POST /v2/bookings/:bookingUid/reschedule': 'Bookings',
+  // svc: a cancellation mails the booking's attendees as a booking does.
+  'POST /v2/bookings/:bookingUid/cancel': 'Bookings',
 };

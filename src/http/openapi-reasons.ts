@@ -102,6 +102,8 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
       409: ['booking_conflict', 'booking_seats_full'],
     },
   },
+  // Requests without credentials: what they would mail to people other than the hosts is over a budget.
+  { routes: ['/v2/bookings', '/v2/bookings/:bookingUid/cancel', '/v2/bookings/:bookingUid/reschedule'], methods: ['POST'], reasons: { 429: ['mail_limit_reached'] } },
   { routes: ['/v2/bookings/:bookingUid', '/v2/bookings/:bookingUid/*'], reasons: BOOKING_NOT_FOUND },
   {
     routes: ['/v2/bookings/:bookingUid/cancel'],

@@ -116,7 +116,7 @@ Write operations that list an \`idempotency-key\` header (bookings, webhooks) ac
 
 ## Rate limits
 
-Per window (60 s by default): 120 requests per API key, 500 per access token or OAuth client, 120 per IP address without credentials, with tighter limits for anonymous slot listings, reservations and bookings. Answers carry \`X-RateLimit-Limit-Default\`, \`X-RateLimit-Remaining-Default\` and \`X-RateLimit-Reset-Default\`; over the limit the answer is 429 \`ThrottlerException\` with \`Retry-After\`.
+Per window (60 s by default): 120 requests per API key, 500 per access token or OAuth client, 120 per IP address without credentials, with tighter limits for anonymous slot listings, reservations and bookings (with their reschedules and cancellations). Answers carry \`X-RateLimit-Limit-Default\`, \`X-RateLimit-Remaining-Default\` and \`X-RateLimit-Reset-Default\`; over the limit the answer is 429 \`ThrottlerException\` with \`Retry-After\`. Without credentials, what a booking, reschedule or cancellation mails to guests also counts against an hourly budget per IP address and per event type (40 and 400 messages by default; each booker's own message is free): a request that does not fit is a 429 with \`details.reason: "mail_limit_reached"\` naming \`guests\`, and changes nothing.
 
 ## First calls
 

@@ -4,6 +4,7 @@ import { cleanUpExpiredKeys } from '../modules/idempotency/idempotency.service.j
 import { deleteExpiredLoginFailures } from '../modules/auth/login-failures.service.js';
 import { deleteExpiredGrants } from '../modules/oauth/oauth.repository.js';
 import { deleteEndedMessages } from '../modules/mail/mail.repository.js';
+import { deleteEndedMailBudgets } from '../modules/mail/mail-budget.repository.js';
 import { deleteExpiredTokens } from '../modules/platform/platform-tokens.service.js';
 import { deleteExpiredSessions } from '../web/web-sessions.repository.js';
 import { deleteEndedDeliveries } from '../modules/webhooks/webhook-deliveries.repository.js';
@@ -36,6 +37,8 @@ export interface HousekeepingResult {
   oauthGrants: number;
   /** Web login failures older than the longest window of the login limits. */
   loginFailures: number;
+  /** Mail-budget windows that are over. */
+  mailBudgets: number;
 }
 
 /** An expired managed-user access token still answers 498 (not 401) for this long. */
@@ -60,5 +63,6 @@ export async function runHousekeeping(db: Db, retention: Pick<JobsConfig, 'reten
     oauthGrants:
       (await deleteInBatches((limit) => deleteExpiredGrants(db, new Date(now.getTime() - DAY_MS), limit))) + (await deleteExpiredSessions(db, now)),
     loginFailures: await deleteInBatches((limit) => deleteExpiredLoginFailures(db, now, limit)),
+    mailBudgets: await deleteEndedMailBudgets(db, now),
   };
 }

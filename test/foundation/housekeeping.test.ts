@@ -67,8 +67,12 @@ describe('housekeeping', () => {
     // Web login failures count for a day at most: older ones go.
     await db().execute(sql`insert into login_failures (account_key, client_ip, failed_at) values
       ('hk-old', '192.0.2.1', ${new Date(now - DAY - 1000).toISOString()}::timestamptz), ('hk-recent', '192.0.2.1', ${new Date(now - DAY + 60_000).toISOString()}::timestamptz)`);
+    // Mail budgets: a window that has ended goes, the current one stays.
+    await db().execute(sql`insert into mail_budgets (key, window_ends_at, messages) values
+      ('hk-ended', ${ago(now, 1 / 24)}::timestamptz, 3), ('hk-current', ${ago(now, -1 / 48)}::timestamptz, 4)`);
 
     const result = await runHousekeeping(db(), api.config.jobs, new Date(now));
+    assert.deepEqual(await rows(sql`select key from mail_budgets where key like 'hk-%'`), [{ key: 'hk-current' }]);
     assert.equal(result.webhookDeliveries, 2);
     assert.equal(result.mailMessages, 2);
     assert.deepEqual((await rows<{ id: number }>(sql`select id from mail_messages where recipient_email = 'hk@example.com' order by id`)).map((row) => Number(row.id)), [oldQueued, newSent]);

@@ -224,6 +224,23 @@ describe('named throttles of the expensive routes, for anonymous callers (memory
     }
   });
 
+  test('an anonymous cancellation counts against the bookings limit too: each one mails the booking\'s attendees', async () => {
+    const limited = await createTestApp({ ...LIMITS, RATE_LIMIT_ANONYMOUS: '100', RATE_LIMIT_ANONYMOUS_BOOKINGS: '2' });
+    try {
+      const book = () => limited.request('POST', '/v2/bookings', { version: '2024-08-13', body: {} });
+      const cancel = () => limited.request('POST', '/v2/bookings/no-such-booking/cancel', { version: '2024-08-13', body: {} });
+      assert.equal((await book()).status, 400);
+      const counted = await cancel();
+      assert.equal(counted.status, 404, counted.text);
+      assert.deepEqual(named(counted, 'bookings'), { limit: '2', remaining: '0', reset: named(counted, 'bookings').reset });
+      const refused = await cancel();
+      assert.equal(refused.status, 429, refused.text);
+      assertRetryAfter(refused);
+    } finally {
+      await limited.close();
+    }
+  });
+
   test('by default the named limits are a quarter (slots) and a twelfth (reservations, bookings) of RATE_LIMIT_ANONYMOUS', () => {
     assert.deepEqual(loadConfig({}).rateLimit.anonymousRoutes, { Slots: 30, Reservations: 10, Bookings: 10 });
     assert.deepEqual(loadConfig({ RATE_LIMIT_ANONYMOUS: '600', RATE_LIMIT_ANONYMOUS_BOOKINGS: '7' }).rateLimit.anonymousRoutes, { Slots: 150, Reservations: 50, Bookings: 7 });

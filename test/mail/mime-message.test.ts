@@ -29,7 +29,7 @@ describe('MIME composition of outgoing mail', () => {
     assert.ok(raw.split('\r\n').every((line) => line.length <= 78), 'no line longer than 78');
     assert.ok(/^[\x00-\x7f]*$/.test(raw), '7-bit: everything else is encoded');
     const email = await PostalMime.parse(raw);
-    assert.equal(email.subject, invitation().subject);
+    assert.equal(email.subject, invitation().subject.trim());
     assert.deepEqual(email.from, { name: 'Svc Bookings', address: 'bookings@svc.test' });
     assert.deepEqual(email.to, [{ name: 'Zoë "Z" Ångström', address: 'zoe@xn--bcher-kva.example' }]);
     assert.equal(email.messageId, '<m-1@svc>');

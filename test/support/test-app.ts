@@ -68,6 +68,9 @@ export function testConfig(env: Record<string, string> = {}): Config {
     RATE_LIMIT_ANONYMOUS: '100000',
     RATE_LIMIT_ACCESS_TOKEN: '100000',
     RATE_LIMIT_OAUTH_CLIENT: '100000',
+    // Every test file books from loopback: the mail budget of one address is tested where it is set.
+    SVC_MAIL_LIMIT_ANONYMOUS: '100000',
+    SVC_MAIL_LIMIT_EVENT_TYPE: '100000',
     ...env,
   });
 }

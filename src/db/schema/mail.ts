@@ -1,6 +1,6 @@
 // Outgoing mail: one row per message, written in the transaction of the change that causes it, and
 // every attempt to send it.
-import { bigint, bigserial, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.js';
 
 /** `owner`: the user who registered a third-party OAuth client, told of its review; `invitee`: a user invited to a team. */
@@ -56,4 +56,21 @@ export const mailAttempts = pgTable(
     response: text('response'),
   },
   (t) => [index('mail_attempts_message_id_idx').on(t.messageId)],
+);
+
+/**
+ * Messages that requests without credentials made svc send to people other than the booking's hosts,
+ * per fixed window: one row per caller address (`ip:` + SHA-256 of it, never the address) and per event
+ * type (`event-type:<id>`). In the database, so every process counts into the same window, and written
+ * in the request's transaction, so a change that rolls back spends nothing.
+ */
+export const mailBudgets = pgTable(
+  'mail_budgets',
+  {
+    key: text('key').notNull(),
+    /** The end of the fixed window counted (its start plus the window's length): housekeeping deletes ended ones. */
+    windowEndsAt: timestamp('window_ends_at', { withTimezone: true }).notNull(),
+    messages: integer('messages').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowEndsAt] })],
 );

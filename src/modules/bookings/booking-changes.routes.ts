@@ -7,6 +7,7 @@ import type { Db } from '../../db/client.js';
 import { access } from '../../http/access.js';
 import { Envelope, ok } from '../../http/envelope.js';
 import { runMutation } from '../../http/mutation.js';
+import { chargeAnonymousMail, newOutsideMailTally } from '../mail/mail-budget.js';
 import { cancelBooking, type ChangeContext } from './booking-changes.service.js';
 import { confirmBooking, declineBooking } from './booking-decisions.service.js';
 import { reassignBooking, type ReassignInput } from './booking-reassign.service.js';
@@ -38,7 +39,12 @@ const Output = Envelope(BookingData_2024_08_13);
 
 function changeContext(ctx: AppContext, request: FastifyRequest, tx: Db, announce: (event: ChangeEvent) => Promise<void>): ChangeContext {
   const user = request.principal?.user;
-  return { tx, announce, now: ctx.clock(), caller: user ? { id: user.id, email: user.email } : null };
+  return { tx, announce, now: ctx.clock(), caller: user ? { id: user.id, email: user.email } : null, mailTally: user ? null : newOutsideMailTally() };
+}
+
+/** What a request without credentials mailed to people other than the hosts, charged to its budgets. */
+async function chargeMail(ctx: AppContext, request: FastifyRequest, change: ChangeContext, cancellation: boolean): Promise<void> {
+  if (change.mailTally) await chargeAnonymousMail(change.tx, change.mailTally, { ip: request.ip, now: change.now, limits: ctx.config.mailLimits, cancellation });
 }
 
 const viewerOf = (request: FastifyRequest) => request.principal?.user.id ?? null;
@@ -73,7 +79,9 @@ export function registerBookingChangeRoutes(app: App, ctx: AppContext): void {
     handler: (request, reply) =>
       runMutation(ctx, request, reply, async (tx, announce) => {
         const body = request.body ?? {};
-        const found = await cancelBooking(changeContext(ctx, request, tx, announce), { uid: request.params.bookingUid, ...body });
+        const change = changeContext(ctx, request, tx, announce);
+        const found = await cancelBooking(change, { uid: request.params.bookingUid, ...body });
+        await chargeMail(ctx, request, change, true);
         return { status: 200, body: ok(bookingVariant(request.apiVersion).presentFound(found, viewerOf(request))) };
       }),
   });
@@ -94,7 +102,9 @@ export function registerBookingChangeRoutes(app: App, ctx: AppContext): void {
       runMutation(ctx, request, reply, async (tx, announce) => {
         const { start, rescheduledBy, reschedulingReason, seatUid } = request.body;
         const input = { uid: request.params.bookingUid, start: Date.parse(start), rescheduledBy, reschedulingReason, seatUid };
-        const created = await rescheduleBooking(changeContext(ctx, request, tx, announce), input);
+        const change = changeContext(ctx, request, tx, announce);
+        const created = await rescheduleBooking(change, input);
+        await chargeMail(ctx, request, change, false);
         return { status: 201, body: ok(bookingVariant(request.apiVersion).presentCreated(created, viewerOf(request))) };
       }),
   });

@@ -2,6 +2,7 @@ import type { ChangeEvent } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
 import { lockHostTime } from '../../db/locks.js';
 import { badRequest, fieldRejected, forbidden, notFound, unauthorized } from '../../lib/errors.js';
+import type { OutsideMailTally } from '../mail/mail-budget.js';
 import { DEFAULT_SETTINGS, type EventTypeSettings } from '../event-types/event-type-model.js';
 import { type EventTypeRow, findEventTypeById } from '../event-types/event-types.repository.js';
 import * as changes from './booking-changes.repository.js';
@@ -20,6 +21,8 @@ export interface ChangeContext {
   now: number;
   /** The authenticated caller, if any. */
   caller: { id: number; email: string } | null;
+  /** Set for a request without credentials: counts what it mails to people other than the hosts. */
+  mailTally?: OutsideMailTally | null | undefined;
 }
 
 /** A booking, or every occurrence of its series (presented like GET /v2/bookings/{uid}). */
@@ -81,7 +84,12 @@ async function markCancelled(ctx: ChangeContext, rows: BookingRow[], reason: str
   }
   await announceHosts(ctx, updated);
   const records = await repo.loadRecords(ctx.tx, updated);
-  for (const record of records) await recordBookingEvent(ctx.tx, 'BOOKING_CANCELLED', record, { cancellationReason: reason ?? null });
+  // Guests who were never told of the booking (it was waiting for confirmation) are not told it is off.
+  const wasAccepted = new Set(rows.filter((row) => row.status === 'accepted').map((row) => row.id));
+  for (const record of records) {
+    const mail = { toGuests: wasAccepted.has(record.booking.id), tally: ctx.mailTally };
+    await recordBookingEvent(ctx.tx, 'BOOKING_CANCELLED', record, { cancellationReason: reason ?? null }, [], mail);
+  }
   return records;
 }
 
@@ -155,6 +163,7 @@ async function cancelSeat(ctx: ChangeContext, booking: BookingRow, seatUid: stri
   const records = await repo.loadRecords(tx, [row]);
   await recordBookingEvent(tx, 'BOOKING_CANCELLED', records[0]!, { cancellationReason: reason ?? null, seatUid, attendeeEmail: seat.email }, [], {
     removedAttendee: { name: seat.name, email: seat.email, timeZone: seat.timeZone, locale: seat.locale },
+    tally: ctx.mailTally,
   });
   return { records, series: false };
 }

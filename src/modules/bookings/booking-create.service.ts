@@ -8,6 +8,7 @@ import type { Slot } from '../../scheduling/slot-query.js';
 import { type BookingOrganizer, type EventTypeRow, findEventTypeById } from '../event-types/event-types.repository.js';
 import { ownerExists } from '../event-types/event-types.service.js';
 import { assertLinkOf, useLinkForBooking } from '../event-types/private-links.service.js';
+import type { OutsideMailTally } from '../mail/mail-budget.js';
 import type { AvailabilityCache } from '../slots/availability-cache.js';
 import { consumeReservation } from '../slots/slot-reservations.service.js';
 import { assertEndsInTime, buildSlotQuery, findBookingProfile, keptSlotEventType, resolveSlotTarget, type SlotEventType, type SlotHost, type SlotTarget } from '../slots/slots.service.js';
@@ -62,6 +63,8 @@ export interface BookingContext {
    * staler than an unlocked read of the row); busy time is always re-read under the hosts' locks.
    */
   cache?: AvailabilityCache | null | undefined;
+  /** Set for a request without credentials: counts what it mails to people other than the hosts. */
+  mailTally?: OutsideMailTally | null | undefined;
 }
 
 /** An event type to book with its slot rules; `organizer` is known up front only for personal event types. */
@@ -240,7 +243,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   for (const [index, record] of records.entries()) {
     // Each event renders the booking and its webhook bodies: the series yields here as it does above.
     if (index > 0 && index % YIELD_EVERY_OCCURRENCES === 0) await yieldToEventLoop();
-    await recordBookingEvent(tx, status === 'pending' ? 'BOOKING_REQUESTED' : 'BOOKING_CREATED', record, seatUid ? { seatUid } : {});
+    await recordBookingEvent(tx, status === 'pending' ? 'BOOKING_REQUESTED' : 'BOOKING_CREATED', record, seatUid ? { seatUid } : {}, [], { tally: ctx.mailTally });
   }
   const showAttendees = eventType.seatsShowAttendees || ctx.callerId === eventType.userId;
   return { records, recurring: recurringBookingUid !== null, seated: seatUid ? { seatUid, showAttendees } : null };

@@ -6,6 +6,7 @@ import { setAttendeesAbsent } from './booking-details.repository.js';
 import { recordBookingChange, recordBookingEvent } from './booking-events.js';
 import * as repo from './bookings.repository.js';
 import type { BookingRecord, BookingRow } from './bookings.repository.js';
+import { MAX_GUESTS_PER_BOOKING } from './booking-responses.js';
 import { isBookingAttendee as isAttendee, isBookingOrganizer as isOrganizer } from '../access/resource-policy.js';
 import { type CalendarLink, calendarLinks } from './calendar-links.js';
 
@@ -17,7 +18,6 @@ export interface Caller {
 }
 
 const MAX_GUESTS_PER_REQUEST = 10;
-const MAX_ATTENDEES_PER_BOOKING = 30;
 const E164 = /^\+[1-9]\d{6,14}$/;
 const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
 
@@ -116,14 +116,6 @@ export async function addGuests(tx: Db, caller: Caller, uid: string, guests: New
     throw forbidden('not_booking_participant', "You don't have necessary permissions to access this resource");
   }
   await assertGuestsAllowed(tx, record);
-  if (attendees.length + guests.length > MAX_ATTENDEES_PER_BOOKING) {
-    const room = Math.max(0, MAX_ATTENDEES_PER_BOOKING - attendees.length);
-    throw fieldRejected(
-      'guests',
-      'too_many_attendees',
-      `Cannot add ${guests.length} guests. This booking already has ${attendees.length} attendees. Maximum total guests allowed is ${MAX_ATTENDEES_PER_BOOKING}. You can add up to ${room} more guests.`,
-    );
-  }
   const taken = new Set(attendees.map((attendee) => attendee.email.toLowerCase()));
   const fresh = guests.filter((guest) => {
     const email = guest.email.toLowerCase();
@@ -132,6 +124,16 @@ export async function addGuests(tx: Db, caller: Caller, uid: string, guests: New
     return true;
   });
   if (fresh.length === 0) throw fieldRejected('guests', 'no_new_guests', 'guests must be new, valid and unique emails', guests.map((guest) => guest.email));
+  const present = attendees.filter((attendee) => attendee.isGuest).length;
+  if (present + fresh.length > MAX_GUESTS_PER_BOOKING) {
+    const room = Math.max(0, MAX_GUESTS_PER_BOOKING - present);
+    throw fieldRejected(
+      'guests',
+      'too_many_attendees',
+      `Cannot add ${fresh.length} guests. This booking already has ${present} guests. Maximum total guests allowed is ${MAX_GUESTS_PER_BOOKING}. You can add up to ${room} more guests.`,
+      guests.map((guest) => guest.email),
+    );
+  }
 
   const bookerTimeZone = attendees.find((attendee) => !attendee.isGuest)?.timeZone ?? record.host.timeZone;
   await repo.insertAttendees(

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client.js';
 import { mailKindOf, queueBookingMail, type RemovedAttendee, revises } from '../mail/booking-mail.js';
 import { bookingMailAudienceQuery, parseMailAudience } from '../mail/mail.repository.js';
+import type { OutsideMailTally } from '../mail/mail-budget.js';
 import type { MailKind } from '../mail/messages/texts.js';
 import { bookingSubscriptionsQuery, emitBookingWebhooks } from '../webhooks/webhook-emission.js';
 import { presentBooking } from './bookings.presenter.js';
@@ -23,6 +24,10 @@ export interface BookingMailOptions {
   kind?: MailKind;
   /** A cancelled seat's holder, no longer among the attendees, who is still told. */
   removedAttendee?: RemovedAttendee;
+  /** Whether guests are told; by default when the booking is accepted (see BookingChangeMail). */
+  toGuests?: boolean;
+  /** Counts what a request without credentials mails to people other than the hosts. */
+  tally?: OutsideMailTally | null | undefined;
 }
 
 /**
@@ -59,7 +64,8 @@ export async function recordBookingEvent(
   );
   await emitBookingWebhooks(tx, { trigger, bookingEventId: event.id, createdAt: event.createdAt, record, extra }, event.alongside);
   if (kind) {
-    const change = { kind, bookingEventId: event.id, record, extra, alsoUserIds, removedAttendee: mail.removedAttendee };
+    const toGuests = mail.toGuests ?? record.booking.status === 'accepted';
+    const change = { kind, bookingEventId: event.id, record, extra, alsoUserIds, removedAttendee: mail.removedAttendee, toGuests, tally: mail.tally ?? undefined };
     await queueBookingMail(tx, change, parseMailAudience(event.partValue, record.booking));
   }
 }
@@ -78,7 +84,7 @@ export async function recordBookingChange(tx: Db, kind: 'guestsAdded' | 'locatio
     eventTypeId: record.booking.eventTypeId,
     payload: presentBooking(record),
   });
-  await queueBookingMail(tx, { kind, bookingEventId: event.id, record, extra: {}, alsoUserIds: [] });
+  await queueBookingMail(tx, { kind, bookingEventId: event.id, record, extra: {}, alsoUserIds: [], toGuests: record.booking.status === 'accepted' });
 }
 
 /**

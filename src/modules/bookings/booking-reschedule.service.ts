@@ -170,7 +170,7 @@ export async function rescheduleBooking(ctx: ChangeContext, input: RescheduleInp
     rescheduleEndTime: old.endAt.toISOString(),
     rescheduledBy: rescheduledByEmail,
     ...(seat ? { seatUid: seat.seatUid } : {}),
-  });
+  }, [], { tally: ctx.mailTally });
   const showAttendees = eventType.seatsShowAttendees || ctx.caller?.id === eventType.userId;
   return { records: [record!], recurring: false, seated: seat ? { seatUid: seat.seatUid!, showAttendees } : null };
 }

@@ -49,6 +49,14 @@ export const MAX_TEXT_ANSWER_LENGTH = 5000;
 export const MAX_ANSWER_ITEMS = 100;
 export const MAX_RESPONSES_JSON_LENGTH = 65_536;
 
+/**
+ * Guests of one booking, however they came (the booking request or POST /v2/bookings/{uid}/guests).
+ * Every guest is mailed on every change, so guests are what one anonymous request multiplies its mail
+ * by; the reference sets no bound. Ten, as the reference's own limit on guests added at once and as
+ * common booking pages allow.
+ */
+export const MAX_GUESTS_PER_BOOKING = 10;
+
 const typeOf = (value: unknown) => (Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value);
 const isEmpty = (value: unknown) => value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 

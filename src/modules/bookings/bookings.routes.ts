@@ -5,6 +5,7 @@ import { versionHeaderSchema } from '../../http/api-version.js';
 import { Envelope, ok } from '../../http/envelope.js';
 import { runMutation } from '../../http/mutation.js';
 import { principalOf } from '../../http/request-guard.js';
+import { chargeAnonymousMail, newOutsideMailTally } from '../mail/mail-budget.js';
 import { registerBookingChangeRoutes } from './booking-changes.routes.js';
 import { createBooking } from './booking-create.service.js';
 import { registerBookingDetailRoutes } from './booking-details.routes.js';
@@ -34,7 +35,9 @@ export function registerBookingRoutes(app: App, ctx: AppContext): void {
       runMutation(ctx, request, reply, async (tx, announce) => {
         const variant = bookingVariant(request.apiVersion);
         const callerId = request.principal?.user.id ?? null;
-        const created = await createBooking({ tx, announce, now: ctx.clock(), callerId, cache: ctx.availability }, variant.toCreateInput(request.body));
+        const mailTally = request.principal ? null : newOutsideMailTally();
+        const created = await createBooking({ tx, announce, now: ctx.clock(), callerId, cache: ctx.availability, mailTally }, variant.toCreateInput(request.body));
+        if (mailTally) await chargeAnonymousMail(tx, mailTally, { ip: request.ip, now: ctx.clock(), limits: ctx.config.mailLimits, cancellation: false });
         return { status: 201, body: ok(variant.presentCreated(created, callerId)) };
       }),
   });

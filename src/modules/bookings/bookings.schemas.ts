@@ -2,6 +2,7 @@ import { Type, type TSchema } from 'typebox';
 import { PaginationOutput } from '../../http/pagination.js';
 import { StringEnum } from '../../http/schema-types.js';
 import { Locale, Metadata, TimeZone } from '../users/users.schemas.js';
+import { MAX_GUESTS_PER_BOOKING } from './booking-responses.js';
 
 const INT4_MAX = 2147483647;
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -38,7 +39,12 @@ export const CreateBookingBody_2024_08_13 = Type.Object({
   teamSlug: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   organizationSlug: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   bookingFieldsResponses: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), { maxProperties: 100, description: 'Answers keyed by booking-field slug: long text (textarea) at most 1000 characters, other text 5000, lists 100 items, 65536 characters of JSON in all' })),
-  guests: Type.Optional(Type.Array(Type.String({ format: 'email', maxLength: 254 }), { maxItems: 30, description: 'Guest emails (refused when the event type disables guests)' })),
+  guests: Type.Optional(
+    Type.Array(Type.String({ format: 'email', maxLength: 254 }), {
+      maxItems: MAX_GUESTS_PER_BOOKING,
+      description: `Guest emails, at most ${MAX_GUESTS_PER_BOOKING} (refused when the event type disables guests)`,
+    }),
+  ),
   location: Type.Optional(BookingLocationInput),
   meetingUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'Deprecated; ignored' })),
   metadata: Type.Optional(Metadata),

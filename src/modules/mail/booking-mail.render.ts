@@ -4,6 +4,7 @@ import type { InviteContext, MessageToSend } from './mail.repository.js';
 import type { OutgoingMail } from './mail-transport.js';
 import { type Invitation, invitationIcs } from './invitation.js';
 import { type InviteAudience, type InviteValues, renderInviteTemplate, resolveInviteTemplate, standardDescription } from './invite-description.js';
+import { headerText } from './mime-message.js';
 import { fill, type MailAudience, type MailKind, mailTexts } from './messages/texts.js';
 
 /** The booking as its event recorded it (presentBooking plus what the change added). */
@@ -76,6 +77,18 @@ export function bookingLinks(appUrl: string, uid: string) {
   return { manage: `${base}/booking/${uid}`, reschedule: `${base}/reschedule/${uid}`, cancel: `${base}/booking/${uid}?cancel=true` };
 }
 
+/**
+ * The booker's text (the title made from their name, a name) as a subject carries it, after svc's own
+ * words: on one line, without control characters, and at most this many characters, so it can neither
+ * stand in for the subject nor push svc's words out of sight.
+ */
+const SUBJECT_TEXT_MAX = 80;
+
+function subjectText(value: string): string {
+  const chars = Array.from(headerText(value));
+  return chars.length <= SUBJECT_TEXT_MAX ? chars.join('') : `${chars.slice(0, SUBJECT_TEXT_MAX - 1).join('').trimEnd()}…`;
+}
+
 /** Kinds after which the booking is over for this recipient: no links to change it. */
 const CLOSED: ReadonlySet<MailKind> = new Set(['declined', 'cancelled', 'reassignedAway', 'seatCancelled']);
 
@@ -104,7 +117,7 @@ export function renderBookingMail(message: MessageToSend, context: InviteContext
   const subjectWhen = formatter(message.recipientLocale, message.recipientTimeZone, 'medium').format(start);
   const subjectName = kind === 'seatCancelled' ? (booking.attendeeEmail ?? '') : (booking.attendees.at(-1)?.name ?? '');
   const line = texts.kinds[kind][audience];
-  const subject = fill(line.subject, { title: booking.title, when: subjectWhen, name: subjectName });
+  const subject = fill(line.subject, { title: subjectText(booking.title), when: subjectWhen, name: subjectText(subjectName) });
   const heading = fill(line.heading, { title: booking.title, when: subjectWhen, name: subjectName });
 
   const people = [`${organizerName} <${organizer.email}> (${texts.labels.organizer})`, ...context.coHosts.map((host) => `${host.name || host.email} <${host.email}>`)];

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import type { BookingRecord } from '../bookings/bookings.repository.js';
 import { type BookingMailAudience, insertMailMessages, loadBookingMailAudience, type NewMailMessage } from './mail.repository.js';
 import { MAIL_MAX_ATTEMPTS, MAIL_SEND_JOB } from './mail-sender.js';
+import { type OutsideMailTally, tallyOutsideMail } from './mail-budget.js';
 import type { MailKind } from './messages/texts.js';
 
 /** A person a change removed from the booking, who is still told (a cancelled seat's holder). */
@@ -22,6 +23,14 @@ export interface BookingChangeMail {
   /** Users besides the hosts the change concerns (a reassigned booking's previous host). */
   alsoUserIds: readonly number[];
   removedAttendee?: RemovedAttendee | undefined;
+  /**
+   * Whether the booking's guests are told. Guests hear only of a booking that is (or, when cancelled,
+   * was) accepted: as in the reference, a booking waiting for confirmation is announced to its booker
+   * alone, and svc also keeps its decline and withdrawal between the hosts and the booker.
+   */
+  toGuests: boolean;
+  /** Counts the messages to people other than the hosts, for a request without credentials. */
+  tally?: OutsideMailTally | undefined;
 }
 
 /** The trigger of a booking event and the mail it means, unless the caller says otherwise. */
@@ -60,19 +69,23 @@ interface Recipient {
   role: NewMailMessage['recipientRole'];
   method: Method;
   person: { name: string | null; email: string; timeZone: string; locale: string | null };
+  /** An attendee the booker brought along (not the booker, nor a seat's holder). */
+  guest: boolean;
 }
 
 /** Who hears of a change, what they are told and which invitation they get. */
 function recipients(change: BookingChangeMail, audience: BookingMailAudience): Recipient[] {
   const { kind, record, extra } = change;
   const hosts = audience.users.filter((user) => user.hosts);
-  const attendees = record.attendees.map((attendee) => ({ name: attendee.name, email: attendee.email, timeZone: attendee.timeZone, locale: attendee.locale, seatUid: attendee.seatUid }));
+  const attendees = record.attendees
+    .filter((attendee) => change.toGuests || !attendee.isGuest)
+    .map((attendee) => ({ name: attendee.name, email: attendee.email, timeZone: attendee.timeZone, locale: attendee.locale, seatUid: attendee.seatUid, isGuest: attendee.isGuest }));
   const toHosts = (method: Method, as: MailKind = kind): Recipient[] =>
-    hosts.map((user) => ({ kind: as, role: user.id === record.booking.userId ? 'organizer' : 'host', method, person: user }));
+    hosts.map((user) => ({ kind: as, role: user.id === record.booking.userId ? 'organizer' : 'host', method, person: user, guest: false }));
   const toAttendees = (method: Method, only?: (attendee: (typeof attendees)[number]) => boolean): Recipient[] =>
-    attendees.filter((attendee) => !only || only(attendee)).map((person) => ({ kind, role: 'attendee', method, person }));
+    attendees.filter((attendee) => !only || only(attendee)).map((person) => ({ kind, role: 'attendee', method, person, guest: person.isGuest }));
   const seat = (attendee: { seatUid: string | null }) => attendee.seatUid === extra.seatUid;
-  const toRemoved: Recipient[] = change.removedAttendee ? [{ kind, role: 'attendee', method: 'CANCEL', person: change.removedAttendee }] : [];
+  const toRemoved: Recipient[] = change.removedAttendee ? [{ kind, role: 'attendee', method: 'CANCEL', person: change.removedAttendee, guest: false }] : [];
   switch (kind) {
     case 'scheduled':
     case 'confirmed':
@@ -96,8 +109,8 @@ function recipients(change: BookingChangeMail, audience: BookingMailAudience): R
       const successorId = (extra.reassignedTo as { id?: number } | undefined)?.id;
       const previous = audience.users.filter((user) => !user.hosts);
       return [
-        ...hosts.filter((user) => user.id === successorId).map((user) => ({ kind: 'reassigned' as const, role: 'host' as const, method: 'REQUEST' as const, person: user })),
-        ...previous.map((user) => ({ kind: 'reassignedAway' as const, role: 'host' as const, method: 'CANCEL' as const, person: user })),
+        ...hosts.filter((user) => user.id === successorId).map((user) => ({ kind: 'reassigned' as const, role: 'host' as const, method: 'REQUEST' as const, person: user, guest: false })),
+        ...previous.map((user) => ({ kind: 'reassignedAway' as const, role: 'host' as const, method: 'CANCEL' as const, person: user, guest: false })),
         ...toAttendees('REQUEST'),
       ];
     }
@@ -117,9 +130,13 @@ export async function queueBookingMail(tx: Db, change: BookingChangeMail, readAu
   // A platform client that turned emails off: its managed users' bookings are not mailed by svc.
   if (audience.platformEmailsEnabled === false) return;
   const settings = audience.emailSettings;
-  const messages = recipients(change, audience)
-    .filter((recipient) => !(recipient.role === 'attendee' ? settings?.disableEmailsToAttendees : settings?.disableEmailsToHosts))
-    .map(
+  const sent = recipients(change, audience).filter((recipient) => !(recipient.role === 'attendee' ? settings?.disableEmailsToAttendees : settings?.disableEmailsToHosts));
+  if (change.tally) {
+    const outside = sent.filter((recipient) => recipient.role === 'attendee');
+    const toGuests = outside.filter((recipient) => recipient.guest).length;
+    tallyOutsideMail(change.tally, booking.eventTypeId, { toBooker: outside.length - toGuests, toGuests });
+  }
+  const messages = sent.map(
       (recipient): NewMailMessage => ({
         uid: randomUUID(),
         bookingEventId: change.bookingEventId,

@@ -20,6 +20,19 @@ export interface MailAddress {
 
 /** Header text never carries a line break: a user's title or name cannot add a header. */
 const oneLine = (value: string) => value.replace(/[\r\n]+/g, ' ');
+
+const WHITE_SPACE = /[\s\p{Zl}\p{Zp}]+/gu;
+// Control characters and invisible format characters (bidi overrides, zero-width spaces) but the
+// zero-width joiner, which only joins emoji.
+const INVISIBLE = /(?!\u200d)[\p{Cc}\p{Cf}]/gu;
+
+/**
+ * Text as a header shows it: one line, each run of white space one space, no control or invisible
+ * format characters (a name cannot reorder or hide the words around it).
+ */
+export function headerText(value: string): string {
+  return value.replace(WHITE_SPACE, ' ').replace(INVISIBLE, '').replace(/ {2,}/g, ' ').trim();
+}
 // Printable ASCII but for the quoting rules' specials: sent as it is.
 const PLAIN_WORDS = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~ ]*$/;
 const ASCII = /^[\x20-\x7e]*$/;
@@ -35,7 +48,7 @@ function displayName(name: string): string {
 function formatAddress({ name, address }: MailAddress): string {
   const at = address.lastIndexOf('@');
   const ascii = at < 0 ? address : `${address.slice(0, at + 1)}${domainToASCII(address.slice(at + 1)) || address.slice(at + 1)}`;
-  const cleanName = name === null ? '' : oneLine(name).trim();
+  const cleanName = name === null ? '' : headerText(name);
   return cleanName ? `${displayName(cleanName)} <${ascii}>` : ascii;
 }
 
@@ -44,7 +57,7 @@ function header(name: string, value: string): string {
 }
 
 function unstructured(value: string): string {
-  const line = oneLine(value);
+  const line = headerText(value);
   return ASCII.test(line) ? line : mimeFuncs.encodeWords(line, 'B', 52, true);
 }
 

@@ -25,6 +25,10 @@ export type OAuthClientDecision = 'approved' | 'rejected';
 
 /** Every text of svc's mail in one language. */
 export interface MailTexts {
+  /**
+   * A subject starts with the table's own words, never with a placeholder: {title} and {name} are the
+   * booker's text (a title is made from their name), which must not pass for what svc says.
+   */
   kinds: Record<MailKind, Record<MailAudience, { subject: string; heading: string }>>;
   /** To the owner of a third-party OAuth client. Placeholders: {client}, {clientId}; {name} in `greeting`. */
   oauthClient: {
