@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from './app/config.js';
 import { serve } from './app/server.js';
+import { requestAdminKeyFromServer } from './app/admin-socket.js';
 import { openDatabase } from './db/client.js';
+import { DataDirInUseError } from './db/data-dir-lock.js';
 import { migrateDatabase } from './db/migrate.js';
 import { bootstrapSystemAdmin, issueSystemAdminKey } from './modules/admin/bootstrap.js';
 
@@ -14,13 +16,21 @@ commands:
   migrate   apply database migrations and exit
   admin-key issue a new never-expiring API key for the system admin and print it (the way back
             from a lost key; with SVC_ADMIN_API_KEY set, that key is issued). On the embedded
-            store, stop \`svc serve\` first: one process at a time opens a data dir
+            store, a running \`svc serve\` issues it (one process at a time opens a data dir)
   encryption-key
             print a new random key for SVC_ENCRYPTION_KEY`;
 
 async function adminKeyCommand(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+  if (!config.databaseUrl) {
+    // While `svc serve` owns the embedded store, the running server issues the key.
+    const fromServer = await requestAdminKeyFromServer(config.dataDir);
+    if (fromServer !== null) {
+      console.log(fromServer);
+      return;
+    }
+  }
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, command: 'admin-key' });
   try {
     await migrateDatabase(database, async (tx) => {
       console.log(await issueSystemAdminKey(tx, config.adminApiKey));
@@ -32,7 +42,7 @@ async function adminKeyCommand(): Promise<void> {
 
 async function migrateCommand(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, command: 'migrate' });
   try {
     await migrateDatabase(database, async (tx) => {
       const result = await bootstrapSystemAdmin(tx, config);
@@ -67,7 +77,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError) console.error(`svc: ${error.message}`);
+  if (error instanceof ConfigError || error instanceof DataDirInUseError) console.error(`svc: ${error.message}`);
   else console.error(error);
   process.exit(1);
 });

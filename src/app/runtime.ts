@@ -31,6 +31,8 @@ export interface RuntimeOptions extends BuildOptions {
   worker?: boolean;
   /** An already-open database (tests hand in a per-file clone). */
   database?: Database;
+  /** The svc command running (named to a second process opening the same embedded store). */
+  command?: string;
   processMetrics?: boolean;
   /** Current time in epoch ms (default `Date.now`). */
   clock?: () => number;
@@ -45,7 +47,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   let bootstrap: BootstrapResult = { created: false };
   const secrets = lazySecretBox(config.encryptionKey, config.dataDir);
   const opening = (async () => {
-    const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }));
+    const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, command: options.command ?? 'serve' }));
     try {
       await migrateDatabase(database, async (tx) => {
         bootstrap = await bootstrapSystemAdmin(tx, config);

@@ -1,3 +1,5 @@
+import { issueSystemAdminKey } from '../modules/admin/bootstrap.js';
+import { listenForAdminKeyRequests } from './admin-socket.js';
 import type { Config } from './config.js';
 import { warmUpEngine } from '../scheduling/warm-up.js';
 import { startRuntime } from './runtime.js';
@@ -5,7 +7,7 @@ import { startRuntime } from './runtime.js';
 /** `svc serve`: the HTTP API on PORT until SIGTERM/SIGINT, then a graceful shutdown. */
 export async function serve(config: Config, options: { worker: boolean } = { worker: true }): Promise<void> {
   const startedAt = performance.now();
-  const runtime = await startRuntime(config, { processMetrics: true, worker: options.worker });
+  const runtime = await startRuntime(config, { processMetrics: true, worker: options.worker, command: 'serve' });
   const { app, bootstrap } = runtime;
   if (bootstrap.created) {
     app.log.info({ email: config.adminEmail }, 'created the system admin user');
@@ -22,6 +24,11 @@ export async function serve(config: Config, options: { worker: boolean } = { wor
   warmUpEngine();
   const engineWarmUpMs = Math.round(performance.now() - warmUpStart);
   await app.listen({ port: config.port, host: config.host });
+  const { database } = runtime.ctx;
+  const closeAdminSocket =
+    database.kind === 'pglite'
+      ? await listenForAdminKeyRequests(config.dataDir, () => database.transaction((tx) => issueSystemAdminKey(tx, config.adminApiKey)), (error) => app.log.error({ err: error }, 'svc admin-key: could not issue a key'))
+      : null;
   app.log.info({ store: runtime.ctx.database.kind, startupMs: Math.round(performance.now() - startedAt), engineWarmUpMs }, 'svc is ready');
 
   let stopping = false;
@@ -34,16 +41,18 @@ export async function serve(config: Config, options: { worker: boolean } = { wor
       process.exit(1);
     }, config.shutdownTimeoutMs);
     timer.unref();
-    runtime.close().then(
-      () => {
-        app.log.info('shutdown complete');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    Promise.resolve(closeAdminSocket?.())
+      .then(() => runtime.close())
+      .then(
+        () => {
+          app.log.info('shutdown complete');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          app.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);

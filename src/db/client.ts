@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { isLockFile, lockDataDir } from './data-dir-lock.js';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
@@ -41,6 +42,8 @@ export interface OpenOptions {
   /** An already-created PGlite instance to wrap. */
   pglite?: PGlite | undefined;
   poolSize?: number;
+  /** The svc command opening an embedded store's data dir, named to a second opener it refuses. */
+  command?: string;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
@@ -73,7 +76,7 @@ function pgliteStartParams(): string[] {
 }
 
 function isEmptyDir(dir: string): boolean {
-  return !fs.existsSync(dir) || fs.readdirSync(dir).length === 0;
+  return !fs.existsSync(dir) || fs.readdirSync(dir).every(isLockFile);
 }
 
 /** True when `dir` is empty, or holds a snapshot unpack that did not finish (unpacking again overwrites it). */
@@ -83,6 +86,17 @@ function needsCluster(dir: string): boolean {
 
 async function openPglite(options: OpenOptions): Promise<Database> {
   const loadDataDir = options.pgliteSnapshot;
+  // Taken before anything is read or unpacked, and held until close: one process owns a data dir.
+  const releaseDataDir = options.dataDir && !options.pglite ? await lockDataDir(options.dataDir, options.command ?? 'process') : null;
+  try {
+    return await startPglite(options, loadDataDir, releaseDataDir);
+  } catch (error) {
+    await releaseDataDir?.();
+    throw error;
+  }
+}
+
+async function startPglite(options: OpenOptions, loadDataDir: Blob | undefined, releaseDataDir: (() => Promise<void>) | null): Promise<Database> {
   if (!loadDataDir && options.dataDir && needsCluster(options.dataDir)) {
     // initdb costs 2-5 s; the migrated cluster prepared at install time is unpacked in well under 1 s,
     // straight to disk (not through PGlite's loadDataDir, which holds the tar in memory several times).
@@ -113,6 +127,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     withExclusiveSession: (_lockKey, work) => work(db),
     async close() {
       if (!client.closed) await client.close();
+      await releaseDataDir?.();
     },
   };
 }

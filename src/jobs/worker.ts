@@ -10,7 +10,7 @@ import { startJobRunner } from './runner.js';
 /** `svc worker`: background jobs only, no HTTP. Run any number of them against one PostgreSQL. */
 export async function runWorker(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, command: 'worker' });
   const secrets = lazySecretBox(config.encryptionKey, config.dataDir);
   await migrateDatabase(database, (tx) => assertStoreKey(tx, secrets));
   const runner = await startJobRunner({ database, handlers: jobHandlers({ config, database, secrets }), log });
