@@ -91,7 +91,9 @@ function authorize(principal: Principal, routeAccess: RouteAccess): void {
   }
 }
 
-function trackerOf(request: FastifyRequest, principal: Principal | null): { tracker: string; kind: CredentialKind | 'anonymous' } {
+type TrackerKind = CredentialKind | 'anonymous';
+
+function trackerOf(request: FastifyRequest, principal: Principal | null): { tracker: string; kind: TrackerKind } {
   if (principal) {
     const prefix = principal.kind === 'apiKey' ? 'api_key' : principal.kind === 'accessToken' ? 'access_token' : 'oauth_client';
     return { tracker: `${prefix}_${principal.credentialHash}`, kind: principal.kind };
@@ -99,10 +101,21 @@ function trackerOf(request: FastifyRequest, principal: Principal | null): { trac
   return { tracker: `ip_${sha256Hex(request.ip)}`, kind: 'anonymous' };
 }
 
-const throttled = () => new DomainError('too_many_requests', 'rate_limited', 'ThrottlerException: Too many requests. Please try again later.');
+const CALLERS: Record<TrackerKind, string> = { apiKey: 'API key', accessToken: 'access token', oauthClient: 'OAuth client', anonymous: 'address (requests without credentials)' };
 
-/** Counts one hit of `tracker` under `name`; sets its headers, and Retry-After (seconds until the block ends) when refused. */
-async function hit(request: FastifyRequest, reply: FastifyReply, deps: GuardDeps, name: string, tracker: string, limit: number): Promise<boolean> {
+/** The reference's 429 message, then which limit was hit, its size and when to try again. */
+function throttled(name: string, kind: TrackerKind, limit: number, windowMs: number, retryAfterSeconds: number): DomainError {
+  const windowSeconds = Math.round(windowMs / 1000);
+  return new DomainError(
+    'too_many_requests',
+    'rate_limited',
+    `ThrottlerException: Too many requests. Please try again later. The ${name} limit is ${limit} requests per ${windowSeconds} s for each ${CALLERS[kind]}; try again in ${retryAfterSeconds} s.`,
+    { limit: name, limitPerWindow: limit, windowSeconds, retryAfterSeconds },
+  );
+}
+
+/** Counts one hit of `tracker` under `name`; sets its headers, and Retry-After (seconds until the block ends) when refused; the seconds to wait, or 0. */
+async function hit(request: FastifyRequest, reply: FastifyReply, deps: GuardDeps, name: string, tracker: string, limit: number): Promise<number> {
   const config = deps.config.rateLimit;
   let decision;
   try {
@@ -110,23 +123,26 @@ async function hit(request: FastifyRequest, reply: FastifyReply, deps: GuardDeps
   } catch (error) {
     // The limiter's store being down must not take the API down with it.
     request.log.warn({ err: error }, 'rate limit store unavailable; request let through');
-    return true;
+    return 0;
   }
   const resetSeconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
   reply.header(`X-RateLimit-Limit-${name}`, limit);
   reply.header(`X-RateLimit-Remaining-${name}`, decision.blocked ? 0 : Math.max(0, limit - decision.count));
   reply.header(`X-RateLimit-Reset-${name}`, resetSeconds);
   if (decision.blocked) reply.header('Retry-After', resetSeconds);
-  return !decision.blocked;
+  return decision.blocked ? resetSeconds : 0;
 }
 
 async function applyRateLimit(request: FastifyRequest, reply: FastifyReply, principal: Principal | null, deps: GuardDeps) {
   const { tracker, kind } = trackerOf(request, principal);
   const config = deps.config.rateLimit;
   const limit = { apiKey: config.apiKey, accessToken: config.accessToken, oauthClient: config.oauthClient, anonymous: config.anonymous }[kind];
-  if (!(await hit(request, reply, deps, 'Default', tracker, limit))) throw throttled();
+  const wait = await hit(request, reply, deps, 'Default', tracker, limit);
+  if (wait > 0) throw throttled('Default', kind, limit, config.windowMs, wait);
   const name = kind === 'anonymous' ? ROUTE_THROTTLES[`${request.method} ${request.routeOptions.url}`] : undefined;
-  if (name && !(await hit(request, reply, deps, name, `${name.toLowerCase()}_${tracker}`, config.anonymousRoutes[name]))) throw throttled();
+  if (!name) return;
+  const routeWait = await hit(request, reply, deps, name, `${name.toLowerCase()}_${tracker}`, config.anonymousRoutes[name]);
+  if (routeWait > 0) throw throttled(name, kind, config.anonymousRoutes[name], config.windowMs, routeWait);
 }
 
 /** onRequest: who is calling, may they call this route, and are they within their rate limit. */

@@ -38,6 +38,10 @@ function assertThrottled(response: { status: number; body: any; headers: Headers
   assert.equal(headers.remaining, '0');
   assert.ok(Number(headers.reset) > 0, `X-RateLimit-Reset-Default is positive: ${headers.reset}`);
   assertRetryAfter(response);
+  // The message says which limit, its size, and when to retry (the reference's words first).
+  const wait = response.headers.get('retry-after');
+  assert.match(response.body.error.message, new RegExp(`^ThrottlerException: Too many requests\\. Please try again later\\. The Default limit is ${limit} requests per \\d+ s for each .+; try again in ${wait} s\\.$`));
+  assert.deepEqual([response.body.error.details.limit, response.body.error.details.limitPerWindow, response.body.error.details.retryAfterSeconds], ['Default', Number(limit), Number(wait)]);
 }
 
 /** A 429 says in Retry-After how many seconds remain until the block ends (RATE_LIMIT_BLOCK_MS: 60 s). */
@@ -195,6 +199,7 @@ describe('named throttles of the expensive routes, for anonymous callers (memory
     assert.equal(throttled.body.error.code, 'ThrottlerException');
     assert.equal(named(throttled, 'slots').remaining, '0');
     assertRetryAfter(throttled);
+    assert.match(throttled.body.error.message, /The Slots limit is 2 requests per \d+ s for each address \(requests without credentials\); try again in \d+ s\.$/);
     // The same address still reads a reservation (a cheap public route): only the default limit applies.
     const cheap = await api.request('GET', '/v2/slots/reservations/unknown', { version: '2024-09-04' });
     assert.equal(cheap.status, 200, cheap.text);

@@ -116,10 +116,11 @@ describe('POST /v2/webhooks with private subscribers not allowed', () => {
 
   const subscribe = (subscriberUrl: string) => api.request('POST', '/v2/webhooks', { key: apiKey, body: { subscriberUrl, active: true, triggers: ['BOOKING_CREATED'] } });
 
-  test('internal subscribers answer 400 naming subscriberUrl', async () => {
+  test('internal subscribers answer 400 naming subscriberUrl and the switch that allows them', async () => {
     for (const url of INTERNAL_URLS) {
       const response = await subscribe(url);
       assert.equal(response.status, 400, `${url}: ${response.text}`);
+      assert.match(response.body.error.message, /SVC_ALLOW_PRIVATE_WEBHOOKS=1: it is read at start, so restart svc/, url);
       assert.deepEqual(
         response.body.error.details.errors.map((error: { property: string }) => error.property),
         ['subscriberUrl'],

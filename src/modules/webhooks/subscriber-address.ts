@@ -56,7 +56,11 @@ export async function assertDeliverableUrl(text: string, allowPrivate: boolean):
     throw invalidField('subscriberUrl', `has a host name that does not resolve (${host})`, text);
   }
   if (addresses.length === 0 || !addresses.every(isPublicAddress)) {
-    throw invalidField('subscriberUrl', 'must not point to a loopback, private, link-local or other internal address', text);
+    throw invalidField(
+      'subscriberUrl',
+      'must not point to a loopback, private, link-local or other internal address (to deliver inside your own network, e.g. in development, start svc with SVC_ALLOW_PRIVATE_WEBHOOKS=1: it is read at start, so restart svc after setting it)',
+      text,
+    );
   }
   return url;
 }
