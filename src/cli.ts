@@ -4,6 +4,7 @@ import { serve } from './app/server.js';
 import { requestAdminKeyFromServer } from './app/admin-socket.js';
 import { openDatabase } from './db/client.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
+import { nodeVersionWarning } from './app/node-version.js';
 import { migrateDatabase } from './db/migrate.js';
 import { bootstrapSystemAdmin, issueSystemAdminKey } from './modules/admin/bootstrap.js';
 
@@ -54,8 +55,18 @@ async function migrateCommand(): Promise<void> {
   }
 }
 
+/** One line for a port svc cannot listen on, naming the setting that changes it. */
+function listenProblem(code: string, error: { port?: number; address?: string }): string {
+  const where = `${error.address ?? process.env.HOST ?? '127.0.0.1'}:${error.port ?? process.env.PORT ?? 5555}`;
+  if (code === 'EADDRINUSE') return `cannot listen on ${where}: another program (perhaps another svc) is using that port. Stop it, or choose another port with PORT (e.g. PORT=5556 npm start).`;
+  if (code === 'EACCES') return `cannot listen on ${where}: ports below 1024 need privileges. Choose another port with PORT.`;
+  return `cannot listen on ${where}: this machine has no such address. Set HOST to one of its addresses (127.0.0.1, or 0.0.0.0 for every interface).`;
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command] = argv;
+  const oldNode = nodeVersionWarning(process.versions.node);
+  if (oldNode) console.error(oldNode);
   switch (command) {
     case 'serve':
       return serve(loadConfig(), { worker: !argv.includes('--no-worker') });
@@ -77,7 +88,9 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (error instanceof ConfigError || error instanceof DataDirInUseError) console.error(`svc: ${error.message}`);
+  else if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') console.error(`svc: ${listenProblem(code, error as NodeJS.ErrnoException & { port?: number; address?: string })}`);
   else console.error(error);
   process.exit(1);
 });

@@ -142,7 +142,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (jobs.leaseMs < webhookTimeoutMs + 1000) throw new ConfigError('SVC_JOB_LEASE_MS must exceed SVC_WEBHOOK_TIMEOUT_MS by at least 1000');
   return {
     port,
-    host: env.HOST || '0.0.0.0',
+    // Loopback unless told otherwise: a laptop's svc is not offered to the whole network by default.
+    host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.SVC_DATA_DIR || './data'),
     databaseUrl,
     databasePoolSize: int(env, 'SVC_DATABASE_POOL_SIZE', 10, 1),
