@@ -1,11 +1,12 @@
+import { Type } from 'typebox';
 import type { App } from '../../http/app.js';
 import type { AppContext } from '../../app/context.js';
 import { access } from '../../http/access.js';
 import { pickVariant } from '../../http/api-version.js';
 import { Envelope, ok } from '../../http/envelope.js';
 import { principalOf } from '../../http/request-guard.js';
-import { MeOutput, UpdateMeBody } from '../users/users.schemas.js';
-import { updateMyProfile } from './me.service.js';
+import { MeOutput, SetPasswordBody, UpdateMeBody } from '../users/users.schemas.js';
+import { setMyPassword, updateMyProfile } from './me.service.js';
 import { meVersions } from './me.versions.js';
 
 export function registerMeRoutes(app: App, ctx: AppContext): void {
@@ -25,6 +26,23 @@ export function registerMeRoutes(app: App, ctx: AppContext): void {
       const { present } = pickVariant(meVersions, request.apiVersion)!;
       const user = await updateMyProfile(ctx, principalOf(request).user.id, request.body);
       return ok(present(user));
+    },
+  });
+
+  app.put('/v2/me/password', {
+    // With one's own API key only: no OAuth app or platform token may set a user's password.
+    config: { access: access.apiKeyOnly() },
+    schema: {
+      tags: ['Me'],
+      summary: 'Set my web password (svc)',
+      description:
+        "svc addition: sets the password the caller logs in with on svc's pages (login, OAuth consent, the system admin's review of OAuth clients), and ends the caller's other web sessions. The first system admin, created with an API key only, sets one here. API key only.",
+      body: SetPasswordBody,
+      response: { 200: Type.Object({ status: Type.Literal('success') }) },
+    },
+    handler: async (request) => {
+      await setMyPassword(ctx, principalOf(request).user.id, request.body.password);
+      return { status: 'success' as const };
     },
   });
 }

@@ -61,3 +61,13 @@ export async function countUsers(db: Db): Promise<number> {
   const [row] = await db.select({ n: count() }).from(users);
   return Number(row?.n ?? 0);
 }
+
+/**
+ * Sets the user's password and ends their web sessions (a password change logs every browser out), in
+ * one statement.
+ */
+export async function setPasswordHash(db: Db, userId: number, passwordHash: string): Promise<boolean> {
+  const result = await db.execute(sql`with ended as (delete from web_sessions where user_id = ${userId})
+    update users set password_hash = ${passwordHash}, updated_at = now() where id = ${userId} returning id`);
+  return (result as unknown as { rows: unknown[] }).rows.length === 1;
+}

@@ -103,3 +103,6 @@ export const CreateUserBody = Type.Object({
   avatarUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
   metadata: Type.Optional(Metadata),
 });
+
+/** `PUT /v2/me/password`: the same bounds as a password given at creation. */
+export const SetPasswordBody = Type.Object({ password: Type.String({ minLength: 8, maxLength: 256, description: 'The new password, 8 to 256 characters' }) });
