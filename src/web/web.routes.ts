@@ -6,6 +6,7 @@ import { registerAdminReviewPages } from './admin-review.pages.js';
 import { registerAuthorizePages } from './authorize.pages.js';
 import { registerDeveloperPages } from './developer.pages.js';
 import { registerInvitationPages } from './invitation.pages.js';
+import { registerLandingPages } from './landing.pages.js';
 import { acceptFormBodies, sendErrorPage } from './layout.js';
 import { registerLoginPages } from './login.pages.js';
 
@@ -25,7 +26,7 @@ function handlePageError(error: FastifyError | Error, request: FastifyRequest, r
 }
 
 /**
- * svc's web pages at APP_URL: login, OAuth consent, developer settings, the admin review and team invitations. Server
+ * svc's web pages at APP_URL: the landing page, login, OAuth consent, developer settings, the admin review and team invitations. Server
  * rendered, form posts only (no script), each form carrying the session's CSRF token.
  */
 export function registerWebPages(app: App, ctx: AppContext): void {
@@ -37,5 +38,6 @@ export function registerWebPages(app: App, ctx: AppContext): void {
     registerDeveloperPages(pages, ctx);
     registerAdminReviewPages(pages, ctx);
     registerInvitationPages(pages, ctx);
+    registerLandingPages(pages, ctx);
   });
 }

@@ -100,6 +100,8 @@ function expected(className: ClassName, caller: Caller, target: Target): Outcome
 /** Every route (method and pattern; HEAD follows GET) and its class. */
 const ROUTE_CLASSES: Record<string, ClassName> = {
   'GET /health': 'public',
+  'GET /': 'public',
+  'GET /favicon.ico': 'public',
   'GET /ready': 'public',
   'GET /metrics': 'public',
   'GET /v2/me': 'user',
