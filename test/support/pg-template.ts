@@ -7,8 +7,24 @@ import { databaseUrlFor } from './postgres.js';
 const serverUrl = process.env.SVC_TEST_DATABASE_URL!;
 const template = process.env.SVC_TEST_PG_TEMPLATE!;
 const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
-await admin.connect();
 try {
+  await admin.connect();
+} catch (error) {
+  // One readable line for the runner (scripts/run-tests.mjs prints it), not a stack trace.
+  const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  console.error(`cannot connect (${reason})`);
+  process.exit(2);
+}
+try {
+  await prepareTemplate();
+} catch (error) {
+  console.error(`cannot prepare the template database: ${(error as Error).message}`);
+  process.exitCode = 2;
+} finally {
+  await admin.end();
+}
+
+async function prepareTemplate(): Promise<void> {
   if (process.env.SVC_PG_TEMPLATE_ACTION === 'drop') {
     await admin.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
   } else {
@@ -18,6 +34,4 @@ try {
     await migrateDatabase(database);
     await database.close();
   }
-} finally {
-  await admin.end();
 }
