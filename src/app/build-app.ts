@@ -95,6 +95,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.decorateRequest('principal', null);
   app.decorateRequest('tenant', null);
   app.decorateRequest('oauthClient', null);
+  app.decorateRequest('answeredError', null);
   app.decorateRequest('apiVersion', '2024-04-15');
   app.addHook('onRequest', async (request, reply) => {
     request.apiVersion = resolveApiVersion(request.headers[API_VERSION_HEADER]);
@@ -118,10 +119,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
   app.addHook('onResponse', async (request, reply) => {
     ctx.metrics.observe(request, reply);
-    request.log.info(
-      { method: request.method, url: redactUrl(request.url), route: request.routeOptions.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
-      'request completed',
-    );
+    const answered = request.answeredError;
+    const line = { method: request.method, url: redactUrl(request.url), route: request.routeOptions.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 };
+    // A refusal's line says why (its code and stable reason), so a 4xx can be understood from the log alone.
+    request.log.info(answered ? { ...line, error: answered.code, reason: answered.reason } : line, 'request completed');
   });
 
   await app.register(cors, {

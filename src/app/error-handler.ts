@@ -52,6 +52,7 @@ export function errorBody(request: FastifyRequest, code: string, message: string
 }
 
 export function sendError(reply: FastifyReply, status: number, code: string, message: string, details?: unknown) {
+  reply.request.answeredError = { code, reason: (details as { reason?: string } | undefined)?.reason };
   return reply.status(status).type('application/json; charset=utf-8').send(errorBody(reply.request, code, message, details));
 }
 

@@ -92,7 +92,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   }
   await changes.start(ctx.database, app.log as FastifyBaseLogger);
   const jobs: JobRunner | null =
-    options.worker === false ? null : await startJobRunner({ database: ctx.database, handlers: jobHandlers(ctx), log: app.log });
+    options.worker === false ? null : await startJobRunner({ database: ctx.database, handlers: jobHandlers({ ...ctx, log: app.log }), log: app.log });
   let closing: Promise<void> | undefined;
   return {
     app,

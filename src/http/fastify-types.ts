@@ -13,6 +13,8 @@ declare module 'fastify' {
     tenant: TenantContext | null;
     /** On the routes of one platform OAuth client: that client (the access check found it). */
     oauthClient: OAuthClientRow | null;
+    /** The error an answer carried (its code and `details.reason`), for the request's log line. */
+    answeredError: { code: string; reason: string | undefined } | null;
   }
   interface FastifyContextConfig {
     access?: RouteAccess;

@@ -1,6 +1,7 @@
 import type { AppContext } from '../app/context.js';
 import { lazySecretBox } from '../lib/secrets.js';
 import { createMailSender, MAIL_SEND_JOB } from '../modules/mail/mail-sender.js';
+import type { InfoLog } from '../modules/mail/mail-transport.js';
 import { cleanUpExpiredKeys, IDEMPOTENCY_CLEANUP_JOB } from '../modules/idempotency/idempotency.service.js';
 import { createWebhookDeliverer, WEBHOOK_DELIVERY_JOB } from '../modules/webhooks/webhook-delivery.js';
 import { MEETING_JOB, runMeetingJob } from '../modules/webhooks/webhook-meetings.js';
@@ -11,12 +12,12 @@ import { JobRegistry } from './runner.js';
  * Every job kind svc knows, by module, with the runner settings of the process's config. Modules that
  * enqueue work (webhook deliveries, emails, meeting start/end) add their handler here.
  */
-export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Partial<Pick<AppContext, 'secrets'>>): JobRegistry {
-  const { config, database } = ctx;
+export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Partial<Pick<AppContext, 'secrets'>> & { log?: InfoLog }): JobRegistry {
+  const { config, database, log } = ctx;
   // `svc worker` has no app context: it opens secrets with the same key `svc serve` would.
   const secrets = ctx.secrets ?? lazySecretBox(config.encryptionKey, config.dataDir);
-  const deliver = createWebhookDeliverer({ database, secrets, config });
-  const mail = createMailSender({ database, config });
+  const deliver = createWebhookDeliverer({ database, secrets, config, ...(log ? { log } : {}) });
+  const mail = createMailSender({ database, config, ...(log ? { log } : {}) });
   return new JobRegistry(
     [
       [HOUSEKEEPING.kind, async () => void (await runHousekeeping(database.db, config.jobs, new Date()))],

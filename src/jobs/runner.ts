@@ -147,9 +147,13 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
         () => true,
         (e: unknown) => (log.error({ err: e, jobId: job.id }, 'could not record job failure; its lease will expire'), false),
       );
-      if (!retryAt) log.warn({ jobId: job.id, kind: job.kind, error: message }, 'job failed permanently');
+      if (!retryAt) {
+        log.warn({ jobId: job.id, kind: job.kind, attempt: job.attempts, error: message }, 'job failed permanently');
+        return;
+      }
+      log.warn({ jobId: job.id, kind: job.kind, attempt: job.attempts, maxAttempts: job.maxAttempts, error: message, retryAt: retryAt.toISOString() }, 'job attempt failed; it will be retried');
       // A retry due before the next poll: look again when it is due (nothing NOTIFYs a retry).
-      else if (recorded && delay < pollMs) setTimeout(wake, delay + 5).unref();
+      if (recorded && delay < pollMs) setTimeout(wake, delay + 5).unref();
     }
   };
 

@@ -13,7 +13,7 @@ export async function runWorker(config: Config): Promise<void> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, command: 'worker' });
   const secrets = lazySecretBox(config.encryptionKey, config.dataDir);
   await migrateDatabase(database, (tx) => assertStoreKey(tx, secrets));
-  const runner = await startJobRunner({ database, handlers: jobHandlers({ config, database, secrets }), log });
+  const runner = await startJobRunner({ database, handlers: jobHandlers({ config, database, secrets, log }), log });
   log.info({ store: database.kind }, 'svc worker is running');
 
   let stopping = false;

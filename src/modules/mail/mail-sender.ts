@@ -89,7 +89,14 @@ export function createMailSender(deps: MailSenderDeps): { handler: JobHandler; c
       response: result.response,
       outcome: result.error === null ? 'sent' : last ? 'failed' : 'pending',
     });
-    if (result.error === null || result.permanent) return;
+    if (result.error === null) {
+      deps.log?.info({ messageUid: message.uid, kind: message.kind, attempt: job.attempts, ms: result.durationMs }, 'mail sent');
+      return;
+    }
+    if (result.permanent) {
+      deps.log?.info({ messageUid: message.uid, kind: message.kind, attempt: job.attempts, error: result.error }, 'mail refused by the server; not retried');
+      return;
+    }
     throw new Error(`mail ${message.uid} attempt ${job.attempts}: ${result.error}`);
   };
   return { handler, close: () => transport.close() };

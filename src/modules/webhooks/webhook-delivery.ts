@@ -153,10 +153,20 @@ export function createSender(options: { timeoutMs: number; allowPrivate: boolean
   };
 }
 
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'an unparsable URL';
+  }
+}
+
 export interface DelivererDeps {
   database: Database;
   secrets: SecretBox;
   config: Pick<Config, 'allowPrivateWebhooks' | 'webhookTimeoutMs' | 'jobs'>;
+  /** Each delivery made is one info line (failures are the job runner's warnings). */
+  log?: { info(obj: object, msg: string): void };
 }
 
 /**
@@ -215,8 +225,12 @@ export function createWebhookDeliverer(deps: DelivererDeps): JobHandler {
       error: outcome.error,
       outcome: delivered ? 'delivered' : last ? 'failed' : 'pending',
     });
-    if (delivered) return;
-    const message = `delivery ${delivery.uid} attempt ${job.attempts}: ${outcome.error}`;
+    if (delivered) {
+      // The subscriber's origin only: a URL's path or query may carry a token of the subscriber's.
+      deps.log?.info({ deliveryUid: delivery.uid, subscriber: originOf(delivery.subscriberUrl), status: outcome.statusCode, attempt: job.attempts, ms: outcome.durationMs }, 'webhook delivered');
+      return;
+    }
+    const message = `delivery ${delivery.uid} to ${originOf(delivery.subscriberUrl)} attempt ${job.attempts}: ${outcome.error}`;
     if (outcome.retryAfterMs !== undefined) throw new JobRetry(message, Math.max(outcome.retryAfterMs, retryDelayMs(job.attempts, config.jobs.retryBaseMs)));
     throw new Error(message);
   };
