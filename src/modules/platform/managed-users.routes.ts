@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { AppContext } from '../../app/context.js';
 import { errorBody } from '../../app/error-handler.js';
 import { access } from '../../http/access.js';
@@ -25,6 +25,12 @@ import { refreshTokens } from './platform-tokens.service.js';
 const WHO =
   "The client's secret in `x-svc-secret-key` (the path names the client), or an API key of an accepted admin or owner of its organization.";
 const TOKENS = 'An access token is valid 60 minutes and a refresh token a year; both are shown only here.';
+
+/** The reference's transforms of CreateManagedUserInput: `timeZone: null` is no time zone; `timeFormat` may come as a string. */
+function createInputOf(body: Static<typeof CreateManagedUserBody>): managedUsers.CreateManagedUserInput {
+  const { timeZone, timeFormat, ...fields } = body;
+  return { ...fields, timeZone: timeZone ?? undefined, timeFormat: timeFormat === undefined ? undefined : timeFormat === '12' || timeFormat === 12 ? 12 : 24 };
+}
 
 /**
  * `/v2/oauth-clients/{clientId}/users` and `/v2/oauth/{clientId}/refresh` (the reference's
@@ -61,7 +67,7 @@ export function registerManagedUserRoutes(app: App, ctx: AppContext): void {
     },
     handler: (request, reply) =>
       runMutation(ctx, request, reply, async (tx, announce) => {
-        const { user, tokens } = await managedUsers.createManagedUser(tx, announce, oauthClientOf(request), request.body, now());
+        const { user, tokens } = await managedUsers.createManagedUser(tx, announce, oauthClientOf(request), createInputOf(request.body), now());
         return { status: 201, body: ok({ user: presentManagedUser(user), ...tokens }) };
       }),
   });
