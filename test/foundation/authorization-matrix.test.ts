@@ -283,6 +283,7 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'GET /v2/oauth-clients/:clientId': 'platformClient',
   'PATCH /v2/oauth-clients/:clientId': 'platformClient',
   'DELETE /v2/oauth-clients/:clientId': 'platformClient',
+  'GET /v2/oauth-clients/:clientId/managed-users': 'platformClient',
   'GET /v2/oauth-clients/:clientId/users': 'platformClient',
   'POST /v2/oauth-clients/:clientId/users': 'platformClient',
   'GET /v2/oauth-clients/:clientId/users/:userId': 'platformClient',

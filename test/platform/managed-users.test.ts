@@ -185,6 +185,24 @@ describe('managed users and their tokens', () => {
     assertNamesField(await api.request('GET', `${usersPath(c)}?limit=0`, { headers: secret(c) }), 'limit');
   });
 
+  test('the older list GET /v2/oauth-clients/{clientId}/managed-users answers as the users list, with limit and offset, for API keys', async () => {
+    // oauth-clients.controller.ts keeps @Get("/:clientId/managed-users") (@ApiExcludeEndpoint, "just in case someone is using it"): Pagination query, findManagedUsersByOAuthClientId(clientId, offset ?? 0, limit ?? 50)
+    const fresh = await createClient(api, owner.apiKey);
+    const made = [await createManagedUser(api, fresh), await createManagedUser(api, fresh), await createManagedUser(api, fresh)];
+    const legacy = `/v2/oauth-clients/${fresh.clientId}/managed-users`;
+    const all = await api.request('GET', legacy, { key: admin.apiKey });
+    assert.equal(all.status, 200, all.text);
+    const current = await api.request('GET', usersPath(fresh), { headers: secret(fresh) });
+    assert.deepEqual(all.body, current.body);
+    assert.deepEqual(all.body.data.map((u: { id: number }) => u.id), made.map((m) => m.user.id));
+    const page = await api.request('GET', `${legacy}?limit=1&offset=1`, { key: owner.apiKey });
+    assert.deepEqual(page.body.data.map((u: { id: number }) => u.id), [made[1]!.user.id]);
+    assertNamesField(await api.request('GET', `${legacy}?limit=0`, { key: owner.apiKey }), 'limit');
+    assert.equal((await api.request('GET', legacy, { key: foreignOwner.apiKey })).status, 403);
+    assert.equal((await api.request('GET', '/v2/oauth-clients/cnosuchclient000000000000/managed-users', { key: owner.apiKey })).status, 404);
+    assert.equal((await api.request('GET', legacy)).status, 401);
+  });
+
   test("get, patch and delete; another client's user is a 404; an admin's API key works, another organization's is a 403", async () => {
     const managed = await createManagedUser(api, client, { email: 'crud@example.com', timeZone: 'Asia/Tokyo' });
     const path = `${usersPath()}/${managed.user.id}`;

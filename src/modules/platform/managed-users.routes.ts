@@ -13,6 +13,7 @@ import {
   CreateManagedUserBody,
   ManagedUserOutput,
   ManagedUserParams,
+  ManagedUsersPageQuery,
   ManagedUsersQuery,
   RefreshTokenBody,
   TokensOutput,
@@ -49,6 +50,21 @@ export function registerManagedUserRoutes(app: App, ctx: AppContext): void {
       description: `Oldest first. ${WHO}`,
       params: ClientIdParams,
       querystring: ManagedUsersQuery,
+      response: { 200: Envelope(Type.Array(ManagedUserOutput)) },
+    },
+    handler: async (request) => ok((await managedUsers.listManagedUsers(db(), oauthClientOf(request).id, request.query)).map(presentManagedUser)),
+  });
+
+  app.get('/v2/oauth-clients/:clientId/managed-users', {
+    config: { access: access.oauthClients('client') },
+    schema: {
+      tags: ['OAuth Clients'],
+      summary: 'Get all managed users (older path)',
+      description:
+        "Kept because the reference keeps it (undocumented there): the users list of `GET /v2/oauth-clients/{clientId}/users` with `limit` and `offset`. An API key of an accepted admin or owner of the client's organization.",
+      deprecated: true,
+      params: ClientIdParams,
+      querystring: ManagedUsersPageQuery,
       response: { 200: Envelope(Type.Array(ManagedUserOutput)) },
     },
     handler: async (request) => ok((await managedUsers.listManagedUsers(db(), oauthClientOf(request).id, request.query)).map(presentManagedUser)),

@@ -14,6 +14,9 @@ export const ManagedUsersQuery = Type.Object({
   ),
 });
 
+/** The reference's Pagination, the query of the older `.../managed-users` list. */
+export const ManagedUsersPageQuery = Type.Object({ limit: ManagedUsersQuery.properties.limit, offset: ManagedUsersQuery.properties.offset });
+
 /** The reference's UpdateManagedUserInput, which is also PATCH /v2/me's body. */
 export const UpdateManagedUserBody = UpdateMeBody;
 
