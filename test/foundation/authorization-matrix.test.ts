@@ -286,6 +286,7 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'GET /v2/oauth-clients/:clientId': 'platformClient',
   'PATCH /v2/oauth-clients/:clientId': 'platformClient',
   'DELETE /v2/oauth-clients/:clientId': 'platformClient',
+  'GET /v2/oauth-clients/:clientId/managed-users': 'platformClient',
   'GET /v2/oauth-clients/:clientId/users': 'platformClient',
   'POST /v2/oauth-clients/:clientId/users': 'platformClient',
   'GET /v2/oauth-clients/:clientId/users/:userId': 'platformClient',
@@ -314,7 +315,7 @@ const isPluginRoute = (method: string, url: string) => url === '/docs' || url.st
  * their own credentials in the request, browsers with a session cookie and a CSRF token. Their refusals
  * are tested in test/oauth/ (authorization, clients-and-endpoints, browser) and test/teams/invitations.test.ts.
  */
-const OAUTH_PROTOCOL = /^(POST \/v2\/auth\/oauth2\/(token|revoke|introspect)|GET \/\.well-known\/oauth-authorization-server|(GET|POST) \/(auth|settings)\/.*|GET \/teams|POST \/teams\/invitations)$/;
+const OAUTH_PROTOCOL = /^(POST \/v2\/auth\/oauth2\/(token|revoke|introspect|clients\/:clientId\/token)|GET \/\.well-known\/oauth-authorization-server|(GET|POST) \/(auth|settings)\/.*|GET \/teams|POST \/teams\/invitations)$/;
 const isOutsideMatrix = (method: string, url: string) => isPluginRoute(method, url) || OAUTH_PROTOCOL.test(`${method} ${url}`);
 const MISSING = 999_999;
 

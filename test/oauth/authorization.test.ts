@@ -70,14 +70,16 @@ describe('OAuth 2.0 authorization code flow', () => {
     assert.equal(expired.status, 498);
   });
 
-  test('public client with PKCE S256 (form body); without or with a wrong code_verifier it is invalid_grant', async () => {
+  test('public client with PKCE S256 (form body); a wrong code_verifier is invalid_grant, a missing one invalid_request', async () => {
     const { verifier, challenge } = pkce();
     const code = await authorizationCode(web, publicClient, { code_challenge: challenge, code_challenge_method: 'S256' });
     const wrong = await tokenRequest(api, { grant_type: 'authorization_code', client_id: publicClient.id, code, redirect_uri: publicClient.redirectUri, code_verifier: pkce().verifier }, true);
     assert.equal(wrong.status, 400);
     assert.equal(wrong.body.error, 'invalid_grant');
+    // The reference's token pipe validates a request without client_secret as OAuth2ExchangePublicInput, whose code_verifier is required.
     const missing = await tokenRequest(api, { grant_type: 'authorization_code', client_id: publicClient.id, code, redirect_uri: publicClient.redirectUri }, true);
-    assert.equal(missing.body.error, 'invalid_grant');
+    assert.equal(missing.status, 400);
+    assert.equal(missing.body.error, 'invalid_request');
     const good = await tokenRequest(api, { grant_type: 'authorization_code', client_id: publicClient.id, code, redirect_uri: publicClient.redirectUri, code_verifier: verifier }, true);
     assert.equal(good.status, 200, good.text);
     assert.equal((await api.request('GET', '/v2/me', { key: good.body.access_token })).status, 200);
@@ -282,7 +284,8 @@ describe('OAuth 2.0 authorization code flow', () => {
     const { verifier, challenge } = pkce();
     const code = await authorizationCode(web, client, { code_challenge: challenge, code_challenge_method: 'S256' });
     const base = { grant_type: 'authorization_code', client_id: client.id, client_secret: client.secret!, code, redirect_uri: client.redirectUri };
-    assert.equal((await tokenRequest(api, base)).body.error, 'invalid_grant');
+    // OAuthService.verifyPKCE: no verifier for a challenged code -> { error: "invalid_request", reason: "pkce_missing_parameters_or_invalid_method" }
+    assert.equal((await tokenRequest(api, base)).body.error, 'invalid_request');
     assert.equal((await tokenRequest(api, { ...base, code_verifier: verifier })).status, 200);
     const plainCode = await authorizationCode(web, client);
     assert.equal((await tokenRequest(api, { ...base, code: plainCode, code_verifier: verifier })).body.error, 'invalid_grant');
@@ -315,11 +318,12 @@ describe('OAuth 2.0 authorization code flow', () => {
     assert.equal(stolen.body.error, 'invalid_grant');
   });
 
-  test('token endpoint errors: invalid_request, unsupported_grant_type, invalid_client, unreadable bodies', async () => {
+  test('token endpoint errors: invalid_request (also for other grant types, as the reference), invalid_client, unreadable bodies', async () => {
     assert.equal((await tokenRequest(api, {})).body.error, 'invalid_request');
-    assert.equal((await tokenRequest(api, { grant_type: 'password', client_id: client.id })).body.error, 'unsupported_grant_type');
-    assert.equal((await tokenRequest(api, { grant_type: 'client_credentials' })).body.error, 'unsupported_grant_type');
-    const unknown = await tokenRequest(api, { grant_type: 'authorization_code', client_id: 'oa2_nope', code: 'x', redirect_uri: client.redirectUri });
+    // token.input.pipe.ts: this.throwOAuthError("grant_type must be 'authorization_code' or 'refresh_token'");
+    assert.equal((await tokenRequest(api, { grant_type: 'password', client_id: client.id })).body.error, 'invalid_request');
+    assert.equal((await tokenRequest(api, { grant_type: 'client_credentials', client_id: client.id })).body.error, 'invalid_request');
+    const unknown = await tokenRequest(api, { grant_type: 'authorization_code', client_id: 'oa2_nope', code: 'x', redirect_uri: client.redirectUri, code_verifier: pkce().verifier });
     assert.equal(unknown.status, 401);
     assert.equal(unknown.body.error, 'invalid_client');
     assert.equal((await tokenRequest(api, { grant_type: 'authorization_code', client_id: client.id, client_secret: client.secret!, redirect_uri: client.redirectUri })).body.error, 'invalid_request');

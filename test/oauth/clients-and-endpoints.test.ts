@@ -76,6 +76,39 @@ describe('OAuth 2.0 clients, review, metadata, revocation and introspection', ()
     assert.equal(deleted.status, 200);
   });
 
+  test('GET one client answers the reference\'s OAuth2ClientDto: any API-key user for an approved client, only the owner before; never the secret', async () => {
+    const registered = await api.request('POST', '/v2/auth/oauth2/clients', {
+      key: owner.apiKey,
+      body: { name: 'Wire App', redirectUris: ['https://wire.example.com/cb', 'https://wire.example.com/cb2'], scopes: ['PROFILE_READ'], logo: 'https://wire.example.com/logo.png' },
+    });
+    const id: string = registered.body.data.id;
+    const secret: string = registered.body.data.secret;
+    const read = (key?: string) => api.request('GET', `/v2/auth/oauth2/clients/${id}`, key ? { key } : {});
+    // oauth2-client.output.ts: client_id (@Expose clientId), redirect_uris, redirect_uri (@ApiHideProperty, redirectUris?.[0]), name, logo, is_trusted, client_type (CONFIDENTIAL or PUBLIC).
+    const expected = { client_id: id, redirect_uris: ['https://wire.example.com/cb', 'https://wire.example.com/cb2'], redirect_uri: 'https://wire.example.com/cb', name: 'Wire App', logo: 'https://wire.example.com/logo.png', is_trusted: false, client_type: 'CONFIDENTIAL' };
+    const pending = await read(owner.apiKey);
+    assert.equal(pending.status, 200, pending.text);
+    assert.equal(pending.body.status, 'success');
+    assert.deepEqual(pending.body.data, expected);
+    assert.ok(!pending.text.includes(secret), 'the secret is never shown again');
+    // e2e spec (newest), "User Authenticated (non-owner)": .get(`/api/v2/auth/oauth2/clients/${testClientId}`).set({ Authorization: `Bearer cal_test_${apiKeyString}` }).expect(200)
+    assert.equal((await read(stranger.apiKey)).status, 404, 'a client under review is its owner\'s business');
+    assert.equal((await api.request('PATCH', `/v2/admin/oauth2-clients/${id}`, { key: ADMIN_API_KEY, body: { status: 'approved' } })).status, 200);
+    const approved = await read(stranger.apiKey);
+    assert.equal(approved.status, 200, approved.text);
+    assert.deepEqual(approved.body.data, expected);
+    assert.ok(!approved.text.includes(secret));
+    // e2e spec: GET /v2/auth/oauth2/clients/:clientId should return 401 without auth; 404 for non-existent client ID.
+    assert.equal((await read()).status, 401);
+    assert.equal((await api.request('GET', '/v2/auth/oauth2/clients/oa2_00000000000000000000000000000000', { key: stranger.apiKey })).status, 404);
+    const spa = await registerClient(api, owner.apiKey, { clientType: 'public', redirectUris: ['http://localhost:3000/cb'] });
+    const publicOne = await api.request('GET', `/v2/auth/oauth2/clients/${spa.id}`, { key: stranger.apiKey });
+    assert.equal(publicOne.body.data.client_type, 'PUBLIC');
+    const bare = await api.request('POST', '/v2/auth/oauth2/clients', { key: owner.apiKey, body: { name: 'No Logo', redirectUris: ['https://bare.example.com/cb'], scopes: ['PROFILE_READ'] } });
+    assert.equal((await read(owner.apiKey)).body.data.logo, 'https://wire.example.com/logo.png');
+    assert.equal((await api.request('GET', `/v2/auth/oauth2/clients/${bare.body.data.id}`, { key: owner.apiKey })).body.data.logo, null);
+  });
+
   test('admin review through the API mails the owner over SMTP: plain text, the client\'s name verbatim, the decision', async () => {
     const name = `Olive's <b>Sync</b> & Co`;
     const registered = await api.request('POST', '/v2/auth/oauth2/clients', { key: owner.apiKey, body: { name, redirectUris: ['https://app.example.com/cb'], scopes: ['PROFILE_READ'] } });
@@ -137,7 +170,8 @@ describe('OAuth 2.0 clients, review, metadata, revocation and introspection', ()
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal((await rows(sql`select count(*)::int as n from mail_messages where text_body like ${`%${client.id}%`}`))[0].n, 0);
     assert.equal(mailsAbout(client.id).length, 0);
-    assert.equal((await api.request('GET', `/v2/auth/oauth2/clients/${client.id}`, { key: owner.apiKey })).body.data.status, 'pending');
+    const listed = (await api.request('GET', '/v2/auth/oauth2/clients', { key: owner.apiKey })).body.data;
+    assert.equal(listed.find((c: any) => c.id === client.id).status, 'pending');
   });
 
   test('developer page registers a client (CSRF-checked); the admin page approves it; a non-admin is refused', async () => {

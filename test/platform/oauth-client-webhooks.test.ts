@@ -61,6 +61,20 @@ describe('OAuth-client webhooks (/v2/oauth-clients/{clientId}/webhooks)', () => 
     assertNamesField(await api.request('POST', path(), { headers: secret(), body: { subscriberUrl: `${url}/x`, active: true, triggers: ['INSTANT_MEETING_ACCEPTED'] } }), 'triggers');
   });
 
+  test('the list gives up to 250 without take, as the reference (take defaults to 250)', async () => {
+    const mine = await createClient(api, owner.apiKey);
+    // oauth-client-webhooks.controller.ts: getOAuthClientWebhooksPaginated(oAuthClientId, pagination.skip ?? 0, pagination.take ?? 250); SkipTakePagination: take default 250, maximum 250
+    for (let n = 0; n < 27; n++) {
+      const made = await api.request('POST', path(undefined, mine), { headers: secret(mine), body: { subscriberUrl: `${receiver.url}/many/${n}`, active: false, triggers: ['BOOKING_CREATED'] } });
+      assert.equal(made.status, 201, made.text);
+    }
+    const all = await api.request('GET', path(undefined, mine), { headers: secret(mine) });
+    assert.equal(all.status, 200, all.text);
+    assert.equal(all.body.data.length, 27);
+    assert.equal((await api.request('GET', `${path(undefined, mine)}?take=5&skip=25`, { headers: secret(mine) })).body.data.length, 2);
+    assert.equal((await api.request('GET', `${path(undefined, mine)}?take=251`, { headers: secret(mine) })).status, 400);
+  });
+
   test("another client's webhook is a 403; another organization's admin and a wrong secret are refused", async () => {
     const theirs = (await api.request('POST', path(undefined, otherClient), { headers: secret(otherClient), body: { subscriberUrl: `${receiver.url}/theirs`, active: true, triggers: ['BOOKING_CREATED'] } })).body.data;
     for (const [method, body] of [['GET', undefined], ['PATCH', { active: false }], ['DELETE', undefined]] as const) {

@@ -87,6 +87,23 @@ describe('OAuth clients (/v2/oauth-clients)', () => {
     assert.equal(ten.status, 201, ten.text);
   });
 
+  test('the booking redirect URIs are any strings, as the reference takes them (a path, an app scheme)', async () => {
+    // create-oauth-client.input.ts and update-oauth-client.input.ts: @IsOptional() @IsString() bookingRedirectUri (and the cancel and reschedule ones)
+    const created = await api.request('POST', '/v2/oauth-clients', {
+      key: owner.apiKey,
+      body: { name: 'Paths', redirectUris: [], permissions: ['BOOKING_READ'], bookingRedirectUri: '/booked', bookingCancelRedirectUri: 'acmeapp://cancelled' },
+    });
+    assert.equal(created.status, 201, created.text);
+    const path = `/v2/oauth-clients/${created.body.data.clientId}`;
+    const read = await api.request('GET', path, { key: owner.apiKey });
+    assert.equal(read.body.data.bookingRedirectUri, '/booked');
+    assert.equal(read.body.data.bookingCancelRedirectUri, 'acmeapp://cancelled');
+    const patched = await api.request('PATCH', path, { key: owner.apiKey, body: { bookingRescheduleRedirectUri: 'reschedule?step=2' } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal(patched.body.data.bookingRescheduleRedirectUri, 'reschedule?step=2');
+    assertNamesField(await api.request('PATCH', path, { key: owner.apiKey, body: { bookingRedirectUri: 'x'.repeat(2049) } }), 'bookingRedirectUri');
+  });
+
   test('who may create: admins and owners of a platform organization; members, other organizations and outsiders get 403', async () => {
     const body = { name: 'x', redirectUris: [], permissions: ['BOOKING_READ'] };
     for (const key of [member.apiKey, plainOrgOwner.apiKey, (await createMember(api)).apiKey]) {

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { OAuth2ClientOutput, RegisteredOAuth2ClientOutput } from './oauth.schemas.js';
+import type { OAuth2ClientOutput, OAuth2ClientReferenceOutput, RegisteredOAuth2ClientOutput } from './oauth.schemas.js';
 import type { RegisteredClient } from './oauth-clients.service.js';
 import type { OAuthClientRecord } from './oauth.repository.js';
 
@@ -21,4 +21,17 @@ export function presentOAuth2Client(client: OAuthClientRecord): Static<typeof OA
 
 export function presentRegisteredClient({ client, secret }: RegisteredClient): Static<typeof RegisteredOAuth2ClientOutput> {
   return { ...presentOAuth2Client(client), secret };
+}
+
+/** The reference's view of a client (`OAuth2ClientDto`): no status, scopes or owner, and never the secret. */
+export function presentOAuth2ClientForReference(client: OAuthClientRecord): Static<typeof OAuth2ClientReferenceOutput> {
+  return {
+    client_id: client.id,
+    redirect_uris: client.redirectUris,
+    redirect_uri: client.redirectUris[0]!,
+    name: client.name,
+    logo: client.logo,
+    is_trusted: false,
+    client_type: client.clientType === 'public' ? 'PUBLIC' : 'CONFIDENTIAL',
+  };
 }

@@ -5,9 +5,9 @@ import type { App } from '../../http/app.js';
 import { Envelope, ok } from '../../http/envelope.js';
 import { runMutation } from '../../http/mutation.js';
 import { principalOf } from '../../http/request-guard.js';
-import { presentOAuth2Client, presentRegisteredClient } from './oauth-clients.presenter.js';
-import { deleteOwnClient, findOwnClient, listClientsByStatus, listClientsOfOwner, registerClient, reviewClient } from './oauth-clients.service.js';
-import { OAuth2ClientIdParams, OAuth2ClientOutput, RegisteredOAuth2ClientOutput, RegisterOAuth2ClientBody, ReviewListQuery, ReviewOAuth2ClientBody } from './oauth.schemas.js';
+import { presentOAuth2Client, presentOAuth2ClientForReference, presentRegisteredClient } from './oauth-clients.presenter.js';
+import { deleteOwnClient, findReadableClient, listClientsByStatus, listClientsOfOwner, registerClient, reviewClient } from './oauth-clients.service.js';
+import { OAuth2ClientIdParams, OAuth2ClientOutput, OAuth2ClientReferenceOutput, RegisteredOAuth2ClientOutput, RegisterOAuth2ClientBody, ReviewListQuery, ReviewOAuth2ClientBody } from './oauth.schemas.js';
 
 /** Third-party OAuth 2.0 clients through the API: a user registers their own; the system admin reviews them. */
 export function registerOAuth2ClientRoutes(app: App, ctx: AppContext): void {
@@ -45,8 +45,15 @@ export function registerOAuth2ClientRoutes(app: App, ctx: AppContext): void {
 
   app.get('/v2/auth/oauth2/clients/:clientId', {
     config: { access: access.apiKeyOnly() },
-    schema: { tags, summary: 'Get one of my third-party OAuth clients', params: OAuth2ClientIdParams, response: { 200: Envelope(OAuth2ClientOutput) } },
-    handler: async (request) => ok(presentOAuth2Client(await findOwnClient(ctx.database.db, principalOf(request).user.id, request.params.clientId))),
+    schema: {
+      tags,
+      summary: 'Get an OAuth client',
+      description:
+        'The reference\'s `OAuth2ClientDto`: what an authorization screen shows. Any user may read an approved client; a client under review or rejected only its owner (404 to others). Status and scopes of one\'s own clients are in the list.',
+      params: OAuth2ClientIdParams,
+      response: { 200: Envelope(OAuth2ClientReferenceOutput) },
+    },
+    handler: async (request) => ok(presentOAuth2ClientForReference(await findReadableClient(ctx.database.db, principalOf(request).user.id, request.params.clientId))),
   });
 
   app.delete('/v2/auth/oauth2/clients/:clientId', {

@@ -100,9 +100,19 @@ export const listClientsByStatus = repo.listClientsByStatus;
 const clientNotFound = (clientId: string) => notFound('oauth2_client_not_found', `OAuth client with id ${clientId} not found`);
 
 /** One of the caller's own clients; another user's is not found (its existence is not told). */
-export async function findOwnClient(db: Db, ownerId: number, clientId: string): Promise<OAuthClientRecord> {
+async function findOwnClient(db: Db, ownerId: number, clientId: string): Promise<OAuthClientRecord> {
   const client = await repo.findClient(db, clientId);
   if (!client || client.ownerId !== ownerId) throw clientNotFound(clientId);
+  return client;
+}
+
+/**
+ * A client as its authorization screen would show it: any user may read an approved client (as the
+ * reference lets any authenticated caller); one under review or rejected only its owner.
+ */
+export async function findReadableClient(db: Db, callerId: number, clientId: string): Promise<OAuthClientRecord> {
+  const client = await repo.findClient(db, clientId);
+  if (!client || (client.status !== 'approved' && client.ownerId !== callerId)) throw clientNotFound(clientId);
   return client;
 }
 

@@ -6,6 +6,7 @@ import { sameDigest } from '../auth/auth.service.js';
 import { isScope, parseScopeParameter } from './oauth-scopes.js';
 import * as repo from './oauth.repository.js';
 import type { OAuthClientRecord } from './oauth.repository.js';
+import type { TokenRequest } from './oauth-token-request.js';
 
 type Announce = (event: ChangeEvent) => Promise<void>;
 
@@ -135,7 +136,16 @@ export interface OAuthError {
   description: string;
 }
 
-const oauthError = (error: OAuthError['error'], description: string): OAuthError => ({ kind: 'error', status: error === 'invalid_client' ? 401 : 400, error, description });
+/**
+ * The reference answers `invalid_client` and `unauthorized_client` with 401, everything else with 400; its
+ * `error_description` is a reason code (`OAuthService`'s `{ reason }`), which svc's descriptions follow.
+ */
+const oauthError = (error: OAuthError['error'], description: string): OAuthError => ({
+  kind: 'error',
+  status: error === 'invalid_client' || error === 'unauthorized_client' ? 401 : 400,
+  error,
+  description,
+});
 
 export interface TokenResponse {
   access_token: string;
@@ -153,25 +163,42 @@ export interface BasicCredentials {
 }
 
 /**
- * RFC 6749 2.3: a confidential client proves itself with its secret (body or HTTP Basic), compared in
- * constant time; a public client only names itself. Rejected and pending clients are refused.
+ * RFC 6749 2.3: the client named, proven by its secret if it is confidential (compared in constant
+ * time). A public client has no secret: one sent is refused too. The client's review status is checked
+ * later (`clientStatusError`), as the reference does.
+ */
+async function findAuthenticatedClient(db: Db, clientId: string, secret: string | undefined): Promise<OAuthClientRecord | OAuthError> {
+  const client = clientId.length <= 64 ? await repo.findClient(db, clientId) : undefined;
+  if (!client) return oauthError('invalid_client', 'client_not_found');
+  return clientSecretError(client, secret) ?? client;
+}
+
+function clientSecretError(client: OAuthClientRecord, secret: string | undefined): OAuthError | null {
+  const proven =
+    client.clientType === 'confidential'
+      ? secret !== undefined && secret !== '' && client.secretHash !== null && sameDigest(sha256Hex(secret), client.secretHash)
+      : secret === undefined || secret === '';
+  return proven ? null : oauthError('invalid_client', 'invalid_client_credentials');
+}
+
+/** Only an approved client may exchange or introspect; a rejected one has lost its tokens already. */
+function clientStatusError(client: OAuthClientRecord): OAuthError | null {
+  if (client.status === 'rejected') return oauthError('unauthorized_client', 'client_rejected');
+  if (client.status !== 'approved') return oauthError('unauthorized_client', 'client_not_approved');
+  return null;
+}
+
+/**
+ * Client authentication of the revocation and introspection endpoints (RFC 7009 2.1, RFC 7662 2.1):
+ * `client_id` and `client_secret` in the body or HTTP Basic, and an approved client.
  */
 export async function authenticateClient(db: Db, params: TokenParams, basic: BasicCredentials | null): Promise<OAuthClientRecord | OAuthError> {
+  if (basic && params.client_id !== undefined && params.client_id !== basic.clientId) return oauthError('invalid_request', 'client_id does not match the HTTP Basic credentials');
   const clientId = basic?.clientId ?? params.client_id;
-  const secret = basic?.secret ?? params.client_secret;
-  if (!clientId) return oauthError('invalid_client', 'Client authentication failed: client_id is required.');
-  if (basic && params.client_id !== undefined && params.client_id !== basic.clientId) return oauthError('invalid_client', 'client_id does not match the HTTP Basic credentials.');
-  const client = clientId.length <= 64 ? await repo.findClient(db, clientId) : undefined;
-  // Unknown and unapproved clients get the same answer: who exists is not told.
-  if (!client || client.status !== 'approved') return oauthError('invalid_client', 'Client authentication failed: unknown or unapproved client.');
-  if (client.clientType === 'confidential') {
-    if (!secret || !client.secretHash || !sameDigest(sha256Hex(secret), client.secretHash)) {
-      return oauthError('invalid_client', 'Client authentication failed: wrong or missing client_secret.');
-    }
-  } else if (secret !== undefined && secret !== '') {
-    return oauthError('invalid_client', 'Public clients have no secret; prove the authorization with code_verifier (PKCE).');
-  }
-  return client;
+  if (!clientId) return oauthError('invalid_request', 'client_id is required');
+  const client = await findAuthenticatedClient(db, clientId, basic?.secret ?? params.client_secret);
+  if ('kind' in client) return client;
+  return clientStatusError(client) ?? client;
 }
 
 async function revokeFamily(tx: Db, announce: Announce, familyId: string): Promise<void> {
@@ -198,61 +225,67 @@ async function issueTokens(tx: Db, grant: { clientId: string; userId: number; fa
 
 const base64UrlSha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 
+/** RFC 7636 4.6, and its downgrade rule: a verifier is accepted only for a code issued with a challenge. */
+function pkceError(codeChallenge: string | null, verifier: string | undefined): OAuthError | null {
+  if (codeChallenge === null) return verifier ? oauthError('invalid_grant', 'pkce_verification_failed') : null;
+  if (!verifier) return oauthError('invalid_request', 'pkce_missing_parameters_or_invalid_method');
+  const matches = CODE_VERIFIER.test(verifier) && sameDigest(Buffer.from(base64UrlSha256(verifier)).toString('hex'), Buffer.from(codeChallenge).toString('hex'));
+  return matches ? null : oauthError('invalid_grant', 'pkce_verification_failed');
+}
+
 async function exchangeCode(tx: Db, announce: Announce, client: OAuthClientRecord, params: TokenParams, now: Date): Promise<TokenResponse | OAuthError> {
-  if (!params.code) return oauthError('invalid_request', 'code is required.');
-  if (!params.redirect_uri) return oauthError('invalid_request', 'redirect_uri is required.');
-  const code = await repo.lockAuthorizationCode(tx, hashToken(params.code));
-  if (!code || code.clientId !== client.id) return oauthError('invalid_grant', 'The authorization code is invalid.');
+  const code = await repo.lockAuthorizationCode(tx, hashToken(params.code ?? ''));
+  if (!code || code.clientId !== client.id) return oauthError('invalid_grant', 'code_invalid_or_expired');
   if (code.usedAt !== null) {
     // RFC 6749 4.1.2: a replayed code means it leaked; what was issued from it is revoked.
     await revokeFamily(tx, announce, code.familyId);
-    return oauthError('invalid_grant', 'The authorization code was already used; the tokens issued from it have been revoked.');
+    return oauthError('invalid_grant', 'code_invalid_or_expired');
   }
-  if (code.expiresAt.getTime() <= now.getTime()) return oauthError('invalid_grant', 'The authorization code has expired.');
-  if (code.redirectUri !== params.redirect_uri) return oauthError('invalid_grant', 'redirect_uri does not match the one of the authorization request.');
-  const verifier = params.code_verifier;
-  if (code.codeChallenge !== null) {
-    if (!verifier) return oauthError('invalid_grant', 'code_verifier is required: the authorization request sent a code_challenge.');
-    if (!CODE_VERIFIER.test(verifier) || !sameDigest(Buffer.from(base64UrlSha256(verifier)).toString('hex'), Buffer.from(code.codeChallenge).toString('hex'))) {
-      return oauthError('invalid_grant', 'code_verifier does not match the code_challenge (S256).');
-    }
-  } else if (verifier) {
-    return oauthError('invalid_grant', 'code_verifier was sent, but the authorization request had no code_challenge.');
-  }
+  if (code.expiresAt.getTime() <= now.getTime()) return oauthError('invalid_grant', 'code_invalid_or_expired');
+  // RFC 6749 4.1.3: the redirect URI of this authorization, not just any of the client's.
+  if (code.redirectUri !== params.redirect_uri) return oauthError('invalid_grant', 'redirect_uri_mismatch');
+  const refused = clientStatusError(client) ?? pkceError(code.codeChallenge, params.code_verifier);
+  if (refused) return refused;
   await repo.markCodeUsed(tx, code.id, now);
   return issueTokens(tx, { clientId: client.id, userId: code.userId, familyId: code.familyId, scopes: code.scopes }, now);
 }
 
 async function exchangeRefreshToken(tx: Db, announce: Announce, client: OAuthClientRecord, params: TokenParams, now: Date): Promise<TokenResponse | OAuthError> {
-  if (!params.refresh_token) return oauthError('invalid_request', 'refresh_token is required.');
-  const row = await repo.lockRefreshToken(tx, hashToken(params.refresh_token));
-  if (!row || row.clientId !== client.id) return oauthError('invalid_grant', 'The refresh token is invalid.');
+  const row = await repo.lockRefreshToken(tx, hashToken(params.refresh_token ?? ''));
+  if (!row || row.expiresAt.getTime() <= now.getTime()) return oauthError('invalid_grant', 'invalid_refresh_token');
+  if (row.clientId !== client.id) return oauthError('invalid_grant', 'client_id_mismatch');
+  const refused = clientStatusError(client);
+  if (refused) return refused;
   if (row.rotatedAt !== null) {
+    // Presented again after it was exchanged: it leaked, so the whole authorization goes.
     await revokeFamily(tx, announce, row.familyId);
-    return oauthError('invalid_grant', 'The refresh token was already used; every token issued from this authorization has been revoked.');
+    return oauthError('invalid_grant', 'refresh_token_revoked');
   }
-  if (row.expiresAt.getTime() <= now.getTime()) return oauthError('invalid_grant', 'The refresh token has expired.');
   let accessScopes = row.scopes;
   if (params.scope !== undefined && params.scope.trim() !== '') {
     const requested = parseScopeParameter(params.scope);
     // RFC 6749 6: a refresh may narrow the scopes, never widen them.
-    if (requested.some((name) => !row.scopes.includes(name))) return oauthError('invalid_scope', 'The requested scope exceeds the scope granted by the user.');
+    if (requested.some((name) => !row.scopes.includes(name))) return oauthError('invalid_scope', 'scope_exceeds_grant');
     accessScopes = requested;
   }
   await repo.markRefreshRotated(tx, row.id, now);
   return issueTokens(tx, { clientId: client.id, userId: row.userId, familyId: row.familyId, scopes: row.scopes, accessScopes }, now);
 }
 
-/** POST /v2/auth/oauth2/token (RFC 6749 4.1.3 and 6). A refusal may have revoked tokens: the caller commits either way. */
-export async function exchangeToken(tx: Db, announce: Announce, params: TokenParams, basic: BasicCredentials | null, now: Date): Promise<TokenResponse | OAuthError> {
-  const grantType = params.grant_type;
-  if (!grantType) return oauthError('invalid_request', 'grant_type is required.');
-  if (grantType !== 'authorization_code' && grantType !== 'refresh_token') {
-    return oauthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
+/**
+ * The token endpoint (RFC 6749 4.1.3 and 6) after `readTokenRequest`, in the reference's order: the
+ * client, the redirect URI among the client's, the client's secret, then the grant. A refusal may have
+ * revoked tokens: the caller commits either way.
+ */
+export async function exchangeToken(tx: Db, announce: Announce, request: TokenRequest, now: Date): Promise<TokenResponse | OAuthError> {
+  const client = request.clientId.length <= 64 ? await repo.findClient(tx, request.clientId) : undefined;
+  if (!client) return oauthError('invalid_client', 'client_not_found');
+  if (request.grantType === 'authorization_code' && !client.redirectUris.includes(request.params.redirect_uri ?? '')) {
+    return oauthError('invalid_grant', 'redirect_uri_mismatch');
   }
-  const client = await authenticateClient(tx, params, basic);
-  if ('kind' in client) return client;
-  return grantType === 'authorization_code' ? exchangeCode(tx, announce, client, params, now) : exchangeRefreshToken(tx, announce, client, params, now);
+  const unauthenticated = clientSecretError(client, request.secret);
+  if (unauthenticated) return unauthenticated;
+  return request.grantType === 'authorization_code' ? exchangeCode(tx, announce, client, request.params, now) : exchangeRefreshToken(tx, announce, client, request.params, now);
 }
 
 /**

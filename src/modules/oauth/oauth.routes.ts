@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.js';
 import { handleError } from '../../app/error-handler.js';
@@ -15,7 +16,8 @@ import {
   revokeToken,
   type TokenParams,
 } from './oauth-grants.service.js';
-import { IntrospectionResponse, ServerMetadata, TokenOperationBody, TokenRequestBody, TokenResponse } from './oauth.schemas.js';
+import { readTokenRequest } from './oauth-token-request.js';
+import { IntrospectionResponse, OAuth2ClientIdParams, ServerMetadata, TokenOperationBody, TokenRequestBody, TokenResponse } from './oauth.schemas.js';
 
 const FORM_LIMIT_BYTES = 16 * 1024;
 
@@ -92,9 +94,21 @@ export function registerOAuth2Routes(app: App, ctx: AppContext): void {
     }),
   });
 
-  void app.register(async (endpoints) => {
+  void app.register(async (plain) => {
+    const endpoints = plain.withTypeProvider<TypeBoxTypeProvider>();
     acceptFormBodies(endpoints, FORM_LIMIT_BYTES);
     endpoints.setErrorHandler(handleTokenEndpointError);
+
+    const exchange = async (request: FastifyRequest, reply: FastifyReply, pathClientId: string | null) => {
+      const basic = basicCredentials(request);
+      const tokenRequest = readTokenRequest(request.body, basic, pathClientId);
+      if (isError(tokenRequest)) return sendOAuthError(reply, tokenRequest, basic !== null);
+      const outcome = await ctx.changes.transaction(ctx.database, (tx, announce) => exchangeToken(tx, announce, tokenRequest, new Date(ctx.clock())));
+      if (isError(outcome)) return sendOAuthError(reply, outcome, basic !== null);
+      return noStore(reply).status(200).send(outcome);
+    };
+    const tokenDescription =
+      'JSON or `application/x-www-form-urlencoded`. `grant_type=authorization_code` with `code`, `redirect_uri` and `client_secret` (confidential clients; or HTTP Basic) or `code_verifier` (public clients, PKCE S256); `grant_type=refresh_token` with `refresh_token` (and `client_secret` for confidential clients). Refresh tokens rotate: a used one presented again revokes every token of its authorization. Errors are RFC 6749 bodies `{error, error_description}` with the reference\'s descriptions (`client_not_found`, `invalid_client_credentials`, `code_invalid_or_expired`, `redirect_uri_mismatch`, `pkce_verification_failed`, `invalid_refresh_token`, `refresh_token_revoked`, ...).';
 
     endpoints.post('/v2/auth/oauth2/token', {
       config: { access: access.public() },
@@ -102,18 +116,25 @@ export function registerOAuth2Routes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: 'Exchange an authorization code or a refresh token for tokens',
-        description:
-          'Endpoint 27 (spec 5.3). JSON or `application/x-www-form-urlencoded`. Confidential clients authenticate with `client_secret` (or HTTP Basic), public clients prove the authorization with `code_verifier` (PKCE S256). Refresh tokens rotate: a used one presented again revokes every token of its authorization. Errors are RFC 6749 bodies (`invalid_request`, `invalid_client` 401, `invalid_grant`, `unsupported_grant_type`, `invalid_scope`).',
+        description: `Endpoint 27 (spec 5.3), the client named by \`client_id\` (or HTTP Basic). ${tokenDescription}`,
         body: TokenRequestBody,
         response: { 200: TokenResponse },
       },
-      handler: async (request, reply) => {
-        const basic = basicCredentials(request);
-        const params = paramsOf(request.body);
-        const outcome = await ctx.changes.transaction(ctx.database, (tx, announce) => exchangeToken(tx, announce, params, basic, new Date(ctx.clock())));
-        if (isError(outcome)) return sendOAuthError(reply, outcome, basic !== null);
-        return noStore(reply).status(200).send(outcome);
+      handler: (request, reply) => exchange(request, reply, null),
+    });
+
+    endpoints.post('/v2/auth/oauth2/clients/:clientId/token', {
+      config: { access: access.public() },
+      attachValidation: true,
+      schema: {
+        tags,
+        summary: 'Exchange an authorization code or a refresh token for tokens (client in the path)',
+        description: `The reference\'s token path: the client is the path\'s; a \`client_id\` in the body or HTTP Basic must be the same. ${tokenDescription}`,
+        params: OAuth2ClientIdParams,
+        body: TokenRequestBody,
+        response: { 200: TokenResponse },
       },
+      handler: (request, reply) => exchange(request, reply, request.params.clientId),
     });
 
     endpoints.post('/v2/auth/oauth2/revoke', {

@@ -32,6 +32,17 @@ export const OAuth2ClientOutput = Type.Object({
   reviewedAt: Nullable(Type.String({ format: 'date-time' })),
 });
 
+/** `GET /v2/auth/oauth2/clients/{clientId}`: the reference's `OAuth2ClientDto`, what an authorization screen shows. */
+export const OAuth2ClientReferenceOutput = Type.Object({
+  client_id: Type.String(),
+  redirect_uris: Type.Array(Type.String()),
+  redirect_uri: Type.String({ description: 'The first redirect URI (the reference keeps it for older callers)' }),
+  name: Type.String(),
+  logo: Nullable(Type.String()),
+  is_trusted: Type.Boolean({ description: 'Always false: svc asks every user for consent' }),
+  client_type: StringEnum(['CONFIDENTIAL', 'PUBLIC'] as const),
+});
+
 export const RegisteredOAuth2ClientOutput = Type.Object({
   ...OAuth2ClientOutput.properties,
   secret: Nullable(Type.String({ description: 'A confidential client\'s secret, shown only in this answer (svc keeps its hash); null for public clients.' })),

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { Email, Metadata, UpdateMeBody } from '../users/users.schemas.js';
+import { StringEnum } from '../../http/schema-types.js';
+import { Email, Metadata, TimeFormat, TimeZone, UpdateMeBody } from '../users/users.schemas.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2147483647, description: 'A managed user of the client' });
 export const ManagedUserParams = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 64 }), userId: Id });
@@ -13,16 +14,24 @@ export const ManagedUsersQuery = Type.Object({
   ),
 });
 
+/** The reference's Pagination, the query of the older `.../managed-users` list. */
+export const ManagedUsersPageQuery = Type.Object({ limit: ManagedUsersQuery.properties.limit, offset: ManagedUsersQuery.properties.offset });
+
 /** The reference's UpdateManagedUserInput, which is also PATCH /v2/me's body. */
 export const UpdateManagedUserBody = UpdateMeBody;
 
 const { email: _email, name: _name, defaultScheduleId: _defaultScheduleId, ...profileFields } = UpdateMeBody.properties;
 
-/** The reference's CreateManagedUserInput. */
+/**
+ * The reference's CreateManagedUserInput, which also takes `timeZone: null` (as if not sent) and
+ * `timeFormat` as a string (it converts it to a number).
+ */
 export const CreateManagedUserBody = Type.Object({
   email: Email,
   name: Type.String({ minLength: 1, maxLength: 255 }),
   ...profileFields,
+  timeZone: Type.Optional(Type.Union([TimeZone, Type.Null()], { description: 'Gives the user a Monday-Friday 09:00-17:00 default schedule in this zone; null or absent: none' })),
+  timeFormat: Type.Optional(Type.Union([TimeFormat, StringEnum(['12', '24'] as const)], { description: '12 or 24 hour clock' })),
 });
 
 export const RefreshTokenBody = Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 512, description: 'The refresh token to exchange' }) });

@@ -2,6 +2,7 @@ import type { ChangeEvent } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
 import type { Weekday } from '../../db/schema.js';
 import { conflict, fieldRejected, notFound } from '../../lib/errors.js';
+import { ianaSpelling } from '../../lib/time-zones.js';
 import { createDefaultEventTypesIn } from '../event-types/event-types.service.js';
 import { markCreatedByOrganization, setProfileUsername } from '../organizations/org-users.repository.js';
 import { ensureProfile } from '../organizations/organizations.repository.js';
@@ -40,11 +41,15 @@ export interface UpdateManagedUserInput extends ProfileFields {
 
 const EMAIL = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
 
-/** As the reference: `alice@example.com` of client `c1` is stored as `alice+c1@example.com` (once). */
+/**
+ * As the reference: `Alice@Example.com` of client `c1` is stored as `alice+c1@example.com` (once). The
+ * reference's inputs lower-case the address; client ids are lower case already.
+ */
 export function managedUserEmail(clientId: string, email: string): string {
-  if (email.includes(`+${clientId}@`)) return email;
-  const at = email.lastIndexOf('@');
-  return `${email.slice(0, at)}+${clientId}${email.slice(at)}`;
+  const address = email.toLowerCase();
+  if (address.includes(`+${clientId}@`)) return address;
+  const at = address.lastIndexOf('@');
+  return `${address.slice(0, at)}+${clientId}${address.slice(at)}`;
 }
 
 /** What the username is made from, as the reference's organization usernames: `alice+c1-example` (slugged). */
@@ -70,11 +75,12 @@ async function assertEmailFree(db: Db, email: string, exceptUserId?: number): Pr
 export async function createManagedUser(tx: Db, announce: Announce, client: OAuthClientRow, input: CreateManagedUserInput, now: Date): Promise<{ user: UserRecord; tokens: TokenPair }> {
   const email = managedUserEmail(client.id, input.email);
   await assertEmailFree(tx, email);
+  const timeZone = input.timeZone === undefined ? undefined : ianaSpelling(input.timeZone);
   let user = await createUser(tx, {
     email,
     name: input.name,
     usernameFrom: usernameSource(email),
-    timeZone: input.timeZone,
+    timeZone,
     weekStart: input.weekStart,
     timeFormat: input.timeFormat,
     locale: input.locale ?? 'en',
@@ -87,8 +93,8 @@ export async function createManagedUser(tx: Db, announce: Announce, client: OAut
   await ensureProfile(tx, client.organizationId, user.id);
   await repo.insertManagedUser(tx, user.id, client.id);
   await announce({ kind: 'tenancy' });
-  if (input.timeZone !== undefined) {
-    const { schedule } = await createDefaultScheduleIn(tx, announce, user.id, input.timeZone);
+  if (timeZone !== undefined) {
+    const { schedule } = await createDefaultScheduleIn(tx, announce, user.id, timeZone);
     user = { ...user, defaultScheduleId: schedule.id, organizationId: client.organizationId };
   }
   if (client.areDefaultEventTypesEnabled) await createDefaultEventTypesIn(tx, announce, user.id);
@@ -118,6 +124,7 @@ export async function listManagedUsers(db: Db, clientId: string, query: { limit?
 export async function updateManagedUser(tx: Db, announce: Announce, client: OAuthClientRow, userId: number, input: UpdateManagedUserInput): Promise<UserRecord> {
   const current = await getManagedUser(tx, client.id, userId);
   const changes: UserChanges = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  if (input.timeZone !== undefined) changes.timeZone = ianaSpelling(input.timeZone);
   if (input.email !== undefined) {
     const email = managedUserEmail(client.id, input.email);
     await assertEmailFree(tx, email, userId);

@@ -17,7 +17,8 @@ export const OrganizationChoiceQuery = Type.Object({
   ),
 });
 
-const Url = Type.String({ format: 'uri', maxLength: 2048 });
+/** Where the client's booker sends people afterwards: the reference takes any string (a path, an app scheme); svc only stores it. */
+const BookingRedirect = Type.String({ maxLength: 2048 });
 const RedirectUris = Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), {
   maxItems: MAX_REDIRECT_URIS,
   description: `Up to ${MAX_REDIRECT_URIS}. An access token sent with an \`Origin\` header must come from one of them (\`*\` matches anything).`,
@@ -25,9 +26,9 @@ const RedirectUris = Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), 
 
 const clientSettings = {
   logo: Type.Optional(Type.String({ maxLength: 2048 })),
-  bookingRedirectUri: Type.Optional(Url),
-  bookingCancelRedirectUri: Type.Optional(Url),
-  bookingRescheduleRedirectUri: Type.Optional(Url),
+  bookingRedirectUri: Type.Optional(BookingRedirect),
+  bookingCancelRedirectUri: Type.Optional(BookingRedirect),
+  bookingRescheduleRedirectUri: Type.Optional(BookingRedirect),
   areEmailsEnabled: Type.Optional(Type.Boolean({ default: false })),
   areDefaultEventTypesEnabled: Type.Optional(
     Type.Boolean({ default: false, description: 'Each managed user created afterwards gets 4 event types: 30 and 60 minutes, each with and without svc video' }),

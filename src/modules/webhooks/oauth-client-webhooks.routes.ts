@@ -4,9 +4,10 @@ import { access } from '../../http/access.js';
 import type { App } from '../../http/app.js';
 import { Envelope, ok } from '../../http/envelope.js';
 import { runMutation } from '../../http/mutation.js';
+import { TakeSkipQuery } from '../../http/pagination.js';
 import { oauthClientOf, principalOf } from '../../http/request-guard.js';
 import { presentDeletedCount, presentOAuthClientWebhook } from './webhooks.presenter.js';
-import { CreateWebhookBody, IdempotentHeaders, UpdateWebhookBody, UserWebhookOutput, WebhooksQuery } from './webhooks.schemas.js';
+import { CreateWebhookBody, IdempotentHeaders, UpdateWebhookBody, UserWebhookOutput } from './webhooks.schemas.js';
 import * as webhooks from './webhooks.service.js';
 
 const ClientId = Type.String({ minLength: 1, maxLength: 64, description: 'The OAuth client' });
@@ -16,6 +17,9 @@ const ClientWebhookParams = Type.Object({ clientId: ClientId, webhookId: Type.In
 /** The reference's OAuth-client webhook: the user webhook's fields with `oAuthClientId`. */
 const { userId: _userId, ...webhookFields } = UserWebhookOutput.properties;
 const OAuthClientWebhookOutput = Type.Object({ ...webhookFields, oAuthClientId: Type.String({ description: 'The OAuth client' }) });
+/** The reference's SkipTakePagination here: `take` defaults to 250 (its controller: `pagination.take ?? 250`). */
+const CLIENT_WEBHOOKS_TAKE = 250;
+const ClientWebhooksQuery = TakeSkipQuery(CLIENT_WEBHOOKS_TAKE);
 
 const WHO = "The client's secret in `x-svc-secret-key` (the path names the client), or an API key of an accepted admin or owner of its organization.";
 const OF_CLIENT = "A webhook of another owner is refused with 403, as the reference's IsOAuthClientWebhookGuard.";
@@ -55,11 +59,11 @@ export function registerOAuthClientWebhookRoutes(app: App, ctx: AppContext): voi
       summary: 'Get all webhooks',
       description: `A page of the client's webhooks, oldest first. ${WHO}`,
       params: ClientParams,
-      querystring: WebhooksQuery,
+      querystring: ClientWebhooksQuery,
       response: { 200: Envelope(Type.Array(OAuthClientWebhookOutput)) },
     },
     handler: async (request) => {
-      const views = await webhooks.listWebhooks(db(), ctx, scopeOf(request), { skip: request.query.skip ?? 0, take: request.query.take ?? 25 });
+      const views = await webhooks.listWebhooks(db(), ctx, scopeOf(request), { skip: request.query.skip ?? 0, take: request.query.take ?? CLIENT_WEBHOOKS_TAKE });
       return ok(views.map(presentOAuthClientWebhook));
     },
   });
