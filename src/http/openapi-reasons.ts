@@ -76,7 +76,7 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   {
     routes: ['/v2/teams/:teamId/event-types', '/v2/teams/:teamId/event-types/:eventTypeId', '/v2/organizations/:orgId/teams/:teamId/event-types', '/v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId'],
     methods: ['POST', 'PATCH'],
-    reasons: { 400: ['duplicate_host', 'host_not_team_member', 'host_slug_taken', 'hosts_required'] },
+    reasons: { 400: ['duplicate_host', 'host_slug_taken', 'hosts_required'], 404: ['host_not_team_member'] },
   },
   { routes: ['/v2/slots'], reasons: { 400: ['invalid_time_range', 'unknown_property'], 404: [...BOOKING_TARGET_NOT_FOUND, 'private_link_expired'] } },
   {
