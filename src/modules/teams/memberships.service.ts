@@ -41,6 +41,24 @@ export async function getMembership(db: Db, teamId: number, membershipId: number
   return found;
 }
 
+const EMAIL = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
+const MAX_EMAIL_FILTER = 20;
+
+/**
+ * The `emails` filter of a team's membership list, as the reference's GetTeamMembershipsInput reads it:
+ * values repeated or separated by commas, trimmed, lower-cased, each once; none left is no filter.
+ */
+export function parseEmailFilter(values: readonly string[] | undefined): string[] | undefined {
+  const emails = [...new Set((values ?? []).flatMap((value) => value.split(',')).map((email) => email.trim().toLowerCase()).filter(Boolean))];
+  if (emails.length === 0) return undefined;
+  if (emails.length > MAX_EMAIL_FILTER) {
+    throw fieldRejected('emails', 'validation_failed', `emails array cannot contain more than ${MAX_EMAIL_FILTER} email addresses for team membership filtering`, emails);
+  }
+  const invalid = emails.find((email) => !EMAIL.test(email));
+  if (invalid !== undefined) throw fieldRejected('emails', 'validation_failed', 'Each email must be a valid email address', invalid);
+  return emails;
+}
+
 /** A page of a team's (or organization's) members, served from the tenancy cache when it can be. */
 export function listMemberships(
   deps: { database: Database; tenancy: TenancyCache },

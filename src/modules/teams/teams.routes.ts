@@ -3,7 +3,6 @@ import type { AppContext } from '../../app/context.js';
 import { access } from '../../http/access.js';
 import type { App } from '../../http/app.js';
 import { Envelope, ok } from '../../http/envelope.js';
-import { TakeSkipQuery } from '../../http/pagination.js';
 import { principalOf, tenantOf } from '../../http/request-guard.js';
 import { notFound } from '../../lib/errors.js';
 import { presentMembership, presentTeam } from './teams.presenter.js';
@@ -13,6 +12,7 @@ import {
   MembershipOutput,
   TeamIdParams,
   TeamMembershipParams,
+  TeamMembershipsQuery,
   TeamOutput,
   UpdateMembershipBody,
   UpdateTeamBody,
@@ -88,9 +88,10 @@ function registerTeamMembershipRoutes(app: App, ctx: AppContext): void {
 
   app.get('/v2/teams/:teamId/memberships', {
     config: { access: read },
-    schema: { tags, summary: 'Get all memberships', params: TeamIdParams, querystring: TakeSkipQuery(), response: { 200: Envelope(Type.Array(MembershipOutput)) } },
+    schema: { tags, summary: 'Get all memberships', params: TeamIdParams, querystring: TeamMembershipsQuery, response: { 200: Envelope(Type.Array(MembershipOutput)) } },
     handler: async (request) => {
-      const rows = await memberships.listMemberships(ctx, namedTeam(request).id, { skip: request.query.skip ?? 0, take: request.query.take ?? 250 });
+      const { skip, take, emails } = request.query;
+      const rows = await memberships.listMemberships(ctx, namedTeam(request).id, { skip: skip ?? 0, take: take ?? 250, emails: memberships.parseEmailFilter(emails) });
       return ok(rows.map(presentMembership));
     },
   });
