@@ -205,7 +205,7 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/organizations/:orgId/users'], methods: ['POST'], reasons: { 409: ['email_taken', 'username_taken'] } },
   { routes: ['/v2/organizations/:orgId/users/:userId', '/v2/organizations/:orgId/users/:userId/schedules', '/v2/organizations/:orgId/users/:userId/schedules/*'], reasons: { 403: ['user_not_in_organization'] } },
   { routes: ['/v2/organizations/:orgId/users/:userId'], methods: ['PATCH', 'DELETE'], reasons: { 403: ['user_is_system_admin', 'user_not_created_by_organization'] } },
-  { routes: ['/v2/organizations/:orgId/users/:userId/schedules', '/v2/organizations/:orgId/users/:userId/schedules/:scheduleId'], reasons: { 403: ['user_is_system_admin', 'user_not_created_by_organization'] } },
+  { routes: ['/v2/organizations/:orgId/users/:userId/schedules', '/v2/organizations/:orgId/users/:userId/schedules/:scheduleId'], methods: WRITE, reasons: { 403: ['user_is_system_admin', 'user_not_created_by_organization'] } },
   { routes: ['/v2/organizations/:orgId/users/:userId'], methods: ['PATCH'], reasons: { 403: ['schedule_not_owned'], 404: ['schedule_not_found'], 409: ['email_taken', 'username_taken'] } },
   { routes: ['/v2/organizations/:orgId/users/:userId'], methods: ['DELETE'], reasons: { 400: ['last_owner'], 403: ['user_in_other_tenants'] } },
   { routes: ['/v2/organizations/:orgId/users/:userId/schedules/:scheduleId'], reasons: { 403: ['schedule_not_owned'], 404: ['schedule_not_found'] } },
