@@ -46,10 +46,12 @@ describe('POST /v1/teams', () => {
     }
   });
 
-  test('ownerId is for the system admin only; parentId only into an organization the caller administers', async () => {
+  test('ownerId is for the system admin only (401); parentId only into an organization the caller administers', async () => {
     const other = await createMember(api);
+    // The reference's apps/api/v1/pages/api/teams/_post.ts, checkPermissions: `if (!isSystemWideAdmin && body.ownerId) throw new
+    // HttpError({ statusCode: 401, message: "ADMIN required for `ownerId`" })`.
     const refused = await api.request('POST', `/v1/teams?apiKey=${user.apiKey}`, { body: { ...required('v1-owner'), ownerId: other.user.id } });
-    assert.equal(refused.status, 403);
+    assert.deepEqual([refused.status, refused.body.error.code, refused.body.error.message], [401, 'UnauthorizedException', 'ADMIN required for `ownerId`']);
     const byAdmin = await api.request('POST', `/v1/teams?apiKey=${ADMIN_API_KEY}`, { body: { ...required('v1-owner'), ownerId: other.user.id } });
     assert.deepEqual([byAdmin.status, byAdmin.body.owner.userId], [201, other.user.id]);
 

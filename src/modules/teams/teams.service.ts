@@ -1,7 +1,7 @@
 import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import type { TeamMetadata, Weekday } from '../../db/schema.js';
-import { badRequest, conflict, fieldRejected, forbidden, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, fieldRejected, forbidden, notFound, unauthorized } from '../../lib/errors.js';
 import { revokeTokensOfClientsUnder } from '../platform/platform-tokens.service.js';
 import { createTeamScheduleIn } from '../schedules/schedules.service.js';
 import * as repo from './teams.repository.js';
@@ -155,7 +155,7 @@ export interface CreateTeamV1Input extends CreateTeamInput {
 export async function createTeamV1(deps: Deps, caller: { id: number; role: string }, input: CreateTeamV1Input): Promise<{ team: TeamRow; owner: MembershipWithUser | undefined }> {
   const { ownerId, parentId, ...fields } = input;
   const systemAdmin = caller.role === 'ADMIN';
-  if (ownerId !== undefined && !systemAdmin) throw forbidden('owner_id_admin_only', 'Only the system admin may set ownerId');
+  if (ownerId !== undefined && !systemAdmin) throw unauthorized('owner_id_admin_only', 'ADMIN required for `ownerId`');
   return tenancyWrite(deps, async (tx) => {
     if (ownerId !== undefined && !(await repo.userExists(tx, ownerId))) throw fieldRejected('ownerId', 'user_not_found', `User with id=${ownerId} does not exist`, ownerId);
     if (parentId !== undefined) {
