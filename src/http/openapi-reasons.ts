@@ -154,7 +154,7 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/webhooks/:webhookId/deliveries', '/v2/webhooks/:webhookId/deliveries/*', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries/*'], reasons: { 404: ['webhook_delivery_not_found'] } },
   { routes: ['/v2/teams', '/v2/teams/:teamId', '/v2/admin/organizations', '/v2/admin/organizations/:orgId'], methods: ['POST', 'PATCH'], reasons: { 409: ['team_slug_taken'] } },
   { routes: ['/v2/teams'], methods: ['POST'], reasons: { 400: ['team_name_taken'] } },
-  { routes: ['/v1/teams'], reasons: { 400: ['user_not_found', 'parent_not_organization'], 401: ['owner_id_admin_only'], 403: ['not_organization_admin'], 409: ['team_slug_taken'] } },
+  { routes: ['/v1/teams'], reasons: { 400: ['user_not_found', 'parent_not_organization'], 401: ['owner_id_admin_only', 'not_organization_admin'], 409: ['team_slug_taken'] } },
   { routes: ['/v2/teams/:teamId', '/v2/teams/:teamId/*'], reasons: { 404: ['team_not_found'] } },
   { routes: ['/v2/teams/:teamId/memberships'], methods: ['POST'], reasons: { 400: ['user_not_found'], 409: ['membership_exists'] } },
   { routes: ['/v2/teams/:teamId/memberships/:membershipId'], reasons: { 404: ['membership_not_found'] } },

@@ -57,6 +57,12 @@ export async function isSlugTaken(db: Db, parentId: number | null, slug: string,
   return row !== undefined;
 }
 
+/** Does any team or organization, anywhere, have this slug (any case)? */
+export async function isSlugTakenByAnyTeam(db: Db, slug: string): Promise<boolean> {
+  const [row] = await db.select({ id: teams.id }).from(teams).where(sql`lower(${teams.slug}) = lower(${slug})`).limit(1);
+  return row !== undefined;
+}
+
 export async function updateTeam(db: Db, id: number, changes: TeamChanges): Promise<TeamRow> {
   const [row] = await db.update(teams).set({ ...changes, updatedAt: sql`now()` }).where(eq(teams.id, id)).returning();
   return row!;
