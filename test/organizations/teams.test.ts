@@ -136,7 +136,9 @@ describe('organization team memberships and organization memberships', () => {
     const otherTeam = (await api.request('POST', `/v2/organizations/${orgId}/teams`, { key: owner.apiKey, body: { name: 'Other' } })).body.data;
     const wrongTeam = await api.request('GET', `/v2/organizations/${orgId}/teams/${otherTeam.id}/memberships/${id}`, { key: owner.apiKey });
     assert.deepEqual([wrongTeam.status, wrongTeam.body.error.message], [404, "Organization's Team membership not found"]);
-    assert.equal((await api.request('DELETE', `/v2/organizations/${orgId}/teams/${otherTeam.id}/memberships/${id}`, { key: owner.apiKey })).status, 404);
+    // OrganizationsTeamsMembershipsService.deleteOrgTeamMembership: `Membership with id ${membershipId} not found in team ${teamId} of organization ${organizationId}`.
+    const wrongDelete = await api.request('DELETE', `/v2/organizations/${orgId}/teams/${otherTeam.id}/memberships/${id}`, { key: owner.apiKey });
+    assert.deepEqual([wrongDelete.status, wrongDelete.body.error.message], [404, `Membership with id ${id} not found in team ${otherTeam.id} of organization ${orgId}`]);
     assert.equal((await api.request('DELETE', `/v2/organizations/${orgId}/teams/${team.id}/memberships/${id}`, { key: owner.apiKey })).status, 200);
   });
 

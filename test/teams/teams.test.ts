@@ -187,6 +187,32 @@ describe('team memberships (/v2/teams/{teamId}/memberships)', () => {
     assert.deepEqual([invalid.status, invalid.body.error.message, invalid.body.error.details.errors[0].property], [400, 'Each email must be a valid email address', 'emails']);
   });
 
+  test('POST /v2/teams/{teamId}/invite: a link for the team\'s admins (200), as the reference\'s TeamsInviteController', async () => {
+    // The reference's TeamsInviteController: `@Post("/invite") @Roles("TEAM_ADMIN") @HttpCode(HttpStatus.OK)`, answering
+    // `{ status: SUCCESS_STATUS, data: result }` with TeamService.createInvite's `{ token, inviteLink }`.
+    const team = await createTeam(api, owner);
+    const [admin, member] = [await createMember(api), await createMember(api)];
+    await addTeamMember(api, owner.apiKey, team.id, admin, 'ADMIN');
+    await addTeamMember(api, owner.apiKey, team.id, member);
+    const response = await api.request('POST', `/v2/teams/${team.id}/invite`, { key: admin.apiKey });
+    assert.equal(response.status, 200, response.text);
+    const { token, inviteLink } = response.body.data;
+    assert.match(token, /^[0-9a-f]{64}$/);
+    assert.equal(inviteLink, `${api.config.appUrl.replace(/\/+$/, '')}/teams?token=${token}`);
+    const byMember = await api.request('POST', `/v2/teams/${team.id}/invite`, { key: member.apiKey });
+    assert.deepEqual([byMember.status, byMember.body.error.message], [403, `RolesGuard - user with id=${member.user.id} does not have the minimum required role=TEAM_ADMIN within team with id=${team.id}.`]);
+  });
+
+  test('a membership that is not the team\'s: GET is the reference\'s "Organization\'s Team membership not found", DELETE names it', async () => {
+    // TeamsMembershipsService.getTeamMembership: `throw new NotFoundException("Organization's Team membership not found")`;
+    // deleteTeamMembership: `throw new NotFoundException(`Membership with id ${membershipId} not found in team ${teamId}`)`.
+    const team = await createTeam(api, owner);
+    const got = await api.request('GET', `/v2/teams/${team.id}/memberships/2147483000`, { key: owner.apiKey });
+    assert.deepEqual([got.status, got.body.error.message], [404, "Organization's Team membership not found"]);
+    const deleted = await api.request('DELETE', `/v2/teams/${team.id}/memberships/2147483000`, { key: owner.apiKey });
+    assert.deepEqual([deleted.status, deleted.body.error.message], [404, `Membership with id 2147483000 not found in team ${team.id}`]);
+  });
+
   test('the last OWNER can be neither demoted nor removed (400 naming it); with a second owner both work', async () => {
     const team = await createTeam(api, owner);
     const ownMembership = (await api.request('GET', `/v2/teams/${team.id}/memberships`, { key: owner.apiKey })).body.data[0];

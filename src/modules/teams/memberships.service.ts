@@ -35,6 +35,13 @@ function definedOnly<T extends object>(input: T): Partial<T> {
   return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
+/** `GET .../memberships/{membershipId}` of a team: the reference's TeamsMembershipsService.getTeamMembership message when it is not the team's. */
+export async function getTeamMembership(db: Db, teamId: number, membershipId: number): Promise<MembershipWithUser> {
+  const found = await repo.findMembership(db, teamId, membershipId);
+  if (!found) throw notFound('membership_not_found', "Organization's Team membership not found");
+  return found;
+}
+
 export async function getMembership(db: Db, teamId: number, membershipId: number): Promise<MembershipWithUser> {
   const found = await repo.findMembership(db, teamId, membershipId);
   if (!found) throw membershipNotFound(teamId, membershipId);

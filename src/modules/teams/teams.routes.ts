@@ -5,6 +5,7 @@ import type { App } from '../../http/app.js';
 import { Envelope, ok } from '../../http/envelope.js';
 import { principalOf, tenantOf } from '../../http/request-guard.js';
 import { notFound } from '../../lib/errors.js';
+import { InviteOutput } from '../organizations/organizations.schemas.js';
 import { presentMembership, presentTeam } from './teams.presenter.js';
 import {
   CreateMembershipBody,
@@ -17,6 +18,7 @@ import {
   UpdateMembershipBody,
   UpdateTeamBody,
 } from './teams.schemas.js';
+import { createInviteLink } from './membership-invitations.service.js';
 import * as memberships from './memberships.service.js';
 import * as teams from './teams.service.js';
 
@@ -99,7 +101,7 @@ function registerTeamMembershipRoutes(app: App, ctx: AppContext): void {
   app.get('/v2/teams/:teamId/memberships/:membershipId', {
     config: { access: read },
     schema: { tags, summary: 'Get a membership', params: TeamMembershipParams, response: { 200: Envelope(MembershipOutput) } },
-    handler: async (request) => ok(presentMembership(await memberships.getMembership(ctx.database.db, namedTeam(request).id, request.params.membershipId))),
+    handler: async (request) => ok(presentMembership(await memberships.getTeamMembership(ctx.database.db, namedTeam(request).id, request.params.membershipId))),
   });
 
   app.patch('/v2/teams/:teamId/memberships/:membershipId', {
@@ -113,6 +115,18 @@ function registerTeamMembershipRoutes(app: App, ctx: AppContext): void {
       response: { 200: Envelope(MembershipOutput) },
     },
     handler: async (request) => ok(presentMembership(await memberships.changeMembership(ctx, principalOf(request).user, namedTeam(request).id, request.params.membershipId, request.body))),
+  });
+
+  app.post('/v2/teams/:teamId/invite', {
+    config: { access: write },
+    schema: {
+      tags: ['Teams / Invite'],
+      summary: 'Create team invite link',
+      description: 'A new invitation link to the team, valid for 7 days: whoever accepts it on its page joins as MEMBER. Only a hash of the token is stored.',
+      params: TeamIdParams,
+      response: { 200: Envelope(InviteOutput) },
+    },
+    handler: async (request) => ok(await createInviteLink(ctx.database.db, ctx.config.appUrl, namedTeam(request).id, ctx.clock())),
   });
 
   app.delete('/v2/teams/:teamId/memberships/:membershipId', {
