@@ -163,7 +163,7 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/organizations/:orgId/teams', '/v2/organizations/:orgId/teams/:teamId'], methods: ['POST', 'PATCH'], reasons: { 409: ['team_slug_taken'] } },
   { routes: ['/v2/organizations/:orgId/teams/:teamId/memberships', '/v2/organizations/:orgId/memberships'], methods: ['POST'], reasons: { 400: ['user_not_found'], 409: ['membership_exists'] } },
   { routes: ['/v2/organizations/:orgId/teams/:teamId/memberships'], methods: ['POST'], reasons: { 422: ['user_not_in_organization'] } },
-  { routes: ['/v2/organizations/:orgId/memberships'], methods: ['POST'], reasons: { 400: ['last_owner'] } },
+  { routes: ['/v2/organizations/:orgId/memberships'], methods: ['POST'], reasons: { 400: ['last_owner', 'regular_user_platform_organization', 'managed_user_regular_organization', 'managed_user_other_client'] } },
   { routes: ['/v2/organizations/:orgId/teams/:teamId/memberships/:membershipId', '/v2/organizations/:orgId/memberships/:membershipId'], reasons: { 404: ['membership_not_found'] } },
   {
     routes: ['/v2/organizations/:orgId/teams/:teamId/memberships/:membershipId', '/v2/organizations/:orgId/memberships/:membershipId'],
