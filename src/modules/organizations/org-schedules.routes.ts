@@ -62,7 +62,13 @@ function registerOrganizationUserScheduleRoutes(app: App, ctx: AppContext): void
 
   app.get('/v2/organizations/:orgId/users/:userId/schedules', {
     config: { access: read },
-    schema: { tags, summary: 'Get all schedules', params: OrgUserParams, response: { 200: Envelope(Type.Array(ScheduleOutput_2024_06_11)) } },
+    schema: {
+      tags,
+      summary: 'Get all schedules',
+      description: "Any user of the organization (a profile there: a member who accepted). Creating, changing and deleting schedules is for the users the organization created.",
+      params: OrgUserParams,
+      response: { 200: Envelope(Type.Array(ScheduleOutput_2024_06_11)) },
+    },
     handler: async (request) => ok((await schedules.listSchedules(ctx.database.db, await readableUser(request))).map(variant.present)),
   });
 
@@ -104,7 +110,7 @@ function registerOrganizationTeamScheduleRoutes(app: App, ctx: AppContext): void
     schema: {
       tags: ['Orgs / Teams / Schedules'],
       summary: 'Get all team member schedules',
-      description: "Every schedule of the team's members (pending ones included), oldest first.",
+      description: "Every schedule of the team's accepted members, oldest first: a member who has not accepted shows the team nothing.",
       params: OrgTeamParams,
       querystring: TakeSkipQuery(),
       response: { 200: Envelope(Type.Array(ScheduleOutput_2024_06_11)) },
