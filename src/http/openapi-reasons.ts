@@ -76,7 +76,7 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   {
     routes: ['/v2/teams/:teamId/event-types', '/v2/teams/:teamId/event-types/:eventTypeId', '/v2/organizations/:orgId/teams/:teamId/event-types', '/v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId'],
     methods: ['POST', 'PATCH'],
-    reasons: { 400: ['duplicate_host', 'host_not_team_member', 'host_slug_taken', 'hosts_required'] },
+    reasons: { 400: ['duplicate_host', 'host_slug_taken', 'hosts_required'], 404: ['host_not_team_member'] },
   },
   { routes: ['/v2/slots'], reasons: { 400: ['invalid_time_range', 'unknown_property'], 404: [...BOOKING_TARGET_NOT_FOUND, 'private_link_expired'] } },
   {
@@ -154,7 +154,7 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/webhooks/:webhookId/deliveries', '/v2/webhooks/:webhookId/deliveries/*', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries/*'], reasons: { 404: ['webhook_delivery_not_found'] } },
   { routes: ['/v2/teams', '/v2/teams/:teamId', '/v2/admin/organizations', '/v2/admin/organizations/:orgId'], methods: ['POST', 'PATCH'], reasons: { 409: ['team_slug_taken'] } },
   { routes: ['/v2/teams'], methods: ['POST'], reasons: { 400: ['team_name_taken'] } },
-  { routes: ['/v1/teams'], reasons: { 400: ['user_not_found', 'parent_not_organization'], 403: ['owner_id_admin_only', 'not_organization_admin'], 409: ['team_slug_taken'] } },
+  { routes: ['/v1/teams'], reasons: { 400: ['user_not_found', 'parent_not_organization'], 401: ['owner_id_admin_only', 'not_organization_admin'], 409: ['team_slug_taken'] } },
   { routes: ['/v2/teams/:teamId', '/v2/teams/:teamId/*'], reasons: { 404: ['team_not_found'] } },
   { routes: ['/v2/teams/:teamId/memberships'], methods: ['POST'], reasons: { 400: ['user_not_found'], 409: ['membership_exists'] } },
   { routes: ['/v2/teams/:teamId/memberships/:membershipId'], reasons: { 404: ['membership_not_found'] } },
@@ -163,7 +163,7 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/organizations/:orgId/teams', '/v2/organizations/:orgId/teams/:teamId'], methods: ['POST', 'PATCH'], reasons: { 409: ['team_slug_taken'] } },
   { routes: ['/v2/organizations/:orgId/teams/:teamId/memberships', '/v2/organizations/:orgId/memberships'], methods: ['POST'], reasons: { 400: ['user_not_found'], 409: ['membership_exists'] } },
   { routes: ['/v2/organizations/:orgId/teams/:teamId/memberships'], methods: ['POST'], reasons: { 422: ['user_not_in_organization'] } },
-  { routes: ['/v2/organizations/:orgId/memberships'], methods: ['POST'], reasons: { 400: ['last_owner'] } },
+  { routes: ['/v2/organizations/:orgId/memberships'], methods: ['POST'], reasons: { 400: ['last_owner', 'regular_user_platform_organization', 'managed_user_regular_organization', 'managed_user_other_client'] } },
   { routes: ['/v2/organizations/:orgId/teams/:teamId/memberships/:membershipId', '/v2/organizations/:orgId/memberships/:membershipId'], reasons: { 404: ['membership_not_found'] } },
   {
     routes: ['/v2/organizations/:orgId/teams/:teamId/memberships/:membershipId', '/v2/organizations/:orgId/memberships/:membershipId'],
@@ -205,7 +205,7 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/organizations/:orgId/users'], methods: ['POST'], reasons: { 409: ['email_taken', 'username_taken'] } },
   { routes: ['/v2/organizations/:orgId/users/:userId', '/v2/organizations/:orgId/users/:userId/schedules', '/v2/organizations/:orgId/users/:userId/schedules/*'], reasons: { 403: ['user_not_in_organization'] } },
   { routes: ['/v2/organizations/:orgId/users/:userId'], methods: ['PATCH', 'DELETE'], reasons: { 403: ['user_is_system_admin', 'user_not_created_by_organization'] } },
-  { routes: ['/v2/organizations/:orgId/users/:userId/schedules', '/v2/organizations/:orgId/users/:userId/schedules/:scheduleId'], reasons: { 403: ['user_is_system_admin', 'user_not_created_by_organization'] } },
+  { routes: ['/v2/organizations/:orgId/users/:userId/schedules', '/v2/organizations/:orgId/users/:userId/schedules/:scheduleId'], methods: WRITE, reasons: { 403: ['user_is_system_admin', 'user_not_created_by_organization'] } },
   { routes: ['/v2/organizations/:orgId/users/:userId'], methods: ['PATCH'], reasons: { 403: ['schedule_not_owned'], 404: ['schedule_not_found'], 409: ['email_taken', 'username_taken'] } },
   { routes: ['/v2/organizations/:orgId/users/:userId'], methods: ['DELETE'], reasons: { 400: ['last_owner'], 403: ['user_in_other_tenants'] } },
   { routes: ['/v2/organizations/:orgId/users/:userId/schedules/:scheduleId'], reasons: { 403: ['schedule_not_owned'], 404: ['schedule_not_found'] } },

@@ -13,6 +13,7 @@ describe('team event types: create, read, list, update, delete', () => {
   let member: Member;
   let pending: Member;
   let outsider: Member;
+  let pendingMembershipId: number;
   let team: { id: number; slug: string; name: string };
   before(async () => {
     api = await createTestApp({ APP_URL: 'https://book.example.com' });
@@ -20,7 +21,7 @@ describe('team event types: create, read, list, update, delete', () => {
     team = await createTeam(api, owner, { brandColor: '#112233' });
     await addTeamMember(api, owner.apiKey, team.id, admin, 'ADMIN');
     await addTeamMember(api, owner.apiKey, team.id, member, 'MEMBER');
-    await addTeamMember(api, owner.apiKey, team.id, pending, 'MEMBER', false);
+    pendingMembershipId = (await addTeamMember(api, owner.apiKey, team.id, pending, 'MEMBER', false)).id;
   });
   after(() => api.close());
 
@@ -101,8 +102,21 @@ describe('team event types: create, read, list, update, delete', () => {
       assert.equal(response.body.error.details.errors?.[0]?.property ?? response.body.error.details.property, field, response.text);
       assert.match(response.body.error.message, pattern);
     };
-    await expectRejected({ schedulingType: 'collective', hosts: [{ userId: outsider.user.id }] }, 'hosts', new RegExp(`${outsider.user.id}.*not accepted members`));
-    await expectRejected({ schedulingType: 'roundRobin', hosts: [{ userId: pending.user.id }] }, 'hosts', new RegExp(`${pending.user.id}.*not accepted members`));
+    // The reference's InputOrganizationsEventTypesService.validateHosts: `throw new NotFoundException(`Invalid hosts: ${...} are not
+    // members of team with id ${teamId}.`)`, and its e2e "should not be able to create event-type for user outside org" `.expect(404)`.
+    const outside = await post({ schedulingType: 'collective', hosts: [{ userId: outsider.user.id }] });
+    assert.deepEqual(
+      [outside.status, outside.body.error.code, outside.body.error.message, outside.body.error.details.reason],
+      [404, 'NotFoundException', `Invalid hosts: ${outsider.user.id} are not members of team with id ${team.id}.`, 'host_not_team_member'],
+    );
+    // A pending member is not a host until they accept: the message says which membership and how.
+    const notYet = await post({ schedulingType: 'roundRobin', hosts: [{ userId: member.user.id }, { userId: pending.user.id }, { userId: outsider.user.id }] });
+    const acceptPath = `POST /v2/teams/${team.id}/memberships/${pendingMembershipId}/accept`;
+    assert.deepEqual(
+      [notYet.status, notYet.body.error.message],
+      [404, `Invalid hosts: ${pending.user.id}, ${outsider.user.id} are not members of team with id ${team.id}. The membership of user ${pending.user.id} (id ${pendingMembershipId}) is pending until they accept it: ${acceptPath}, with their own credentials.`],
+    );
+    assert.deepEqual(notYet.body.error.details.pendingMemberships, [{ userId: pending.user.id, membershipId: pendingMembershipId, accept: acceptPath }]);
     await expectRejected({ schedulingType: 'collective', assignAllTeamMembers: true, hosts: [{ userId: member.user.id }] }, 'hosts', /assignAllTeamMembers/);
     await expectRejected({ schedulingType: 'managed', assignAllTeamMembers: true, hosts: [{ userId: member.user.id }] }, 'hosts', /assignAllTeamMembers/);
     await expectRejected({ schedulingType: 'collective', hosts: [{ userId: member.user.id }], emailSettings: { disableEmailsToHosts: true } }, 'emailSettings', /organization teams/);

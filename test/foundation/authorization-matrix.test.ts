@@ -176,6 +176,7 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'DELETE /v2/teams/:teamId': 'teamOwner',
   'POST /v2/teams/:teamId/memberships': 'teamAdmin',
   'GET /v2/teams/:teamId/memberships': 'teamAdmin',
+  'POST /v2/teams/:teamId/invite': 'teamAdmin',
   'GET /v2/teams/:teamId/memberships/:membershipId': 'teamAdmin',
   'PATCH /v2/teams/:teamId/memberships/:membershipId': 'teamAdmin',
   'DELETE /v2/teams/:teamId/memberships/:membershipId': 'teamAdmin',

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { acceptMembership, createMember, createOrganization, createOrgMember, markCreatedByOrganization } from '../support/tenancy.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('GET and PATCH /v2/me', () => {
@@ -30,6 +31,42 @@ describe('GET and PATCH /v2/me', () => {
       metadata: {},
       organizationId: null,
     });
+  });
+
+  test("an organization's owners and accepted members read it as their organization; an invitee and a plain user do not", async () => {
+    // The reference's MeController.getMe: `const organization = this.usersService.getUserMainProfile(user)?.organization` and, when
+    // there is one, `organizationId: organization.id, organization: { id: organization.id, isPlatform: organization.isPlatform }`;
+    // getUserMainProfile picks the profile in `user.organizationId`, else the first profile. Its e2e expects
+    // `organization?.isPlatform` true and `organization?.id` the organization's.
+    const { organization, owner } = await createOrganization(api);
+    const platform = await createOrganization(api, { isPlatform: true });
+    const member = await createOrgMember(api, organization.id, owner.apiKey);
+    const me = async (key: string) => (await api.request('GET', '/v2/me', { key })).body.data;
+    for (const who of [owner, member]) {
+      const data = await me(who.apiKey);
+      assert.deepEqual([data.organizationId, data.organization], [organization.id, { id: organization.id, isPlatform: false }]);
+    }
+    assert.deepEqual((await me(platform.owner.apiKey)).organization, { id: platform.organization.id, isPlatform: true });
+
+    // In two organizations: the first one joined, unless the account belongs to one (an organization made it).
+    const both = await createOrgMember(api, organization.id, owner.apiKey);
+    const inPlatform = await api.request('POST', `/v2/organizations/${platform.organization.id}/memberships`, { key: platform.owner.apiKey, body: { userId: both.user.id } });
+    await acceptMembership(api, both, `/v2/organizations/${platform.organization.id}/memberships/${inPlatform.body.data.id}`);
+    assert.equal((await me(both.apiKey)).organizationId, organization.id, 'the first profile');
+    const madeByPlatform = await createOrgMember(api, organization.id, owner.apiKey);
+    const joined = await api.request('POST', `/v2/organizations/${platform.organization.id}/memberships`, { key: platform.owner.apiKey, body: { userId: madeByPlatform.user.id } });
+    await acceptMembership(api, madeByPlatform, `/v2/organizations/${platform.organization.id}/memberships/${joined.body.data.id}`);
+    await markCreatedByOrganization(api, madeByPlatform.user.id, platform.organization.id);
+    assert.deepEqual((await me(madeByPlatform.apiKey)).organization, { id: platform.organization.id, isPlatform: true }, 'the organization that made the account');
+
+    const invitee = await createMember(api);
+    await api.request('POST', `/v2/organizations/${organization.id}/memberships`, { key: owner.apiKey, body: { userId: invitee.user.id } });
+    const pending = await me(invitee.apiKey);
+    assert.deepEqual([pending.organizationId, 'organization' in pending], [null, false], 'no profile until they accept');
+
+    // PATCH answers the updated user as the reference's updateMe does (`userSchemaResponse.parse(result.updatedUser)`): no organization.
+    const patched = await api.request('PATCH', '/v2/me', { key: member.apiKey, body: { bio: 'Member' } });
+    assert.deepEqual([patched.status, patched.body.data.organizationId, 'organization' in patched.body.data], [200, null, false]);
   });
 
   test('PATCH round-trips every field and the next GET sees it at once', async () => {

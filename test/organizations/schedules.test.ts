@@ -133,18 +133,35 @@ describe('organization and team schedules', () => {
     }
     assert.equal((await api.request('GET', `/v2/schedules/${foreignSchedule.id}`, { key: other.owner.apiKey })).body.data.name, 'Foreign', 'untouched');
 
-    // A user merely added to the organization (any user id can be) keeps their schedules to themselves.
+    // A user who accepted to join the organization (not one it created): its admins read their schedules, as the reference's
+    // OrganizationsSchedulesController lets them (`@Roles("ORG_ADMIN")` and `@UseGuards(IsUserInOrg)` on
+    // `@Get("/users/:userId/schedules")` and `@Get("/users/:userId/schedules/:scheduleId")`). Writes stay with the user: the
+    // reference allows them to any user of the organization, but any user id can be added to one.
     const added = await createOrgMember(api, orgId, owner.apiKey);
     const addedSchedule = await ownSchedule(api, added, 'Private');
+    const listed = await api.request('GET', `/v2/organizations/${orgId}/users/${added.user.id}/schedules`, { key: admin.apiKey });
+    assert.deepEqual([listed.status, listed.body.data], [200, [addedSchedule]], listed.text);
+    const one = await api.request('GET', `/v2/organizations/${orgId}/users/${added.user.id}/schedules/${addedSchedule.id}`, { key: admin.apiKey });
+    assert.deepEqual([one.status, one.body.data], [200, addedSchedule], one.text);
     for (const [method, path, body] of [
-      ['GET', `/v2/organizations/${orgId}/users/${added.user.id}/schedules`],
+      ['POST', `/v2/organizations/${orgId}/users/${added.user.id}/schedules`, { name: 'Planted', timeZone: 'UTC', isDefault: true }],
       ['PATCH', `/v2/organizations/${orgId}/users/${added.user.id}/schedules/${addedSchedule.id}`, { name: 'Hijacked' }],
       ['DELETE', `/v2/organizations/${orgId}/users/${added.user.id}/schedules/${addedSchedule.id}`],
     ] as [string, string, unknown?][]) {
       const response = await api.request(method, path, { key: admin.apiKey, ...(body ? { body } : {}) });
       assert.deepEqual([response.status, response.body.error?.details?.reason], [403, 'user_not_created_by_organization'], `${method} ${path}`);
     }
-    assert.equal((await api.request('GET', `/v2/schedules/${addedSchedule.id}`, { key: added.apiKey })).body.data.name, 'Private', 'untouched');
+    assert.deepEqual((await api.request('GET', '/v2/schedules', { key: added.apiKey })).body.data, [addedSchedule], 'untouched');
+
+    // Someone invited who has not accepted has no profile in the organization yet: IsUserInOrg's 403, reads included.
+    const invitee = await createMember(api);
+    const inviteeSchedule = await ownSchedule(api, invitee, 'Not yet');
+    const invited = await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: owner.apiKey, body: { userId: invitee.user.id } });
+    assert.equal(invited.body.data.accepted, false, invited.text);
+    for (const path of [`/v2/organizations/${orgId}/users/${invitee.user.id}/schedules`, `/v2/organizations/${orgId}/users/${invitee.user.id}/schedules/${inviteeSchedule.id}`]) {
+      const response = await api.request('GET', path, { key: admin.apiKey });
+      assert.deepEqual([response.status, response.body.error?.message], [403, `IsUserInOrg - user with id=${invitee.user.id} is not part of the organization with id=${orgId}.`], path);
+    }
   });
 
   test('GET /v2/teams/{teamId}/schedules: the team admin sees the accepted members\' schedules (not the team\'s own, not a pending invitee\'s); a team MEMBER and an outsider get 403', async () => {

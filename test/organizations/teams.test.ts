@@ -3,6 +3,7 @@
 // and OrganizationsMembershipsController, behind IsOrgGuard (403), RolesGuard (403) and IsTeamInOrg (404).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { createClient, createManagedUser } from '../platform/helpers.js';
 import { createMember, createOrganization, createOrgMember, type Member } from '../support/tenancy.js';
 import { ADMIN_API_KEY, backend, createPeerApp, createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -136,7 +137,9 @@ describe('organization team memberships and organization memberships', () => {
     const otherTeam = (await api.request('POST', `/v2/organizations/${orgId}/teams`, { key: owner.apiKey, body: { name: 'Other' } })).body.data;
     const wrongTeam = await api.request('GET', `/v2/organizations/${orgId}/teams/${otherTeam.id}/memberships/${id}`, { key: owner.apiKey });
     assert.deepEqual([wrongTeam.status, wrongTeam.body.error.message], [404, "Organization's Team membership not found"]);
-    assert.equal((await api.request('DELETE', `/v2/organizations/${orgId}/teams/${otherTeam.id}/memberships/${id}`, { key: owner.apiKey })).status, 404);
+    // OrganizationsTeamsMembershipsService.deleteOrgTeamMembership: `Membership with id ${membershipId} not found in team ${teamId} of organization ${organizationId}`.
+    const wrongDelete = await api.request('DELETE', `/v2/organizations/${orgId}/teams/${otherTeam.id}/memberships/${id}`, { key: owner.apiKey });
+    assert.deepEqual([wrongDelete.status, wrongDelete.body.error.message], [404, `Membership with id ${id} not found in team ${otherTeam.id} of organization ${orgId}`]);
     assert.equal((await api.request('DELETE', `/v2/organizations/${orgId}/teams/${team.id}/memberships/${id}`, { key: owner.apiKey })).status, 200);
   });
 
@@ -161,6 +164,42 @@ describe('organization team memberships and organization memberships', () => {
     assert.equal(foreign.status, 404);
     assert.match(foreign.body.error.message, /^IsMembershipInOrg - Membership \(\d+\) not found\.$/);
     assert.equal((await api.request('GET', `/v2/organizations/${orgId}/memberships`, { key: other.owner.apiKey })).status, 403, 'another organization\'s owner');
+  });
+
+  test("platform organizations and their clients' managed users join only each other, as the reference's canUserBeAddedToOrg decides", async () => {
+    // OrganizationsMembershipService.createOrgMembership first calls canUserBeAddedToOrg: a user no client manages joins an
+    // organization without clients, a managed user one of whose clients manages them; anything else is a BadRequestException
+    // with REGULAR_USER_BEING_ADDED_TO_PLATFORM_ORG_ERROR, PLATFORM_USER_BEING_ADDED_TO_REGULAR_ORG_ERROR or
+    // MANAGED_USER_AND_MANAGED_ORG_CREATED_WITH_DIFFERENT_OAUTH_CLIENTS_ERROR.
+    const platform = await createOrganization(api, { isPlatform: true });
+    const otherPlatform = await createOrganization(api, { isPlatform: true });
+    const client = await createClient(api, platform.owner.apiKey);
+    await createClient(api, otherPlatform.owner.apiKey);
+    const managed = (await createManagedUser(api, client)).user;
+    const regular = await createMember(api);
+    const add = (organizationId: number, key: string, userId: number) => api.request('POST', `/v2/organizations/${organizationId}/memberships`, { key, body: { userId } });
+
+    const intoRegular = await add(orgId, owner.apiKey, managed.id);
+    assert.deepEqual(
+      [intoRegular.status, intoRegular.body.error.message, intoRegular.body.error.details.reason],
+      [400, "Can't add user to organization - the user is platform managed user but organization is not because organization probably was not created using OAuth credentials.", 'managed_user_regular_organization'],
+    );
+    const intoOtherPlatform = await add(otherPlatform.organization.id, otherPlatform.owner.apiKey, managed.id);
+    assert.deepEqual(
+      [intoOtherPlatform.status, intoOtherPlatform.body.error.message, intoOtherPlatform.body.error.details.reason],
+      [400, "Can't add user to organization - managed user and organization were created using different OAuth clients.", 'managed_user_other_client'],
+    );
+    const regularIntoPlatform = await add(platform.organization.id, platform.owner.apiKey, regular.user.id);
+    assert.deepEqual(
+      [regularIntoPlatform.status, regularIntoPlatform.body.error.message, regularIntoPlatform.body.error.details.reason],
+      [400, "Can't add user to organization - the user is not platform managed user but organization is platform managed. Both have to be created using OAuth credentials.", 'regular_user_platform_organization'],
+    );
+    const own = await add(platform.organization.id, platform.owner.apiKey, managed.id);
+    assert.deepEqual([own.status, own.body.data.userId], [201, managed.id], 'its own client\'s user: the upsert takes them');
+    // A platform organization without clients yet takes anyone, as the reference (no client to compare with).
+    assert.equal((await add(otherPlatform.organization.id, otherPlatform.owner.apiKey, regular.user.id)).status, 400);
+    const fresh = await createOrganization(api, { isPlatform: true });
+    assert.equal((await add(fresh.organization.id, fresh.owner.apiKey, regular.user.id)).status, 201);
   });
 
   test('leaving the organization removes the member from its teams and its profile there', async () => {

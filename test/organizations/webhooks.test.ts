@@ -82,6 +82,19 @@ describe('organization webhooks (/v2/organizations/{orgId}/webhooks)', () => {
     assert.deepEqual((await api.request('GET', path(), { key: admin.apiKey })).body.data, []);
   });
 
+  test('the list pages as the reference\'s SkipTakePagination: 250 by default, not 25', async () => {
+    // OrganizationsWebhooksController.getAllOrganizationWebhooks: `@Query() queryParams: SkipTakePagination` and
+    // `getWebhooksPaginated(orgId, skip ?? 0, take ?? 250)`.
+    const { organization, owner: orgOwner } = await createOrganization(api);
+    const at = (id?: number) => `/v2/organizations/${organization.id}/webhooks${id === undefined ? '' : `/${id}`}`;
+    for (let i = 0; i < 27; i++) {
+      const made = await api.request('POST', at(), { key: orgOwner.apiKey, body: { subscriberUrl: `${receiver.url}/page-${i}`, active: true, triggers: ['BOOKING_CREATED'] } });
+      assert.equal(made.status, 201, made.text);
+    }
+    assert.equal((await api.request('GET', at(), { key: orgOwner.apiKey })).body.data.length, 27);
+    assert.equal((await api.request('GET', `${at()}?take=26`, { key: orgOwner.apiKey })).body.data.length, 26);
+  });
+
   test('bad input is refused with 400 naming the field', async () => {
     assertNamesField(await api.request('POST', path(), { key: admin.apiKey, body: { active: true, triggers: ['BOOKING_CREATED'] } }), 'subscriberUrl');
     assertNamesField(await api.request('POST', path(), { key: admin.apiKey, body: { subscriberUrl: `${receiver.url}/x`, triggers: ['BOOKING_CREATED'] } }), 'active');

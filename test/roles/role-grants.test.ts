@@ -49,6 +49,7 @@ const ROLE_ROUTES: Record<string, string> = {
   'DELETE /v2/organizations/{orgId}/teams/{teamId}/roles/{roleId}/permissions': 'role writes (test below)',
   'DELETE /v2/organizations/{orgId}/teams/{teamId}/roles/{roleId}/permissions/{permission}': 'role writes (test below)',
   'POST /v2/organizations/{orgId}/teams/{teamId}/invite': 'an invitation link: joining through it is the joiner\'s own act, as MEMBER',
+  'POST /v2/teams/{teamId}/invite': 'an invitation link: joining through it is the joiner\'s own act, as MEMBER',
   'PATCH /v2/organizations/{orgId}/users/{userId}': 'changes the account, never a role',
   'POST /v2/oauth-clients/{clientId}/users': "a managed user joins its client's organization as MEMBER",
   'PATCH /v2/oauth-clients/{clientId}/users/{userId}': 'changes the account, never a role',

@@ -66,7 +66,8 @@ describe('memberships need the member\'s consent', () => {
       key: owner.apiKey,
       body: { title: 'Cover', slug: `cover-${Date.now()}`, lengthInMinutes: 30, schedulingType: 'collective', hosts: [{ userId: invitee.user.id }] },
     });
-    assert.deepEqual([asHost.status, asHost.body.error.details.reason], [400, 'host_not_team_member']);
+    assert.deepEqual([asHost.status, asHost.body.error.details.reason], [404, 'host_not_team_member']);
+    assert.match(asHost.body.error.message, new RegExp(`membership of user ${invitee.user.id} \\(id ${membershipId}\\) is pending until they accept it: POST ${base}/${membershipId}/accept`));
     // Nobody else accepts for them: not the owner, not another user with the id.
     const forced = await api.request('PATCH', `${base}/${membershipId}`, { key: owner.apiKey, body: { accepted: true } });
     assert.deepEqual([forced.status, forced.body.error.details.reason], [403, 'membership_acceptance_by_member_only']);

@@ -46,19 +46,38 @@ describe('POST /v1/teams', () => {
     }
   });
 
-  test('ownerId is for the system admin only; parentId only into an organization the caller administers', async () => {
+  test('ownerId is for the system admin only (401); parentId only into an organization the caller owns or administers (401), never a team (400)', async () => {
+    // The reference's apps/api/v1/pages/api/teams/_post.ts: checkPermissions `if (!isSystemWideAdmin && body.ownerId) throw new
+    // HttpError({ statusCode: 401, message: "ADMIN required for `ownerId`" })`; a parentId the caller is not OWNER or ADMIN of is
+    // `statusCode: 401, message: "Unauthorized: Invalid parent id. You can only use parent id if you are org owner or admin."`,
+    // and one with a parent of its own `statusCode: 400, message: "parentId must be of an organization, not a team."`.
     const other = await createMember(api);
     const refused = await api.request('POST', `/v1/teams?apiKey=${user.apiKey}`, { body: { ...required('v1-owner'), ownerId: other.user.id } });
-    assert.equal(refused.status, 403);
+    assert.deepEqual([refused.status, refused.body.error.code, refused.body.error.message], [401, 'UnauthorizedException', 'ADMIN required for `ownerId`']);
     const byAdmin = await api.request('POST', `/v1/teams?apiKey=${ADMIN_API_KEY}`, { body: { ...required('v1-owner'), ownerId: other.user.id } });
     assert.deepEqual([byAdmin.status, byAdmin.body.owner.userId], [201, other.user.id]);
 
     const { organization, owner } = await createOrganization(api);
+    const invalidParent = 'Unauthorized: Invalid parent id. You can only use parent id if you are org owner or admin.';
     const outsider = await api.request('POST', `/v1/teams?apiKey=${user.apiKey}`, { body: { ...required('v1-child'), parentId: organization.id } });
-    assert.equal(outsider.status, 403);
+    assert.deepEqual([outsider.status, outsider.body.error.message], [401, invalidParent]);
+    const missing = await api.request('POST', `/v1/teams?apiKey=${user.apiKey}`, { body: { ...required('v1-child'), parentId: 2147483000 } });
+    assert.deepEqual([missing.status, missing.body.error.message], [401, invalidParent]);
     const child = await api.request('POST', `/v1/teams?apiKey=${owner.apiKey}`, { body: { ...required('v1-child'), parentId: organization.id } });
     assert.deepEqual([child.status, child.body.team.parentId], [201, organization.id]);
     const notOrg = await api.request('POST', `/v1/teams?apiKey=${owner.apiKey}`, { body: { ...required('v1-child-2'), parentId: child.body.team.id } });
-    assert.deepEqual([notOrg.status, notOrg.body.error.details.errors[0].property], [400, 'parentId']);
+    assert.deepEqual([notOrg.status, notOrg.body.error.message, notOrg.body.error.details.errors[0].property], [400, 'parentId must be of an organization, not a team.', 'parentId']);
+  });
+
+  test('a slug any team already has (in an organization too) is the reference\'s 409 "Team slug already exists"', async () => {
+    // _post.ts: `prisma.team.findFirst({ where: { slug: { mode: "insensitive", equals: data.slug } } })` over every team, then
+    // `throw new HttpError({ statusCode: 409, message: "Team slug already exists" })`.
+    const { organization, owner } = await createOrganization(api);
+    const inOrganization = await api.request('POST', `/v2/organizations/${organization.id}/teams`, { key: owner.apiKey, body: { name: 'Org sales', slug: 'v1-org-sales' } });
+    assert.equal(inOrganization.status, 201, inOrganization.text);
+    for (const slug of ['v1-first', 'v1-org-sales']) {
+      const taken = await api.request('POST', `/v1/teams?apiKey=${user.apiKey}`, { body: required(slug) });
+      assert.deepEqual([taken.status, taken.body.error.code, taken.body.error.message, taken.body.error.details.reason], [409, 'ConflictException', 'Team slug already exists', 'team_slug_taken'], slug);
+    }
   });
 });

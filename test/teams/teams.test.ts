@@ -150,6 +150,69 @@ describe('team memberships (/v2/teams/{teamId}/memberships)', () => {
     assert.deepEqual([badRole.status, badRole.body.error.details.errors[0].property], [400, 'role']);
   });
 
+  test('?emails= filters the list: comma-separated or repeated, trimmed, any case, at most 20 distinct addresses; a pending invitee matches nothing', async () => {
+    // The reference's GetTeamMembershipsInput: emails split on commas (a repeated parameter too), trimmed, lower-cased and
+    // de-duplicated, then `@ArrayMaxSize(20, { message: "emails array cannot contain more than 20 email addresses for team
+    // membership filtering" })` and `@IsEmail({}, { each: true, message: "Each email must be a valid email address" })`;
+    // its e2e "should handle empty emails array gracefully" (`?emails=` lists everyone) and "should validate email array
+    // size limits" (21 addresses, `.expect(400)`).
+    const team = await createTeam(api, owner);
+    const [alice, bob, carol] = [await createMember(api), await createMember(api), await createMember(api)];
+    const aliceMembership = await addTeamMember(api, owner.apiKey, team.id, alice);
+    const bobMembership = await addTeamMember(api, owner.apiKey, team.id, bob, 'ADMIN');
+    await addTeamMember(api, owner.apiKey, team.id, carol, 'MEMBER', false);
+    const base = `/v2/teams/${team.id}/memberships`;
+    const list = async (query: string) => {
+      const response = await api.request('GET', `${base}?${query}`, { key: owner.apiKey });
+      assert.equal(response.status, 200, response.text);
+      return response.body.data.map((membership: any) => membership.id);
+    };
+    const q = encodeURIComponent;
+    assert.deepEqual(await list(`emails=${q(alice.user.email.toUpperCase())}`), [aliceMembership.id]);
+    assert.deepEqual(await list(`emails=${q(`${alice.user.email}, ${bob.user.email}`)}`), [aliceMembership.id, bobMembership.id]);
+    assert.deepEqual(await list(`emails=${q(bob.user.email)}&emails=${q(alice.user.email)}`), [aliceMembership.id, bobMembership.id]);
+    assert.deepEqual(await list(`emails=${q(`${alice.user.email},${bob.user.email}`)}&skip=1&take=1`), [bobMembership.id]);
+    assert.deepEqual(await list(`emails=${q('nobody@example.com')}`), []);
+    assert.equal((await list('emails=')).length, 4, 'an empty filter lists everyone');
+    assert.deepEqual(await list(`emails=${q(carol.user.email)}`), [], 'who a pending invitee is stays hidden');
+    const twenty = Array.from({ length: 20 }, (_, i) => `person${i}@example.com`);
+    assert.deepEqual(await list(`emails=${q([...twenty, twenty[0]!.toUpperCase()].join(','))}`), [], 'duplicates count once');
+
+    const tooMany = await api.request('GET', `${base}?emails=${q([...twenty, 'one-more@example.com'].join(','))}`, { key: owner.apiKey });
+    assert.deepEqual(
+      [tooMany.status, tooMany.body.error.code, tooMany.body.error.message, tooMany.body.error.details.errors[0].property],
+      [400, 'BadRequestException', 'emails array cannot contain more than 20 email addresses for team membership filtering', 'emails'],
+    );
+    const invalid = await api.request('GET', `${base}?emails=${q(`${alice.user.email},not-an-email`)}`, { key: owner.apiKey });
+    assert.deepEqual([invalid.status, invalid.body.error.message, invalid.body.error.details.errors[0].property], [400, 'Each email must be a valid email address', 'emails']);
+  });
+
+  test('POST /v2/teams/{teamId}/invite: a link for the team\'s admins (200), as the reference\'s TeamsInviteController', async () => {
+    // The reference's TeamsInviteController: `@Post("/invite") @Roles("TEAM_ADMIN") @HttpCode(HttpStatus.OK)`, answering
+    // `{ status: SUCCESS_STATUS, data: result }` with TeamService.createInvite's `{ token, inviteLink }`.
+    const team = await createTeam(api, owner);
+    const [admin, member] = [await createMember(api), await createMember(api)];
+    await addTeamMember(api, owner.apiKey, team.id, admin, 'ADMIN');
+    await addTeamMember(api, owner.apiKey, team.id, member);
+    const response = await api.request('POST', `/v2/teams/${team.id}/invite`, { key: admin.apiKey });
+    assert.equal(response.status, 200, response.text);
+    const { token, inviteLink } = response.body.data;
+    assert.match(token, /^[0-9a-f]{64}$/);
+    assert.equal(inviteLink, `${api.config.appUrl.replace(/\/+$/, '')}/teams?token=${token}`);
+    const byMember = await api.request('POST', `/v2/teams/${team.id}/invite`, { key: member.apiKey });
+    assert.deepEqual([byMember.status, byMember.body.error.message], [403, `RolesGuard - user with id=${member.user.id} does not have the minimum required role=TEAM_ADMIN within team with id=${team.id}.`]);
+  });
+
+  test('a membership that is not the team\'s: GET is the reference\'s "Organization\'s Team membership not found", DELETE names it', async () => {
+    // TeamsMembershipsService.getTeamMembership: `throw new NotFoundException("Organization's Team membership not found")`;
+    // deleteTeamMembership: `throw new NotFoundException(`Membership with id ${membershipId} not found in team ${teamId}`)`.
+    const team = await createTeam(api, owner);
+    const got = await api.request('GET', `/v2/teams/${team.id}/memberships/2147483000`, { key: owner.apiKey });
+    assert.deepEqual([got.status, got.body.error.message], [404, "Organization's Team membership not found"]);
+    const deleted = await api.request('DELETE', `/v2/teams/${team.id}/memberships/2147483000`, { key: owner.apiKey });
+    assert.deepEqual([deleted.status, deleted.body.error.message], [404, `Membership with id 2147483000 not found in team ${team.id}`]);
+  });
+
   test('the last OWNER can be neither demoted nor removed (400 naming it); with a second owner both work', async () => {
     const team = await createTeam(api, owner);
     const ownMembership = (await api.request('GET', `/v2/teams/${team.id}/memberships`, { key: owner.apiKey })).body.data[0];

@@ -100,6 +100,15 @@ export async function acceptedMemberIds(db: Db, teamId: number): Promise<number[
   return rows.map((row) => row.userId);
 }
 
+/** The memberships of the team held by any of `userIds`, accepted or not. */
+export async function membershipsOfUsers(db: Db, teamId: number, userIds: number[]): Promise<{ id: number; userId: number; accepted: boolean }[]> {
+  if (userIds.length === 0) return [];
+  return db
+    .select({ id: memberships.id, userId: memberships.userId, accepted: memberships.accepted })
+    .from(memberships)
+    .where(and(eq(memberships.teamId, teamId), inArray(memberships.userId, userIds)));
+}
+
 export async function isAcceptedMember(db: Db, teamId: number, userId: number): Promise<boolean> {
   const [row] = await db
     .select({ id: memberships.id })

@@ -1,8 +1,9 @@
 import type { ChangeEvent, ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import type { EventTypeEmailSettings, SchedulingType } from '../../db/schema.js';
-import { badRequest, fieldRejected, invalidField, notFound } from '../../lib/errors.js';
+import { badRequest, DomainError, fieldRejected, invalidField, notFound } from '../../lib/errors.js';
 import { emptiedAsStandard } from '../calendar-invites/calendar-invites.service.js';
+import { membershipPath } from '../teams/membership-invitations.service.js';
 import type { CalendarInvites } from './event-type-model.js';
 import { type EventTypeRow, type EventTypeState, updateEventType } from './event-types.repository.js';
 import {
@@ -99,18 +100,30 @@ export function normalizeSchedulingType(value: string): SchedulingType {
   return value as SchedulingType;
 }
 
-/** Each host named once, and only accepted members of the team (400 naming the user otherwise). */
-async function assertHostsAreMembers(db: Db, teamId: number, hosts: HostChange[]): Promise<void> {
+/**
+ * Each host named once, and only accepted members of the team. Anyone else is the reference's 404
+ * (its validateHosts); a member who has not accepted yet is told which membership waits for them and how
+ * they accept it, since svc makes nobody a host without their consent.
+ */
+async function assertHostsAreMembers(db: Db, team: TeamRow, hosts: HostChange[]): Promise<void> {
   const seen = new Set<number>();
   for (const host of hosts) {
     if (seen.has(host.userId)) throw fieldRejected('hosts', 'duplicate_host', `hosts names user ${host.userId} more than once`, host.userId);
     seen.add(host.userId);
   }
-  const members = new Set(await repo.acceptedMemberIds(db, teamId));
-  const outsiders = hosts.filter((host) => !members.has(host.userId)).map((host) => host.userId);
-  if (outsiders.length > 0) {
-    throw fieldRejected('hosts', 'host_not_team_member', `Invalid hosts: ${outsiders.join(', ')} are not accepted members of team with id ${teamId}.`, outsiders);
-  }
+  const held = await repo.membershipsOfUsers(db, team.id, [...seen]);
+  const accepted = new Set(held.filter((membership) => membership.accepted).map((membership) => membership.userId));
+  const invalid = hosts.map((host) => host.userId).filter((userId) => !accepted.has(userId));
+  if (invalid.length === 0) return;
+  const pending = held
+    .filter((membership) => !membership.accepted)
+    .sort((a, b) => invalid.indexOf(a.userId) - invalid.indexOf(b.userId))
+    .map((membership) => ({ userId: membership.userId, membershipId: membership.id, accept: `POST ${membershipPath(team, membership.id)}/accept` }));
+  const waiting = pending.map(({ userId, membershipId, accept }) => ` The membership of user ${userId} (id ${membershipId}) is pending until they accept it: ${accept}, with their own credentials.`);
+  throw new DomainError('not_found', 'host_not_team_member', `Invalid hosts: ${invalid.join(', ')} are not members of team with id ${team.id}.${waiting.join('')}`, {
+    hosts: invalid,
+    ...(pending.length > 0 ? { pendingMemberships: pending } : {}),
+  });
 }
 
 /**
@@ -193,7 +206,7 @@ export async function createTeamEventType(deps: Deps, team: TeamRow, input: Crea
     const assignAll = assignAllTeamMembers ?? false;
     assertCalendarFieldsUsable(personal);
     assertHostsOrAssignAll(schedulingType!, hosts, assignAll);
-    if (hosts) await assertHostsAreMembers(tx, team.id, hosts);
+    if (hosts) await assertHostsAreMembers(tx, team, hosts);
     await assertSlugFree(tx, team.id, personal.slug);
     const state: EventTypeState = {
       ...applyChanges(initialState(), personal),
@@ -283,7 +296,7 @@ export async function updateTeamEventType(deps: Deps, team: TeamRow, id: number,
     const assignAll = assignAllTeamMembers ?? (hosts !== undefined && type !== 'roundRobin' ? false : row.assignAllTeamMembers);
     assertCalendarFieldsUsable(personal);
     if (assignAllTeamMembers !== undefined || hosts !== undefined) assertHostsOrAssignAll(type, hosts, assignAll);
-    if (hosts) await assertHostsAreMembers(tx, team.id, hosts);
+    if (hosts) await assertHostsAreMembers(tx, team, hosts);
     await assertSlugFree(tx, team.id, personal.slug, id);
     const state: EventTypeState = {
       ...applyChanges(stateOf(row), personal),

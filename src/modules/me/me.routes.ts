@@ -6,16 +6,18 @@ import { pickVariant } from '../../http/api-version.js';
 import { Envelope, ok } from '../../http/envelope.js';
 import { principalOf } from '../../http/request-guard.js';
 import { MeOutput, SetPasswordBody, UpdateMeBody } from '../users/users.schemas.js';
+import { mainOrganizationOf } from '../organizations/organizations.service.js';
 import { setMyPassword, updateMyProfile } from './me.service.js';
 import { meVersions } from './me.versions.js';
 
 export function registerMeRoutes(app: App, ctx: AppContext): void {
   app.get('/v2/me', {
     config: { access: access.user('PROFILE_READ') },
-    schema: { tags: ['Me'], summary: 'Get my profile', response: { 200: Envelope(MeOutput) } },
+    schema: { tags: ['Me'], summary: 'Get my profile', description: "`organizationId` and `organization` name the organization of the caller's main profile: the one that made the account, else the first they joined (an invitation not yet accepted gives none).", response: { 200: Envelope(MeOutput) } },
     handler: async (request) => {
       const { present } = pickVariant(meVersions, request.apiVersion)!;
-      return ok(present(principalOf(request).user));
+      const { user } = principalOf(request);
+      return ok(present(user, await mainOrganizationOf(ctx.database.db, user.id)));
     },
   });
 

@@ -7,6 +7,7 @@ import type { Actor } from '../access/resource-policy.js';
 import { addMemberIn, changeMembershipIn, type CreateMembershipInput, invitationContext, type MembershipDeps, removeMemberIn, type UpdateMembershipInput } from '../teams/memberships.service.js';
 import * as repo from './organizations.repository.js';
 import { tenancyWrite } from '../access/tenancy-cache.js';
+import { assertMayJoinOrganization } from '../platform/oauth-clients.service.js';
 import { revokeTokensOfOrganizationMember } from '../platform/platform-tokens.service.js';
 
 const membershipNotInOrganization = (membershipId: number) => notFound('membership_not_found', `IsMembershipInOrg - Membership (${membershipId}) not found.`);
@@ -30,6 +31,7 @@ async function profileIfAccepted(tx: Db, membership: MembershipWithUser): Promis
  */
 export async function createOrganizationMembership(deps: MembershipDeps, actor: Actor, organizationId: number, input: CreateMembershipInput): Promise<MembershipWithUser> {
   return tenancyWrite(deps, async (tx) => {
+    if (await teamsRepo.userExists(tx, input.userId)) await assertMayJoinOrganization(tx, input.userId, organizationId);
     const existing = await teamsRepo.findMembershipOfUser(tx, organizationId, input.userId);
     const membership = existing
       ? await changeMembershipIn(tx, actor, organizationId, existing.id, { role: input.role ?? 'MEMBER', accepted: input.accepted ?? false, disableImpersonation: input.disableImpersonation ?? false })

@@ -26,8 +26,12 @@ function registerOrganizationUserScheduleRoutes(app: App, ctx: AppContext): void
   const tags = ['Orgs / Users / Schedules'];
   const read = access.tenant('ORG_SCHEDULE_READ', { role: 'ORG_ADMIN', permissions: [] });
   const write = access.tenant('ORG_SCHEDULE_WRITE', { role: 'ORG_ADMIN', permissions: [] });
-  // Only users the organization created: a user merely added to it keeps their schedules to themselves.
-  const targetUser = async (request: FastifyRequest<{ Params: { orgId: number; userId: number } }>) =>
+  type UserRequest = FastifyRequest<{ Params: { orgId: number; userId: number } }>;
+  // Reads: any user of the organization (IsUserInOrg: a profile there, which a member has once they accepted).
+  const readableUser = async (request: UserRequest) => (await orgUsers.getOrganizationUser(ctx.database.db, request.params.orgId, request.params.userId)).user;
+  // Writes: only users the organization created. Any user id can be added to an organization, so a member who
+  // merely joined it keeps their schedules to themselves (the reference lets its admins write them too).
+  const targetUser = async (request: UserRequest) =>
     (await orgUsers.getManagedOrganizationUser(ctx.database.db, principalOf(request).user, request.params.orgId, request.params.userId)).user;
 
   app.get('/v2/organizations/:orgId/schedules', {
@@ -58,14 +62,20 @@ function registerOrganizationUserScheduleRoutes(app: App, ctx: AppContext): void
 
   app.get('/v2/organizations/:orgId/users/:userId/schedules', {
     config: { access: read },
-    schema: { tags, summary: 'Get all schedules', params: OrgUserParams, response: { 200: Envelope(Type.Array(ScheduleOutput_2024_06_11)) } },
-    handler: async (request) => ok((await schedules.listSchedules(ctx.database.db, await targetUser(request))).map(variant.present)),
+    schema: {
+      tags,
+      summary: 'Get all schedules',
+      description: "Any user of the organization (a profile there: a member who accepted). Creating, changing and deleting schedules is for the users the organization created.",
+      params: OrgUserParams,
+      response: { 200: Envelope(Type.Array(ScheduleOutput_2024_06_11)) },
+    },
+    handler: async (request) => ok((await schedules.listSchedules(ctx.database.db, await readableUser(request))).map(variant.present)),
   });
 
   app.get('/v2/organizations/:orgId/users/:userId/schedules/:scheduleId', {
     config: { access: read },
     schema: { tags, summary: 'Get a schedule', params: OrgUserScheduleParams, response: { 200: Envelope(ScheduleOutput_2024_06_11) } },
-    handler: async (request) => ok(variant.present(await schedules.getSchedule(ctx.database.db, await targetUser(request), request.params.scheduleId))),
+    handler: async (request) => ok(variant.present(await schedules.getSchedule(ctx.database.db, await readableUser(request), request.params.scheduleId))),
   });
 
   app.patch('/v2/organizations/:orgId/users/:userId/schedules/:scheduleId', {
@@ -100,7 +110,7 @@ function registerOrganizationTeamScheduleRoutes(app: App, ctx: AppContext): void
     schema: {
       tags: ['Orgs / Teams / Schedules'],
       summary: 'Get all team member schedules',
-      description: "Every schedule of the team's members (pending ones included), oldest first.",
+      description: "Every schedule of the team's accepted members, oldest first: a member who has not accepted shows the team nothing.",
       params: OrgTeamParams,
       querystring: TakeSkipQuery(),
       response: { 200: Envelope(Type.Array(ScheduleOutput_2024_06_11)) },

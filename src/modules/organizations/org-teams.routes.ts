@@ -7,6 +7,7 @@ import { TakeSkipQuery } from '../../http/pagination.js';
 import { principalOf, tenantOf } from '../../http/request-guard.js';
 import { presentMembership, presentTeam } from '../teams/teams.presenter.js';
 import { CreateMembershipBody, CreateTeamBody, MembershipOutput, MembershipRoleSchema, TeamOutput, UpdateMembershipBody, UpdateTeamBody } from '../teams/teams.schemas.js';
+import { createInviteLink } from '../teams/membership-invitations.service.js';
 import { listMemberships } from '../teams/memberships.service.js';
 import * as teams from '../teams/teams.service.js';
 import { InviteOutput, OrgIdParams, OrgTeamMembershipParams, OrgTeamParams } from './organizations.schemas.js';
@@ -94,7 +95,7 @@ function registerOrganizationTeamRoutes(app: App, ctx: AppContext): void {
       params: OrgTeamParams,
       response: { 200: Envelope(InviteOutput) },
     },
-    handler: async (request) => ok(await orgTeams.createInvite(ctx.database.db, ctx.config.appUrl, orgAndTeam(request).team.id, ctx.clock())),
+    handler: async (request) => ok(await createInviteLink(ctx.database.db, ctx.config.appUrl, orgAndTeam(request).team.id, ctx.clock())),
   });
 }
 
@@ -151,7 +152,10 @@ function registerOrganizationTeamMembershipRoutes(app: App, ctx: AppContext): vo
   app.delete('/v2/organizations/:orgId/teams/:teamId/memberships/:membershipId', {
     config: { access: access.tenant('TEAM_MEMBERSHIP_WRITE', rule('team.remove')) },
     schema: { tags, summary: 'Delete a membership', description: 'The last OWNER cannot be removed.', params: OrgTeamMembershipParams, response: { 200: Envelope(MembershipOutput) } },
-    handler: async (request) => ok(presentMembership(await orgTeams.deleteOrganizationTeamMembership(ctx, principalOf(request).user, orgAndTeam(request).team.id, request.params.membershipId))),
+    handler: async (request) => {
+      const { organization, team } = orgAndTeam(request);
+      return ok(presentMembership(await orgTeams.deleteOrganizationTeamMembership(ctx, principalOf(request).user, organization.id, team.id, request.params.membershipId)));
+    },
   });
 }
 

@@ -1,13 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import type { MembershipRole } from '../../db/schema.js';
-import { hashToken } from '../../lib/crypto.js';
 import { notFound, unprocessable } from '../../lib/errors.js';
 import * as teamsRepo from '../teams/teams.repository.js';
 import type { MembershipWithUser, TeamRow } from '../teams/teams.repository.js';
 import type { Actor } from '../access/resource-policy.js';
-import { INVITE_VALIDITY_MS, invitationLink } from '../teams/membership-invitations.service.js';
-import { addMemberIn, changeMembershipIn, type CreateMembershipInput, invitationContext, type MembershipDeps, removeMemberIn, type UpdateMembershipInput } from '../teams/memberships.service.js';
+import { addMemberIn, changeMembershipIn, type CreateMembershipInput, getTeamMembership, invitationContext, type MembershipDeps, removeMemberIn, type UpdateMembershipInput } from '../teams/memberships.service.js';
 import { createTeam, type CreateTeamInput, type Deps } from '../teams/teams.service.js';
 import * as repo from './organizations.repository.js';
 import { tenancyWrite } from '../access/tenancy-cache.js';
@@ -32,13 +29,6 @@ export async function listMyOrganizationTeams(db: Db, organizationId: number, us
   return teamsRepo.listTeamsOfParentWithRole(db, organizationId, userId, !everything);
 }
 
-/** An invitation link to the team: a 64-hex token, shown once, valid a week. */
-export async function createInvite(db: Db, appUrl: string, teamId: number, now: number): Promise<{ token: string; inviteLink: string }> {
-  const token = randomBytes(32).toString('hex');
-  await teamsRepo.insertInviteToken(db, { teamId, hashedToken: hashToken(token), expiresAt: new Date(now + INVITE_VALIDITY_MS) });
-  return { token, inviteLink: invitationLink(appUrl, token) };
-}
-
 /** Team memberships under an organization are only for the organization's users (422 otherwise, as the reference). */
 export async function createOrganizationTeamMembership(deps: MembershipDeps, actor: Actor, organizationId: number, teamId: number, input: CreateMembershipInput): Promise<MembershipWithUser> {
   return tenancyWrite(deps, async (tx) => {
@@ -47,13 +37,7 @@ export async function createOrganizationTeamMembership(deps: MembershipDeps, act
   });
 }
 
-const orgTeamMembershipNotFound = () => notFound('membership_not_found', "Organization's Team membership not found");
-
-export async function getOrganizationTeamMembership(db: Db, teamId: number, membershipId: number): Promise<MembershipWithUser> {
-  const found = await teamsRepo.findMembership(db, teamId, membershipId);
-  if (!found) throw orgTeamMembershipNotFound();
-  return found;
-}
+export const getOrganizationTeamMembership = getTeamMembership;
 
 export async function updateOrganizationTeamMembership(deps: Deps, actor: Actor, teamId: number, membershipId: number, input: UpdateMembershipInput): Promise<MembershipWithUser> {
   return tenancyWrite(deps, async (tx) => {
@@ -62,9 +46,12 @@ export async function updateOrganizationTeamMembership(deps: Deps, actor: Actor,
   });
 }
 
-export async function deleteOrganizationTeamMembership(deps: Deps, actor: Actor, teamId: number, membershipId: number): Promise<MembershipWithUser> {
+/** Removes a member from the team; one that is not the team's is the reference's deleteOrgTeamMembership 404, naming it. */
+export async function deleteOrganizationTeamMembership(deps: Deps, actor: Actor, organizationId: number, teamId: number, membershipId: number): Promise<MembershipWithUser> {
   return tenancyWrite(deps, async (tx) => {
-    await getOrganizationTeamMembership(tx, teamId, membershipId);
+    if (!(await teamsRepo.findMembership(tx, teamId, membershipId))) {
+      throw notFound('membership_not_found', `Membership with id ${membershipId} not found in team ${teamId} of organization ${organizationId}`);
+    }
     return removeMemberIn(tx, actor, teamId, membershipId);
   });
 }

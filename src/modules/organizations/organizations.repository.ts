@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { profiles, teams, users } from '../../db/schema.js';
 
@@ -31,4 +31,20 @@ export async function ensureProfile(db: Db, organizationId: number, userId: numb
 
 export async function deleteProfile(db: Db, organizationId: number, userId: number): Promise<void> {
   await db.delete(profiles).where(and(eq(profiles.organizationId, organizationId), eq(profiles.userId, userId)));
+}
+
+/**
+ * The organization of the user's main profile, as the reference's getUserMainProfile picks it: the profile in
+ * the organization that made the account, else the first profile the user got.
+ */
+export async function findMainProfileOrganization(db: Db, userId: number): Promise<{ id: number; isPlatform: boolean } | undefined> {
+  const [row] = await db
+    .select({ id: teams.id, isPlatform: teams.isPlatform })
+    .from(profiles)
+    .innerJoin(teams, eq(teams.id, profiles.organizationId))
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .where(eq(profiles.userId, userId))
+    .orderBy(desc(sql`${profiles.organizationId} is not distinct from ${users.organizationId}`), asc(profiles.id))
+    .limit(1);
+  return row;
 }

@@ -39,6 +39,9 @@ export async function getOrganization(db: Db, orgId: number): Promise<TeamRow> {
 
 export const listOrganizations = repo.listOrganizations;
 
+/** The organization `/v2/me` names for the user: their main profile's (see findMainProfileOrganization), if any. */
+export const mainOrganizationOf = (db: Db, userId: number) => repo.findMainProfileOrganization(db, userId);
+
 export async function updateOrganization(deps: Deps, orgId: number, input: { name?: string | undefined; slug?: string | undefined; isPlatform?: boolean | undefined; metadata?: TeamMetadata | undefined }): Promise<TeamRow> {
   return tenancyWrite(deps, async (tx) => {
     await getOrganization(tx, orgId);

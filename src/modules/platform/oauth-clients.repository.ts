@@ -72,6 +72,13 @@ export async function isPlatformOrganization(db: Db, organizationId: number): Pr
   return row !== undefined;
 }
 
+/** The client that manages the user (null for a user no client made), and the clients of the organization. */
+export async function findClientsOfUserAndOrganization(db: Db, userId: number, organizationId: number): Promise<{ userClientId: string | null; organizationClientIds: string[] }> {
+  const [managed] = await db.select({ clientId: platformManagedUsers.clientId }).from(platformManagedUsers).where(eq(platformManagedUsers.userId, userId));
+  const clients = await db.select({ id: platformOAuthClients.id }).from(platformOAuthClients).where(eq(platformOAuthClients.organizationId, organizationId));
+  return { userClientId: managed?.clientId ?? null, organizationClientIds: clients.map((client) => client.id) };
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Managed users
 

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { PLATFORM_PERMISSIONS, type PlatformPermission } from '../../http/scopes.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { assertDisplayName } from '../../lib/display-name.js';
-import { fieldRejected, forbidden, invalidField, notFound } from '../../lib/errors.js';
+import { badRequest, fieldRejected, forbidden, invalidField, notFound } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import type { Principal } from '../auth/principal.js';
 import { findMembershipOfUser } from '../teams/teams.repository.js';
@@ -190,4 +190,27 @@ export async function deleteOAuthClient(tx: Db, announce: Announce, secrets: Sec
   await repo.deleteOAuthClient(tx, clientId);
   await announce({ kind: 'oauthClient', clientId });
   return viewOf(secrets, existing);
+}
+
+/**
+ * The reference's canUserBeAddedToOrg: a user no OAuth client manages joins only organizations without
+ * clients, a managed user only an organization one of whose clients manages them.
+ */
+export async function assertMayJoinOrganization(db: Db, userId: number, organizationId: number): Promise<void> {
+  const { userClientId, organizationClientIds } = await repo.findClientsOfUserAndOrganization(db, userId, organizationId);
+  if (userClientId === null && organizationClientIds.length === 0) return;
+  if (userClientId !== null && organizationClientIds.includes(userClientId)) return;
+  if (userClientId === null) {
+    throw badRequest(
+      'regular_user_platform_organization',
+      "Can't add user to organization - the user is not platform managed user but organization is platform managed. Both have to be created using OAuth credentials.",
+    );
+  }
+  if (organizationClientIds.length === 0) {
+    throw badRequest(
+      'managed_user_regular_organization',
+      "Can't add user to organization - the user is platform managed user but organization is not because organization probably was not created using OAuth credentials.",
+    );
+  }
+  throw badRequest('managed_user_other_client', "Can't add user to organization - managed user and organization were created using different OAuth clients.");
 }

@@ -46,6 +46,13 @@ export function membershipPath(team: Pick<TeamRow, 'id' | 'parentId' | 'isOrgani
 
 export const invitationLink = (appUrl: string, token: string) => `${appUrl.replace(/\/+$/, '')}/teams?token=${token}`;
 
+/** An invitation link to the team anyone may join by (its invite routes): a 64-hex token, shown once, valid a week. */
+export async function createInviteLink(db: Db, appUrl: string, teamId: number, now: number): Promise<{ token: string; inviteLink: string }> {
+  const token = randomBytes(32).toString('hex');
+  await repo.insertInviteToken(db, { teamId, hashedToken: hashToken(token), expiresAt: new Date(now + INVITE_VALIDITY_MS) });
+  return { token, inviteLink: invitationLink(appUrl, token) };
+}
+
 /** Mails the invitee of a pending membership their invitation (at most once a day per team), in `tx`. */
 export async function inviteIn(tx: Db, context: InvitationContext, actor: Actor, team: TeamRow, membership: MembershipWithUser): Promise<void> {
   if (await repo.invitedSince(tx, team.id, membership.userId, new Date(context.now - INVITATION_MAIL_INTERVAL_MS))) return;

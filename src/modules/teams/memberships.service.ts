@@ -35,10 +35,35 @@ function definedOnly<T extends object>(input: T): Partial<T> {
   return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
+/** `GET .../memberships/{membershipId}` of a team: the reference's TeamsMembershipsService.getTeamMembership message when it is not the team's. */
+export async function getTeamMembership(db: Db, teamId: number, membershipId: number): Promise<MembershipWithUser> {
+  const found = await repo.findMembership(db, teamId, membershipId);
+  if (!found) throw notFound('membership_not_found', "Organization's Team membership not found");
+  return found;
+}
+
 export async function getMembership(db: Db, teamId: number, membershipId: number): Promise<MembershipWithUser> {
   const found = await repo.findMembership(db, teamId, membershipId);
   if (!found) throw membershipNotFound(teamId, membershipId);
   return found;
+}
+
+const EMAIL = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
+const MAX_EMAIL_FILTER = 20;
+
+/**
+ * The `emails` filter of a team's membership list, as the reference's GetTeamMembershipsInput reads it:
+ * values repeated or separated by commas, trimmed, lower-cased, each once; none left is no filter.
+ */
+export function parseEmailFilter(values: readonly string[] | undefined): string[] | undefined {
+  const emails = [...new Set((values ?? []).flatMap((value) => value.split(',')).map((email) => email.trim().toLowerCase()).filter(Boolean))];
+  if (emails.length === 0) return undefined;
+  if (emails.length > MAX_EMAIL_FILTER) {
+    throw fieldRejected('emails', 'validation_failed', `emails array cannot contain more than ${MAX_EMAIL_FILTER} email addresses for team membership filtering`, emails);
+  }
+  const invalid = emails.find((email) => !EMAIL.test(email));
+  if (invalid !== undefined) throw fieldRejected('emails', 'validation_failed', 'Each email must be a valid email address', invalid);
+  return emails;
 }
 
 /** A page of a team's (or organization's) members, served from the tenancy cache when it can be. */

@@ -20,7 +20,7 @@ export function registerTeamScheduleRoutes(app: App, ctx: AppContext): void {
     schema: {
       tags: ['Teams / Schedules'],
       summary: 'Get all team member schedules',
-      description: "Every schedule of the team's members (pending ones included), oldest first.",
+      description: "Every schedule of the team's accepted members, oldest first: a member who has not accepted shows the team nothing.",
       params: TeamIdParams,
       querystring: TakeSkipQuery(),
       response: { 200: Envelope(Type.Array(ScheduleOutput_2024_06_11)) },

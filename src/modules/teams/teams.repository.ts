@@ -57,6 +57,12 @@ export async function isSlugTaken(db: Db, parentId: number | null, slug: string,
   return row !== undefined;
 }
 
+/** Does any team or organization, anywhere, have this slug (any case)? */
+export async function isSlugTakenByAnyTeam(db: Db, slug: string): Promise<boolean> {
+  const [row] = await db.select({ id: teams.id }).from(teams).where(sql`lower(${teams.slug}) = lower(${slug})`).limit(1);
+  return row !== undefined;
+}
+
 export async function updateTeam(db: Db, id: number, changes: TeamChanges): Promise<TeamRow> {
   const [row] = await db.update(teams).set({ ...changes, updatedAt: sql`now()` }).where(eq(teams.id, id)).returning();
   return row!;
@@ -117,8 +123,12 @@ export async function findMembershipOfUser(db: Db, teamId: number, userId: numbe
   return row;
 }
 
+/**
+ * A page of the team's memberships; with `emails`, only members with one of them (any case) whom the team may
+ * see (consentedToTeam): filtering on a pending invitee's address would tell who they are.
+ */
 export async function listMemberships(db: Db, teamId: number, page: { skip: number; take: number; emails?: string[] | undefined }): Promise<MembershipWithUser[]> {
-  const byEmail = page.emails?.length ? inArray(sql`lower(${users.email})`, page.emails.map((email) => email.toLowerCase())) : undefined;
+  const byEmail = page.emails?.length ? and(inArray(sql`lower(${users.email})`, page.emails.map((email) => email.toLowerCase())), consentedToTeam) : undefined;
   return membershipsWithUser(db).where(and(eq(memberships.teamId, teamId), byEmail)).orderBy(asc(memberships.id)).offset(page.skip).limit(page.take);
 }
 

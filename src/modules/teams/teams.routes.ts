@@ -3,9 +3,9 @@ import type { AppContext } from '../../app/context.js';
 import { access } from '../../http/access.js';
 import type { App } from '../../http/app.js';
 import { Envelope, ok } from '../../http/envelope.js';
-import { TakeSkipQuery } from '../../http/pagination.js';
 import { principalOf, tenantOf } from '../../http/request-guard.js';
 import { notFound } from '../../lib/errors.js';
+import { InviteOutput } from '../organizations/organizations.schemas.js';
 import { presentMembership, presentTeam } from './teams.presenter.js';
 import {
   CreateMembershipBody,
@@ -13,10 +13,12 @@ import {
   MembershipOutput,
   TeamIdParams,
   TeamMembershipParams,
+  TeamMembershipsQuery,
   TeamOutput,
   UpdateMembershipBody,
   UpdateTeamBody,
 } from './teams.schemas.js';
+import { createInviteLink } from './membership-invitations.service.js';
 import * as memberships from './memberships.service.js';
 import * as teams from './teams.service.js';
 
@@ -88,9 +90,10 @@ function registerTeamMembershipRoutes(app: App, ctx: AppContext): void {
 
   app.get('/v2/teams/:teamId/memberships', {
     config: { access: read },
-    schema: { tags, summary: 'Get all memberships', params: TeamIdParams, querystring: TakeSkipQuery(), response: { 200: Envelope(Type.Array(MembershipOutput)) } },
+    schema: { tags, summary: 'Get all memberships', params: TeamIdParams, querystring: TeamMembershipsQuery, response: { 200: Envelope(Type.Array(MembershipOutput)) } },
     handler: async (request) => {
-      const rows = await memberships.listMemberships(ctx, namedTeam(request).id, { skip: request.query.skip ?? 0, take: request.query.take ?? 250 });
+      const { skip, take, emails } = request.query;
+      const rows = await memberships.listMemberships(ctx, namedTeam(request).id, { skip: skip ?? 0, take: take ?? 250, emails: memberships.parseEmailFilter(emails) });
       return ok(rows.map(presentMembership));
     },
   });
@@ -98,7 +101,7 @@ function registerTeamMembershipRoutes(app: App, ctx: AppContext): void {
   app.get('/v2/teams/:teamId/memberships/:membershipId', {
     config: { access: read },
     schema: { tags, summary: 'Get a membership', params: TeamMembershipParams, response: { 200: Envelope(MembershipOutput) } },
-    handler: async (request) => ok(presentMembership(await memberships.getMembership(ctx.database.db, namedTeam(request).id, request.params.membershipId))),
+    handler: async (request) => ok(presentMembership(await memberships.getTeamMembership(ctx.database.db, namedTeam(request).id, request.params.membershipId))),
   });
 
   app.patch('/v2/teams/:teamId/memberships/:membershipId', {
@@ -112,6 +115,18 @@ function registerTeamMembershipRoutes(app: App, ctx: AppContext): void {
       response: { 200: Envelope(MembershipOutput) },
     },
     handler: async (request) => ok(presentMembership(await memberships.changeMembership(ctx, principalOf(request).user, namedTeam(request).id, request.params.membershipId, request.body))),
+  });
+
+  app.post('/v2/teams/:teamId/invite', {
+    config: { access: write },
+    schema: {
+      tags: ['Teams / Invite'],
+      summary: 'Create team invite link',
+      description: 'A new invitation link to the team, valid for 7 days: whoever accepts it on its page joins as MEMBER. Only a hash of the token is stored.',
+      params: TeamIdParams,
+      response: { 200: Envelope(InviteOutput) },
+    },
+    handler: async (request) => ok(await createInviteLink(ctx.database.db, ctx.config.appUrl, namedTeam(request).id, ctx.clock())),
   });
 
   app.delete('/v2/teams/:teamId/memberships/:membershipId', {

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { TakeSkipQuery } from '../../http/pagination.js';
 import { StringEnum } from '../../http/schema-types.js';
 import { Metadata, TimeFormat, TimeZone, WeekStart } from '../users/users.schemas.js';
 
@@ -153,3 +154,14 @@ export const CreateTeamBodyV1 = Type.Object({
 });
 
 export const ApiKeyQuery = Type.Object({ apiKey: Type.String({ minLength: 1, description: 'Your API key' }) });
+
+/** `GetTeamMembershipsInput`: `take`/`skip`, and `emails` repeated or separated by commas (at most 20 distinct). */
+export const TeamMembershipsQuery = Type.Object({
+  ...TakeSkipQuery().properties,
+  emails: Type.Optional(
+    Type.Array(Type.String({ maxLength: 10000 }), {
+      maxItems: 100,
+      description: 'Only the members with one of these email addresses (any case): repeated, or separated by commas; at most 20 distinct addresses',
+    }),
+  ),
+});

@@ -1,7 +1,7 @@
 import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import type { TeamMetadata, Weekday } from '../../db/schema.js';
-import { badRequest, conflict, fieldRejected, forbidden, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, fieldRejected, notFound, unauthorized } from '../../lib/errors.js';
 import { revokeTokensOfClientsUnder } from '../platform/platform-tokens.service.js';
 import { createTeamScheduleIn } from '../schedules/schedules.service.js';
 import * as repo from './teams.repository.js';
@@ -155,14 +155,18 @@ export interface CreateTeamV1Input extends CreateTeamInput {
 export async function createTeamV1(deps: Deps, caller: { id: number; role: string }, input: CreateTeamV1Input): Promise<{ team: TeamRow; owner: MembershipWithUser | undefined }> {
   const { ownerId, parentId, ...fields } = input;
   const systemAdmin = caller.role === 'ADMIN';
-  if (ownerId !== undefined && !systemAdmin) throw forbidden('owner_id_admin_only', 'Only the system admin may set ownerId');
+  if (ownerId !== undefined && !systemAdmin) throw unauthorized('owner_id_admin_only', 'ADMIN required for `ownerId`');
   return tenancyWrite(deps, async (tx) => {
     if (ownerId !== undefined && !(await repo.userExists(tx, ownerId))) throw fieldRejected('ownerId', 'user_not_found', `User with id=${ownerId} does not exist`, ownerId);
+    // Version 1 refuses a slug any team has, wherever it is, before looking at parentId (the reference's order).
+    if (await repo.isSlugTakenByAnyTeam(tx, fields.slug!)) throw conflict('team_slug_taken', 'Team slug already exists');
     if (parentId !== undefined) {
       const parent = await repo.findTeamById(tx, parentId);
-      if (!parent?.isOrganization) throw fieldRejected('parentId', 'parent_not_organization', `Team with id=${parentId} is not an organization`, parentId);
-      const held = systemAdmin ? undefined : await repo.findMembershipOfUser(tx, parentId, caller.id);
-      if (!systemAdmin && (!held || held.role === 'MEMBER')) throw forbidden('not_organization_admin', `Only admins and owners of organization ${parentId} may create teams in it`);
+      const held = parent && !systemAdmin ? await repo.findMembershipOfUser(tx, parentId, caller.id) : undefined;
+      if (!parent || (!systemAdmin && (!held || held.role === 'MEMBER'))) {
+        throw unauthorized('not_organization_admin', 'Unauthorized: Invalid parent id. You can only use parent id if you are org owner or admin.');
+      }
+      if (!parent.isOrganization) throw fieldRejected('parentId', 'parent_not_organization', 'parentId must be of an organization, not a team.', parentId);
     }
     const owner = ownerId ?? caller.id;
     const team = await createTeamIn(tx, { ...fields, autoAcceptCreator: true }, { parentId: parentId ?? null, ownerId: owner });

@@ -1,7 +1,10 @@
 import type { UserRecord } from './users.repository.js';
 
-/** The reference's `GET /v2/me` shape (contract 9, "Me"), plus the profile fields PATCH accepts. */
-export function presentMe(user: UserRecord) {
+/**
+ * The reference's `GET /v2/me` shape (contract 9, "Me"), plus the profile fields PATCH accepts. With the
+ * organization of the user's main profile (GET only, as the reference), `organizationId` is that organization's.
+ */
+export function presentMe(user: UserRecord, organization?: { id: number; isPlatform: boolean }) {
   return {
     id: user.id,
     username: user.username,
@@ -15,8 +18,9 @@ export function presentMe(user: UserRecord) {
     timeZone: user.timeZone,
     locale: user.locale,
     metadata: user.metadata,
-    // The organization that made the account (an organization's own or managed user), as the reference's User.organizationId.
-    organizationId: user.organizationId,
+    // Else the organization that made the account (an organization's own or managed user), as the reference's User.organizationId.
+    organizationId: organization?.id ?? user.organizationId,
+    ...(organization ? { organization: { id: organization.id, isPlatform: organization.isPlatform } } : {}),
   };
 }
 

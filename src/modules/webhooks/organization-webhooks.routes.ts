@@ -5,8 +5,9 @@ import type { App } from '../../http/app.js';
 import { Envelope, ok } from '../../http/envelope.js';
 import { runMutation } from '../../http/mutation.js';
 import { principalOf } from '../../http/request-guard.js';
+import { TakeSkipQuery } from '../../http/pagination.js';
 import { presentOrganizationWebhook } from './webhooks.presenter.js';
-import { CreateWebhookBody, IdempotentHeaders, UpdateWebhookBody, UserWebhookOutput, WebhooksQuery } from './webhooks.schemas.js';
+import { CreateWebhookBody, IdempotentHeaders, UpdateWebhookBody, UserWebhookOutput } from './webhooks.schemas.js';
 import * as webhooks from './webhooks.service.js';
 
 const Id = (description: string) => Type.Integer({ minimum: 1, maximum: 2147483647, description });
@@ -37,12 +38,13 @@ export function registerOrganizationWebhookRoutes(app: App, ctx: AppContext): vo
       summary: 'Get all webhooks',
       description: "A page of the organization's webhooks, oldest first.",
       params: OrgIdParams,
-      querystring: WebhooksQuery,
+      // The reference's SkipTakePagination here (take 1-250, default 250), where user webhook lists default to 25.
+      querystring: TakeSkipQuery(),
       response: { 200: Envelope(Type.Array(OrganizationWebhookOutput)) },
     },
     handler: async (request) => {
       const scope = scopeOf(request, request.params.orgId);
-      const views = await webhooks.listWebhooks(db(), ctx, scope, { skip: request.query.skip ?? 0, take: request.query.take ?? 25 });
+      const views = await webhooks.listWebhooks(db(), ctx, scope, { skip: request.query.skip ?? 0, take: request.query.take ?? 250 });
       return ok(views.map(presentOrganizationWebhook));
     },
   });
