@@ -12,7 +12,7 @@ import type { OutsideMailTally } from '../mail/mail-budget.js';
 import type { AvailabilityCache } from '../slots/availability-cache.js';
 import { consumeReservation } from '../slots/slot-reservations.service.js';
 import { assertEndsInTime, buildSlotQuery, findBookingProfile, keptSlotEventType, resolveSlotTarget, type SlotEventType, type SlotHost, type SlotTarget } from '../slots/slots.service.js';
-import { findHostUsers, insertCoHosts } from './booking-hosts.repository.js';
+import { findCoHosts, findHostUsers, insertCoHosts } from './booking-hosts.repository.js';
 import { chooseHosts, lockBookingScope, spreadsBookings } from './team-hosts.service.js';
 import { bookingUnavailable } from './booking-errors.js';
 import { assertMayBook, bookerStanding, bookingLength, needsConfirmation, occurrenceCount } from './booking-request-rules.js';
@@ -196,6 +196,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   const seating = seatsPerTimeSlot === null ? null : { showAttendees: eventType.seatsShowAttendees };
   let seatUid: string | null = null;
   const owningTeam = await repo.owningTeamOf(tx, eventType);
+  const coHosts = await findCoHosts(tx, hostIds.slice(1));
   for (const [index, slot] of slots.entries()) {
     if (index > 0 && index % YIELD_EVERY_OCCURRENCES === 0) await yieldToEventLoop();
     const start = slot.start;
@@ -233,7 +234,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       seatUid = seat.seatUid;
       attendees = [seat];
     } else attendees = await repo.insertAttendees(tx, attendeesOf(booking.id, input));
-    records.push({ booking, attendees, host: host!, eventType: { id: eventType.id, slug: eventType.slug, teamId: owningTeam }, seating });
+    records.push({ booking, attendees, host: host!, coHosts, eventType: { id: eventType.id, slug: eventType.slug, teamId: owningTeam }, seating });
   }
   const released = input.reservationUid ? await consumeReservation(tx, input.reservationUid, eventType.id, input.start, now) : [];
   // New bookings without seats (nothing else of the hosts changed) are added to this process's cached busy time as they are.

@@ -7,6 +7,14 @@ import { bookingSubscriptionsQuery, emitBookingWebhooks } from '../webhooks/webh
 import { presentBooking } from './bookings.presenter.js';
 import { hasBookingEvent, insertBookingEvent, loadRecords, lockBookingByUid, type BookingRecord } from './bookings.repository.js';
 
+/**
+ * The booking as its event records it, for the mail that tells of it: the booking output, whose
+ * attendees end with the other hosts, and those hosts apart, so that mail lists each person once.
+ */
+function bookingSnapshot(record: BookingRecord): Record<string, unknown> {
+  return { ...presentBooking(record), coHosts: record.coHosts.map(({ name, email }) => ({ name, email })) };
+}
+
 /** Booking triggers of spec section 6 that bookings emit, and svc's BOOKING_REASSIGNED. */
 export type BookingTrigger =
   | 'BOOKING_CREATED'
@@ -56,7 +64,7 @@ export async function recordBookingEvent(
       trigger,
       userId: record.booking.userId,
       eventTypeId: record.booking.eventTypeId,
-      payload: { ...presentBooking(record), ...extra },
+      payload: { ...bookingSnapshot(record), ...extra },
     },
     // The subscriptions that may want it, and who is mailed, are read by the same statement.
     bookingSubscriptionsQuery(trigger, record, alsoUserIds),
@@ -82,7 +90,7 @@ export async function recordBookingChange(tx: Db, kind: 'guestsAdded' | 'locatio
     trigger,
     userId: record.booking.userId,
     eventTypeId: record.booking.eventTypeId,
-    payload: presentBooking(record),
+    payload: bookingSnapshot(record),
   });
   await queueBookingMail(tx, { kind, bookingEventId: event.id, record, extra: {}, alsoUserIds: [], toGuests: record.booking.status === 'accepted' });
 }

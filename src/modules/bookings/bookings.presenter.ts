@@ -1,4 +1,4 @@
-import type { AttendeeRow, BookingRecord } from './bookings.repository.js';
+import type { AttendeeRow, BookingCoHost, BookingRecord } from './bookings.repository.js';
 
 /** Uppercase statuses inside svc would be the reference's database form; the REST output is lowercase. */
 const iso = (date: Date) => date.toISOString();
@@ -12,6 +12,21 @@ function presentAttendee(attendee: AttendeeRow) {
     language: attendee.locale ?? 'en',
     absent: attendee.absent,
     ...(attendee.phoneNumber ? { phoneNumber: attendee.phoneNumber } : {}),
+  };
+}
+
+/**
+ * The booking's other hosts are among its attendees, after the booker and guests, as the reference
+ * writes them (its createBooking adds `evt.team.members` to the attendee rows).
+ */
+function presentCoHost(coHost: BookingCoHost) {
+  return {
+    name: coHost.name ?? '',
+    email: coHost.email,
+    displayEmail: coHost.email,
+    timeZone: coHost.timeZone,
+    language: coHost.locale ?? 'en',
+    absent: false,
   };
 }
 
@@ -58,7 +73,7 @@ export function presentBooking(record: BookingRecord) {
   const guests = record.booking.responses.guests;
   return {
     ...presentCommon(record),
-    attendees: record.attendees.map(presentAttendee),
+    attendees: [...record.attendees.map(presentAttendee), ...record.coHosts.map(presentCoHost)],
     ...(Array.isArray(guests) && guests.length > 0 ? { guests: guests as string[] } : {}),
     metadata: record.booking.metadata,
     bookingFieldsResponses: record.booking.responses,
@@ -68,6 +83,7 @@ export function presentBooking(record: BookingRecord) {
 /**
  * A seated booking: each attendee is a seat with its own answers; the booking has no top-level
  * answers. Attendees are shown to the organizer, or to anyone when the event type shows attendees.
+ * Other hosts hold no seat and are not listed among them.
  */
 export function presentSeatedBooking(record: BookingRecord, showAttendees: boolean) {
   return {

@@ -16,11 +16,22 @@ export interface BookingHost {
   timeZone: string;
 }
 
+/** A host of a booking besides its organizer (a collective booking's other hosts, round robin's fixed or chosen ones). */
+export interface BookingCoHost {
+  id: number;
+  name: string | null;
+  email: string;
+  timeZone: string;
+  locale: string | null;
+}
+
 /** A booking with everything its outputs show. */
 export interface BookingRecord {
   booking: BookingRow;
   attendees: AttendeeRow[];
   host: BookingHost;
+  /** The other hosts, by user id. */
+  coHosts: BookingCoHost[];
   /** `teamId`: the team whose event type it is (a managed copy's: its parent's team). */
   eventType: { id: number; slug: string; teamId: number | null } | null;
   /** Set for bookings of a seated event type. */
@@ -78,6 +89,13 @@ export async function loadRecords(db: Db, rows: BookingRow[]): Promise<BookingRe
     .select({ id: users.id, name: users.name, email: users.email, username: users.username, timeZone: users.timeZone })
     .from(users)
     .where(inArray(users.id, [...new Set(rows.map((row) => row.userId))]));
+  const coHosts = await db
+    .select({ bookingId: bookingHosts.bookingId, id: users.id, name: users.name, email: users.email, timeZone: users.timeZone, locale: users.locale })
+    .from(bookingHosts)
+    .innerJoin(bookings, eq(bookings.id, bookingHosts.bookingId))
+    .innerJoin(users, eq(users.id, bookingHosts.userId))
+    .where(and(inArray(bookingHosts.bookingId, ids), sql`${bookingHosts.userId} <> ${bookings.userId}`))
+    .orderBy(asc(users.id));
   const types = await db
     .select({ id: eventTypes.id, slug: eventTypes.slug, teamId: owningTeamId, seatsPerTimeSlot: eventTypes.seatsPerTimeSlot, seatsShowAttendees: eventTypes.seatsShowAttendees })
     .from(eventTypes)
@@ -89,6 +107,7 @@ export async function loadRecords(db: Db, rows: BookingRow[]): Promise<BookingRe
     return {
       booking,
       attendees: attendees.filter((attendee) => attendee.bookingId === booking.id),
+      coHosts: coHosts.filter((coHost) => coHost.bookingId === booking.id).map(({ bookingId: _bookingId, ...coHost }) => coHost),
       host: hostById.get(booking.userId) ?? { id: booking.userId, name: null, email: 'unknown', username: null, timeZone: 'UTC' },
       eventType: type ? { id: type.id, slug: type.slug, teamId: type.teamId } : null,
       seating: type && type.seatsPerTimeSlot !== null ? { showAttendees: type.seatsShowAttendees } : null,
