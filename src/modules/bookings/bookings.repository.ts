@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { bookingAttendees, bookingEvents, bookingHosts, bookings, eventTypes, memberships, teams, users } from '../../db/schema.js';
+import { bookingAttendees, bookingEvents, bookingHosts, bookings, eventTypes, memberships, profiles, teams, users } from '../../db/schema.js';
 
 export type BookingRow = typeof bookings.$inferSelect;
 export type NewBooking = Omit<typeof bookings.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
@@ -145,8 +145,8 @@ export async function activeBookingsOfBooker(db: Db, eventTypeId: number, email:
 export type ListStatus = 'upcoming' | 'recurring' | 'past' | 'cancelled' | 'unconfirmed';
 
 /**
- * Whose bookings a list holds. `user`: those the user hosts or attends with this (verified) email;
- * `team`: those of the team's event types, managed ones' copies included; `organization`: those of
+ * Whose bookings a list holds. `user`: those the user hosts or attends with this (verified) email, and
+ * those of the event types of the teams they administer (see administeredTeams); `team`: those of the team's event types, managed ones' copies included; `organization`: those of
  * its teams' event types, and those its own users (created by it, still members) host or attend.
  */
 export type BookingListScope =
@@ -184,19 +184,40 @@ function attendeeMatches(condition: SQL): SQL {
   return sql`exists (select 1 from ${bookingAttendees} where ${bookingAttendees.bookingId} = ${bookings.id} and ${condition})`;
 }
 
-const hostedBy = (userIds: SQL) => sql`exists (select 1 from ${bookingHosts} where ${bookingHosts.bookingId} = ${bookings.id} and ${bookingHosts.userId} in (${userIds}))`;
-const attendedBy = (lowerEmails: SQL) => attendeeMatches(sql`lower(${bookingAttendees.email}) in (${lowerEmails})`);
 const valueList = (values: readonly (number | string)[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
+
+// A scope is the set of booking ids a union of sub-queries finds, each through an index (booking_hosts
+// by user, booking_attendees by lower(email), bookings by event type), so that no list reads every
+// booking to test each against an OR of conditions.
+const hostedBy = (userIds: SQL) => sql`select bh.booking_id from ${bookingHosts} bh where bh.user_id in (${userIds})`;
+const attendedBy = (lowerEmails: SQL) => sql`select ba.booking_id from ${bookingAttendees} ba where lower(ba.email) in (${lowerEmails})`;
+const bookingIdsIn = (...sets: SQL[]) => sql`${bookings.id} in (${sql.join(sets, sql` union `)})`;
+
+/** The event types of these teams, and the members' copies of their managed event types. */
+const teamEventTypes = (teamIds: SQL) =>
+  sql`select et.id from ${eventTypes} et where et.team_id in (${teamIds})
+    union all select et.id from ${eventTypes} et where et.parent_id in (select parent.id from ${eventTypes} parent where parent.team_id in (${teamIds}))`;
+const ofTeamEventTypes = (teamIds: SQL) => sql`select b.id from ${bookings} b where b.event_type_id in (${teamEventTypes(teamIds)})`;
 
 /** Bookings of these teams' event types, or of the members' copies of their managed event types. */
 function ofTeams(teamIds: SQL): SQL {
-  return sql`${bookings.eventTypeId} in (select ${eventTypes.id} from ${eventTypes} where ${eventTypes.teamId} in (${teamIds})
-    or ${eventTypes.parentId} in (select ${eventTypes.id} from ${eventTypes} where ${eventTypes.teamId} in (${teamIds})))`;
+  return sql`${bookings.eventTypeId} in (${teamEventTypes(teamIds)})`;
 }
 
-function participantsCondition(userIds: readonly number[], emails: readonly string[]): SQL {
-  const hosts = hostedBy(valueList(userIds.length > 0 ? userIds : [-1]));
-  return emails.length === 0 ? hosts : or(hosts, attendedBy(valueList(emails.map((email) => email.toLowerCase()))))!;
+/**
+ * The teams whose event types' bookings a user lists besides their own, as the reference's getBookings:
+ * those where they are ADMIN or OWNER, only the organization and its teams when the user has a profile in
+ * an organization (their first: the reference's main profile).
+ */
+function administeredTeams(userId: number): SQL {
+  return sql`select m.team_id from ${memberships} m join ${teams} t on t.id = m.team_id
+    where m.user_id = ${userId} and m.role in ('ADMIN', 'OWNER')
+      and coalesce((select p.organization_id from ${profiles} p where p.user_id = ${userId} order by p.id limit 1) in (t.id, coalesce(t.parent_id, 0)), true)`;
+}
+
+function participantSets(userIds: readonly number[], emails: readonly string[]): SQL[] {
+  const hosted = hostedBy(valueList(userIds.length > 0 ? userIds : [-1]));
+  return emails.length === 0 ? [hosted] : [hosted, attendedBy(valueList(emails.map((email) => email.toLowerCase())))];
 }
 
 /**
@@ -204,19 +225,19 @@ function participantsCondition(userIds: readonly number[], emails: readonly stri
  * keeps their other bookings to themselves (any user id can be added to an organization).
  */
 function organizationCondition(organizationId: number): SQL {
-  const ownUsers = sql`from ${users} where ${users.organizationId} = ${organizationId}
-    and exists (select 1 from ${memberships} where ${memberships.userId} = ${users.id} and ${memberships.teamId} = ${organizationId})`;
-  return or(
-    ofTeams(sql`select ${teams.id} from ${teams} where ${teams.parentId} = ${organizationId} or ${teams.id} = ${organizationId}`),
-    hostedBy(sql`select ${users.id} ${ownUsers}`),
-    attendedBy(sql`select lower(${users.verifiedEmail}) ${ownUsers} and ${users.verifiedEmail} is not null`),
-  )!;
+  const ownUsers = sql`from ${users} u where u.organization_id = ${organizationId}
+    and exists (select 1 from ${memberships} m where m.user_id = u.id and m.team_id = ${organizationId})`;
+  return bookingIdsIn(
+    ofTeamEventTypes(sql`select t.id from ${teams} t where t.parent_id = ${organizationId} or t.id = ${organizationId}`),
+    hostedBy(sql`select u.id ${ownUsers}`),
+    attendedBy(sql`select lower(u.verified_email) ${ownUsers} and u.verified_email is not null`),
+  );
 }
 
 function scopeCondition(scope: BookingListScope): SQL {
   switch (scope.kind) {
     case 'user':
-      return participantsCondition([scope.userId], scope.email === null ? [] : [scope.email]);
+      return bookingIdsIn(...participantSets([scope.userId], scope.email === null ? [] : [scope.email]), ofTeamEventTypes(administeredTeams(scope.userId)));
     case 'team':
       return ofTeams(sql`${scope.teamId}`);
     case 'organization':
@@ -244,7 +265,7 @@ function statusCondition(status: ListStatus, now: Date): SQL {
 function listConditions(filter: BookingListFilter): SQL[] {
   const at = (epochMs: number) => new Date(epochMs);
   const conditions: SQL[] = [scopeCondition(filter.scope)];
-  if (filter.participants) conditions.push(participantsCondition(filter.participants.userIds, filter.participants.emails));
+  if (filter.participants) conditions.push(bookingIdsIn(...participantSets(filter.participants.userIds, filter.participants.emails)));
   if (filter.statuses?.length) conditions.push(or(...filter.statuses.map((status) => statusCondition(status, at(filter.now))))!);
   if (filter.attendeeEmail !== undefined) conditions.push(attendeeMatches(sql`lower(${bookingAttendees.email}) = lower(${filter.attendeeEmail})`));
   if (filter.attendeeName !== undefined) conditions.push(attendeeMatches(eq(bookingAttendees.name, filter.attendeeName)));
@@ -269,17 +290,26 @@ export async function findScopedBooking(db: Db, scope: BookingListScope, uid: st
   return row;
 }
 
-export async function listBookings(db: Db, filter: BookingListFilter): Promise<{ rows: BookingRow[]; total: number }> {
+/** The two statements of a list: one page of bookings, and how many match in all (exported so that their plans can be read). */
+export function bookingListStatements(db: Db, filter: BookingListFilter) {
   const where = and(...listConditions(filter));
   const column = ORDER_COLUMNS[filter.order.column];
-  const rows = await db
-    .select()
-    .from(bookings)
-    .where(where)
-    .orderBy(filter.order.direction === 'asc' ? asc(column) : desc(column), asc(bookings.id))
-    .limit(filter.take)
-    .offset(filter.skip);
-  const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(bookings).where(where);
+  return {
+    page: db
+      .select()
+      .from(bookings)
+      .where(where)
+      .orderBy(filter.order.direction === 'asc' ? asc(column) : desc(column), asc(bookings.id))
+      .limit(filter.take)
+      .offset(filter.skip),
+    count: db.select({ total: sql<number>`count(*)::int` }).from(bookings).where(where),
+  };
+}
+
+export async function listBookings(db: Db, filter: BookingListFilter): Promise<{ rows: BookingRow[]; total: number }> {
+  const statements = bookingListStatements(db, filter);
+  const rows = await statements.page;
+  const [count] = await statements.count;
   return { rows, total: count?.total ?? 0 };
 }
 

@@ -44,7 +44,7 @@ export function registerBookingRoutes(app: App, ctx: AppContext): void {
 
   app.get('/v2/bookings', {
     config: { access: access.user('BOOKING_READ') },
-    schema: { tags, summary: 'Get all bookings', description: 'Bookings you organize or attend.', headers: bookingsVersionHeader, querystring: BookingsQuery_2024_08_13, response: { 200: BookingsListOutput_2024_08_13 } },
+    schema: { tags, summary: 'Get all bookings', description: "Bookings you host or attend, and those of the event types of the teams you are an ADMIN or OWNER of (within your organization, if you have one). teamsIds (or teamId) keeps those of the teams' event types.", headers: bookingsVersionHeader, querystring: BookingsQuery_2024_08_13, response: { 200: BookingsListOutput_2024_08_13 } },
     handler: async (request) => {
       const variant = bookingVariant(request.apiVersion);
       const { user } = principalOf(request);

@@ -149,6 +149,8 @@ export const BookingsQuery_2024_08_13 = Type.Object({
   bookingUid: Type.Optional(Type.String({ maxLength: 100 })),
   eventTypeIds: Type.Optional(Type.String({ maxLength: 2000, description: 'Comma-separated event type ids' })),
   eventTypeId: Type.Optional(Type.Integer({ minimum: 1, maximum: INT4_MAX })),
+  teamsIds: Type.Optional(Type.String({ maxLength: 2000, description: "Comma-separated team ids: bookings of those teams' event types (and their managed copies); wins over teamId" })),
+  teamId: Type.Optional(Type.Integer({ minimum: 1, maximum: INT4_MAX, description: "Bookings of this team's event types (and their managed copies)" })),
   afterStart: Instant('Bookings starting at or after this instant'),
   beforeEnd: Instant('Bookings ending at or before this instant'),
   afterCreatedAt: Instant('Created at or after'),

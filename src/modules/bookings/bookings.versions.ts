@@ -45,6 +45,15 @@ function toCreateInput(body: CreateBody): CreateBookingInput {
 }
 
 const csv = (text: string | undefined) => text?.split(',').map((item) => item.trim()).filter(Boolean);
+
+/** Comma-separated positive ids (at least one), or a 400 naming the parameter. */
+export function commaSeparatedIds(name: string, text: string | undefined): number[] | undefined {
+  const ids = csv(text)?.map(Number);
+  if (ids && (ids.length === 0 || ids.some((id) => !Number.isInteger(id) || id < 1 || id > 2147483647))) {
+    throw invalidField(name, 'must be comma-separated ids, at least one', text);
+  }
+  return ids;
+}
 const instant = (text: string | undefined) => (text === undefined ? undefined : (parseIsoInstant(text) ?? undefined));
 
 function toListInput(query: ListQuery): ListBookingsInput {
@@ -54,12 +63,15 @@ function toListInput(query: ListQuery): ListBookingsInput {
   const ids = csv(query.eventTypeIds)?.map(Number);
   if (ids?.some((id) => !Number.isInteger(id) || id < 1)) throw invalidField('eventTypeIds', 'must be comma-separated event type ids', query.eventTypeIds);
   const eventTypeIds = query.eventTypeId !== undefined ? [...(ids ?? []), query.eventTypeId] : ids;
+  // As the reference's input service: `teamsIds || (teamId ? [teamId] : undefined)`.
+  const teamIds = commaSeparatedIds('teamsIds', query.teamsIds) ?? (query.teamId !== undefined ? [query.teamId] : undefined);
   return {
     statuses: statuses as ListStatus[] | undefined,
     attendeeEmail: query.attendeeEmail?.trim().replaceAll(' ', '+'),
     attendeeName: query.attendeeName?.trim(),
     bookingUid: query.bookingUid,
     eventTypeIds,
+    teamIds,
     afterStart: instant(query.afterStart),
     beforeEnd: instant(query.beforeEnd),
     afterCreatedAt: instant(query.afterCreatedAt),
