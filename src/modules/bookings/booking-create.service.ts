@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddedBooking, ChangeEvent } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
-import { badRequest, invalidField, notFound } from '../../lib/errors.js';
+import { badRequest, DomainError, invalidField, notFound } from '../../lib/errors.js';
 import { occurrenceStarts } from '../../scheduling/recurrence.js';
 import { explainUnavailable, findSlot } from '../../scheduling/slot-check.js';
 import type { Slot } from '../../scheduling/slot-query.js';
@@ -11,7 +11,7 @@ import { assertLinkOf, useLinkForBooking } from '../event-types/private-links.se
 import type { OutsideMailTally } from '../mail/mail-budget.js';
 import type { AvailabilityCache } from '../slots/availability-cache.js';
 import { consumeReservation } from '../slots/slot-reservations.service.js';
-import { assertEndsInTime, buildSlotQuery, findBookingProfile, keptSlotEventType, resolveSlotTarget, type SlotEventType, type SlotHost, type SlotTarget } from '../slots/slots.service.js';
+import { assertEndsInTime, buildSlotQuery, findBookingProfile, keptSlotEventType, organizationUserExists, resolveSlotTarget, type SlotEventType, type SlotHost, type SlotTarget } from '../slots/slots.service.js';
 import { findCoHosts, findHostUsers, insertCoHosts } from './booking-hosts.repository.js';
 import { chooseHosts, lockBookingScope, spreadsBookings } from './team-hosts.service.js';
 import { bookingUnavailable } from './booking-errors.js';
@@ -96,8 +96,14 @@ async function hostUser(tx: Db, cache: AvailabilityCache | null, userId: number)
 
 async function bookableEventType(tx: Db, target: BookingTarget, cache: AvailabilityCache | null): Promise<BookingProfile> {
   if (target.kind === 'team') {
-    const found = await teamBookingProfile(tx, { kind: 'teamEventType', teamSlug: target.teamSlug, eventTypeSlug: target.eventTypeSlug, organizationSlug: target.organizationSlug }, cache);
-    if (!found) throw notFound('event_type_not_found', `Event type with slug ${target.eventTypeSlug} belonging to team ${target.teamSlug} not found.`);
+    const { teamSlug, eventTypeSlug, organizationSlug } = target;
+    const missing = () =>
+      notFound('event_type_not_found', `Event type with slug ${eventTypeSlug} belonging to team ${teamSlug}${organizationSlug === undefined ? '' : ` within organization ${organizationSlug}`} not found.`);
+    const found = await teamBookingProfile(tx, { kind: 'teamEventType', teamSlug, eventTypeSlug, organizationSlug }, cache).catch((error: unknown) => {
+      // The slots' wording of a missing event type is not the bookings' (the reference's errors service names the slugs).
+      throw error instanceof DomainError && error.reason === 'event_type_not_found' ? missing() : error;
+    });
+    if (!found) throw missing();
     return found;
   }
   if (target.kind === 'id') {
@@ -110,11 +116,14 @@ async function bookableEventType(tx: Db, target: BookingTarget, cache: Availabil
     if (!found) throw notFound('event_type_not_found', `Event type with id ${target.eventTypeId} not found.`);
     return found;
   }
-  if (target.organizationSlug !== undefined) throw notFound('organization_not_found', `Organization with slug ${target.organizationSlug} not found`);
-  const found = await cachedBookingProfile(tx, cache, `slug:${target.username.toLowerCase()}/${target.eventTypeSlug.toLowerCase()}`, { username: target.username, slug: target.eventTypeSlug });
+  const { username, eventTypeSlug, organizationSlug } = target;
+  // A name within an organization is its profile's, which no announced change covers: read each time.
+  const found = await cachedBookingProfile(tx, organizationSlug === undefined ? cache : null, `slug:${username.toLowerCase()}/${eventTypeSlug.toLowerCase()}`, { username, slug: eventTypeSlug, organizationSlug });
   if (found) return found;
-  if (!(await ownerExists(tx, target.username))) throw notFound('user_not_found', `User with username ${target.username} not found`);
-  throw notFound('event_type_not_found', `Event type with slug ${target.eventTypeSlug} belonging to user ${target.username} not found.`);
+  const exists = organizationSlug === undefined ? await ownerExists(tx, username) : await organizationUserExists(tx, username, organizationSlug);
+  if (!exists) throw notFound('user_not_found', `User with username ${username} not found`);
+  const within = organizationSlug === undefined ? '' : ` within organization ${organizationSlug}`;
+  throw notFound('event_type_not_found', `Event type with slug ${eventTypeSlug} belonging to user ${username}${within} not found.`);
 }
 
 const YIELD_EVERY_OCCURRENCES = 5;

@@ -22,7 +22,9 @@ function targetOf(body: CreateBody): BookingTarget | null {
   if (body.eventTypeSlug !== undefined && body.username !== undefined) {
     return { kind: 'slug', username: body.username, eventTypeSlug: body.eventTypeSlug, organizationSlug: body.organizationSlug };
   }
-  if (body.eventTypeSlug !== undefined && body.teamSlug !== undefined) return { kind: 'team', teamSlug: body.teamSlug, eventTypeSlug: body.eventTypeSlug };
+  if (body.eventTypeSlug !== undefined && body.teamSlug !== undefined) {
+    return { kind: 'team', teamSlug: body.teamSlug, eventTypeSlug: body.eventTypeSlug, organizationSlug: body.organizationSlug };
+  }
   if (body.privateLinkId !== undefined) return null;
   throw invalidField('eventTypeId', 'is required: either eventTypeId or eventTypeSlug + username or eventTypeSlug + teamSlug must be provided');
 }
