@@ -51,6 +51,8 @@ describe(`booking list plans (${backend})`, () => {
 
   test("a team's list", async () => {
     for (const plan of await plans({ scope: { kind: 'team', teamId: team.id } })) assert.doesNotMatch(plan, BOOKING_TABLES, plan);
+    const hostedBy = { userIds: [owner.user.id], emails: ['admin@example.com'] };
+    for (const plan of await plans({ scope: { kind: 'team', teamId: team.id }, hostedBy })) assert.doesNotMatch(plan, BOOKING_TABLES, plan);
   });
 
   test("an organization's list, also of some of its users", async () => {

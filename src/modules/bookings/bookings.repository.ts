@@ -158,6 +158,8 @@ export interface BookingListFilter {
   scope: BookingListScope;
   /** Only bookings one of these users hosts, or one of these (verified) emails attends. */
   participants?: { userIds: number[]; emails: string[] } | undefined;
+  /** Only bookings one of these users, or the users with these emails, host (as organizer or other host). */
+  hostedBy?: { userIds: number[]; emails: string[] } | undefined;
   now: number;
   statuses?: ListStatus[] | undefined;
   attendeeEmail?: string | undefined;
@@ -220,6 +222,12 @@ function participantSets(userIds: readonly number[], emails: readonly string[]):
   return emails.length === 0 ? [hosted] : [hosted, attendedBy(valueList(emails.map((email) => email.toLowerCase())))];
 }
 
+function hostSets(userIds: readonly number[], emails: readonly string[]): SQL[] {
+  const sets = userIds.length > 0 ? [hostedBy(valueList(userIds))] : [];
+  if (emails.length > 0) sets.push(hostedBy(sql`select u.id from ${users} u where lower(u.email) in (${valueList(emails.map((email) => email.toLowerCase()))})`));
+  return sets;
+}
+
 /**
  * An organization's users are those it created that are still its members: a user merely added to it
  * keeps their other bookings to themselves (any user id can be added to an organization).
@@ -266,6 +274,7 @@ function listConditions(filter: BookingListFilter): SQL[] {
   const at = (epochMs: number) => new Date(epochMs);
   const conditions: SQL[] = [scopeCondition(filter.scope)];
   if (filter.participants) conditions.push(bookingIdsIn(...participantSets(filter.participants.userIds, filter.participants.emails)));
+  if (filter.hostedBy) conditions.push(bookingIdsIn(...hostSets(filter.hostedBy.userIds, filter.hostedBy.emails)));
   if (filter.statuses?.length) conditions.push(or(...filter.statuses.map((status) => statusCondition(status, at(filter.now))))!);
   if (filter.attendeeEmail !== undefined) conditions.push(attendeeMatches(sql`lower(${bookingAttendees.email}) = lower(${filter.attendeeEmail})`));
   if (filter.attendeeName !== undefined) conditions.push(attendeeMatches(eq(bookingAttendees.name, filter.attendeeName)));

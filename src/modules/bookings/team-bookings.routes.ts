@@ -4,7 +4,7 @@ import { access } from '../../http/access.js';
 import type { App } from '../../http/app.js';
 import { ok } from '../../http/envelope.js';
 import { tenantOf } from '../../http/request-guard.js';
-import { notFound } from '../../lib/errors.js';
+import { invalidField, notFound } from '../../lib/errors.js';
 import { getOrganizationUser } from '../organizations/org-users.service.js';
 import { OrgUserParams } from '../organizations/org-users.schemas.js';
 import { OrgIdParams, OrgTeamParams } from '../organizations/organizations.schemas.js';
@@ -20,7 +20,19 @@ const variant = bookingVersions.variants['2024-08-13']!;
 
 // The team lists filter as the reference's GetTeamsBookingsInput: no created/updated or team filters, no sortUpdatedAt.
 const { afterCreatedAt: _ac, beforeCreatedAt: _bc, afterUpdatedAt: _au, beforeUpdatedAt: _bu, sortUpdatedAt: _su, teamsIds: _ts, teamId: _t, ...teamFilters } = BookingsQuery_2024_08_13.properties;
-const TeamBookingsQuery = Type.Object(teamFilters);
+const TeamBookingsQuery = Type.Object({
+  ...teamFilters,
+  teamMemberIds: Type.Optional(Type.String({ maxLength: 2000, description: 'Comma-separated user ids: bookings one of these members hosts (organizer or other host)' })),
+  teamMemberEmails: Type.Optional(Type.String({ maxLength: 5000, description: 'Comma-separated emails: bookings the member with one of these emails hosts (organizer or other host)' })),
+});
+
+/** The members of `teamMemberIds` and `teamMemberEmails` (the reference's GetTeamsBookingsInput): at least one each when sent. */
+function teamMembersOf(query: Static<typeof TeamBookingsQuery>) {
+  const userIds = commaSeparatedIds('teamMemberIds', query.teamMemberIds);
+  const emails = query.teamMemberEmails?.split(',').map((email) => email.trim()).filter(Boolean);
+  if (emails?.length === 0) throw invalidField('teamMemberEmails', 'must contain at least 1 email', query.teamMemberEmails);
+  return userIds || emails ? { userIds: userIds ?? [], emails: emails ?? [] } : undefined;
+}
 
 const OrganizationBookingsQuery = Type.Object({
   ...BookingsQuery_2024_08_13.properties,
@@ -48,7 +60,7 @@ const LIST = { querystring: TeamBookingsQuery, response: { 200: BookingsListOutp
  */
 export function registerTeamBookingRoutes(app: App, ctx: AppContext): void {
   const teamPage = async (teamId: number, query: Static<typeof TeamBookingsQuery>) => {
-    const input = variant.toListInput(query);
+    const input = { ...variant.toListInput(query), hostedBy: teamMembersOf(query) };
     return page(await listTeamBookings(ctx.database.db, teamId, input, ctx.clock()), input);
   };
 
