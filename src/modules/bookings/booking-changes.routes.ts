@@ -13,6 +13,7 @@ import { confirmBooking, declineBooking } from './booking-decisions.service.js';
 import { reassignBooking, type ReassignInput } from './booking-reassign.service.js';
 import { rescheduleBooking } from './booking-reschedule.service.js';
 import { BookingData_2024_08_13, BookingUidParams, ReassignedBooking_2024_08_13, ReassignToUserBody, ReassignToUserParams } from './bookings.schemas.js';
+import { presentReassignedBooking } from './bookings.presenter.js';
 import { bookingVariant, bookingWriteHeaders, newRouteHeaders, routeExistsForVersion } from './bookings.versions.js';
 
 /** Every route here writes, so each takes Idempotency-Key. */
@@ -53,7 +54,7 @@ function reassign(ctx: AppContext, request: FastifyRequest, reply: FastifyReply,
   return runMutation(ctx, request, reply, async (tx, announce) => {
     const systemAdmin = request.principal?.user.role === 'ADMIN';
     const reassigned = await reassignBooking({ ...changeContext(ctx, request, tx, announce), systemAdmin }, input);
-    return { status: 200, body: ok(reassigned) };
+    return { status: 200, body: ok(presentReassignedBooking(reassigned)) };
   });
 }
 

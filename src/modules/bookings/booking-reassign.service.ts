@@ -27,7 +27,7 @@ export interface ReassignInput {
 
 export interface ReassignedBooking {
   bookingUid: string;
-  reassignedTo: { id: number; name: string | null; email: string };
+  reassignedTo: BookingHost;
 }
 
 const NO_PERMISSION = 'You do not have permission to reassign this booking';
@@ -109,7 +109,7 @@ export async function reassignBooking(ctx: ReassignContext, input: ReassignInput
   assertReassignable(booking, now);
   const bookingHostIds = new Set(await listHostIdsOfBookings(tx, [booking.id]));
   const replaced = hostToReplace(slotEventType, booking, bookingHostIds, target);
-  if (target && replaced === target.userId) return { bookingUid: booking.uid, reassignedTo: presentUser(targetUser!) };
+  if (target && replaced === target.userId) return { bookingUid: booking.uid, reassignedTo: targetUser! };
   if (target && (replaced === undefined || bookingHostIds.has(target.userId))) throw notValidHost(target.userId);
   if (replaced === undefined) throw badRequest('no_available_host', NO_OTHER_HOST);
 
@@ -164,6 +164,7 @@ async function chooseSuccessor(ctx: ReassignContext, eventType: SlotEventType, r
   return chosen[0]!;
 }
 
+/** A host as BOOKING_REASSIGNED's payload names them. */
 const presentUser = (user: BookingHost) => ({ id: user.id, name: user.name, email: user.email });
 
 interface HandOver {
@@ -217,5 +218,5 @@ async function handOver(ctx: ReassignContext, change: HandOver): Promise<Reassig
     },
     [replaced, successorId],
   );
-  return { bookingUid: booking.uid, reassignedTo: presentUser(successor) };
+  return { bookingUid: booking.uid, reassignedTo: successor };
 }

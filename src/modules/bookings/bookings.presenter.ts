@@ -1,3 +1,4 @@
+import type { ReassignedBooking } from './booking-reassign.service.js';
 import type { AttendeeRow, BookingCoHost, BookingRecord } from './bookings.repository.js';
 
 /** Uppercase statuses inside svc would be the reference's database form; the REST output is lowercase. */
@@ -97,4 +98,16 @@ export function presentSeatedBooking(record: BookingRecord, showAttendees: boole
         }))
       : [],
   };
+}
+
+/**
+ * The address to show: the reference's getDisplayEmail drops the `+` and 25-character OAuth client id
+ * its managed users' addresses carry (svc stores them alike: `alice+c...@example.com`).
+ */
+export const displayEmailOf = (email: string) => email.replace(/\+[a-zA-Z0-9]{25}/, '');
+
+/** `ReassignBookingOutput_2024_08_13`: the new host, a missing name as the reference's "unknown". */
+export function presentReassignedBooking(reassigned: ReassignedBooking) {
+  const { id, name, email } = reassigned.reassignedTo;
+  return { bookingUid: reassigned.bookingUid, reassignedTo: { id, name: name || 'unknown', email, displayEmail: displayEmailOf(email) } };
 }

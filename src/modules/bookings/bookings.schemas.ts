@@ -177,5 +177,5 @@ export const ReassignToUserBody = Type.Object({ reason: Type.Optional(Type.Strin
 /** `ReassignBookingOutput_2024_08_13.data`. */
 export const ReassignedBooking_2024_08_13 = Type.Object({
   bookingUid: Type.String(),
-  reassignedTo: Type.Object({ id: Type.Integer(), name: Nullable(Type.String()), email: Type.String() }),
+  reassignedTo: Type.Object({ id: Type.Integer(), name: Type.String(), email: Type.String(), displayEmail: Type.String({ description: 'The email without a managed user\'s OAuth client id' }) }),
 });
