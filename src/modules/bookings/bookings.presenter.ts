@@ -8,7 +8,7 @@ function presentAttendee(attendee: AttendeeRow) {
   return {
     name: attendee.name,
     email: attendee.email,
-    displayEmail: attendee.email,
+    displayEmail: displayEmailOf(attendee.email),
     timeZone: attendee.timeZone,
     language: attendee.locale ?? 'en',
     absent: attendee.absent,
@@ -24,7 +24,7 @@ function presentCoHost(coHost: BookingCoHost) {
   return {
     name: coHost.name ?? '',
     email: coHost.email,
-    displayEmail: coHost.email,
+    displayEmail: displayEmailOf(coHost.email),
     timeZone: coHost.timeZone,
     language: coHost.locale ?? 'en',
     absent: false,
@@ -50,7 +50,7 @@ function presentCommon({ booking, host, eventType }: BookingRecord) {
     uid: booking.uid,
     title: booking.title,
     description: booking.description,
-    hosts: [{ id: host.id, name: host.name, email: host.email, displayEmail: host.email, username: host.username, timeZone: host.timeZone }],
+    hosts: [{ id: host.id, name: host.name, email: host.email, displayEmail: displayEmailOf(host.email), username: host.username ?? 'unknown', timeZone: host.timeZone }],
     status: booking.status,
     ...optionalFields(booking),
     start: iso(booking.startAt),
@@ -77,7 +77,17 @@ export function presentBooking(record: BookingRecord) {
     attendees: [...record.attendees.map(presentAttendee), ...record.coHosts.map(presentCoHost)],
     ...(Array.isArray(guests) && guests.length > 0 ? { guests: guests as string[] } : {}),
     metadata: record.booking.metadata,
-    bookingFieldsResponses: record.booking.responses,
+    bookingFieldsResponses: withDisplayAddresses(record.booking.responses),
+  };
+}
+
+/** The answers with the booker's and guests' addresses as shown (`displayEmail`, `displayGuests`), as the reference adds them. */
+function withDisplayAddresses(responses: Record<string, unknown>): Record<string, unknown> {
+  const { email, guests } = responses;
+  return {
+    ...responses,
+    ...(typeof email === 'string' ? { displayEmail: displayEmailOf(email) } : {}),
+    ...(Array.isArray(guests) ? { displayGuests: guests.map((guest) => (typeof guest === 'string' ? displayEmailOf(guest) : guest)) } : {}),
   };
 }
 

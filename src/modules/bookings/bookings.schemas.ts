@@ -61,8 +61,8 @@ const BookingHostOutput = Type.Object({
   id: Type.Integer(),
   name: Nullable(Type.String()),
   email: Type.String(),
-  displayEmail: Type.String(),
-  username: Nullable(Type.String()),
+  displayEmail: Type.String({ description: "The email without a managed user's OAuth client id" }),
+  username: Type.String({ description: 'unknown for a user without one' }),
   timeZone: Type.String(),
 });
 
