@@ -212,6 +212,11 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/organizations/:orgId/users/:userId/schedules/:scheduleId'], methods: ['DELETE'], reasons: { 400: ['schedule_not_found'] } },
   { routes: ['/v2/organizations/:orgId/teams/:teamId/users/:userId/schedules'], reasons: { 403: ['user_not_in_team'] } },
   { routes: ['/v2/organizations/:orgId/bookings'], reasons: { 400: ['users_not_found'], 403: ['users_not_in_organization'] } },
+  {
+    routes: ['/v2/bookings', '/v2/teams/:teamId/bookings', '/v2/organizations/:orgId/bookings', '/v2/organizations/:orgId/teams/:teamId/bookings', '/v2/organizations/:orgId/users/:userId/bookings'],
+    methods: ['GET'],
+    reasons: { 400: ['event_types_not_found'] },
+  },
   { routes: ['/v2/organizations/:orgId/users/:userId/bookings'], reasons: { 403: ['user_not_in_organization'] } },
   { routes: ['/v2/organizations/:orgId/teams/:teamId/bookings/:bookingUid/references'], reasons: BOOKING_NOT_FOUND },
   { routes: ['/v2/organizations/:orgId/webhooks', '/v2/organizations/:orgId/webhooks/:webhookId'], methods: WRITE, reasons: { 400: ['trigger_not_allowed'], 409: ['webhook_subscriber_url_taken'] } },

@@ -88,6 +88,12 @@ describe(`GET /v2/bookings: teams (${backend})`, () => {
     assert.deepEqual(await list(admin.apiKey, `?teamsIds=${otherTeam.id}`), []);
   });
 
+  test("the team-bookings e2e spec's unknown event type: teamId with eventTypeId=90909 is a 400", async () => {
+    const response = await api.request('GET', `/v2/bookings?teamId=${team.id}&eventTypeId=90909`, { key: admin.apiKey, version: BOOKINGS_VERSION });
+    assert.equal(response.status, 400, response.text);
+    assert.equal(response.body.error.message, 'The requested event-types do not exist.');
+  });
+
   test('malformed team ids are a 400 naming the parameter', async () => {
     for (const [query, field] of [
       ['?teamsIds=abc', 'teamsIds'],

@@ -293,6 +293,13 @@ function listConditions(filter: BookingListFilter): SQL[] {
   return conditions;
 }
 
+/** Whether any of these ids is an event type (a managed one's id stands for its members' copies too). */
+export async function anyEventTypeExists(db: Db, ids: readonly number[]): Promise<boolean> {
+  if (ids.length === 0) return false;
+  const [row] = await db.select({ id: eventTypes.id }).from(eventTypes).where(inArray(eventTypes.id, [...ids])).limit(1);
+  return row !== undefined;
+}
+
 /** The booking with this uid, if the scope holds it. */
 export async function findScopedBooking(db: Db, scope: BookingListScope, uid: string): Promise<BookingRow | undefined> {
   const [row] = await db.select().from(bookings).where(and(eq(bookings.uid, uid), scopeCondition(scope)));

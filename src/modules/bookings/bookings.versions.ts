@@ -62,10 +62,8 @@ function toListInput(query: ListQuery): ListBookingsInput {
   const statuses = csv(query.status);
   const unknown = statuses?.find((status) => !(LIST_STATUSES as readonly string[]).includes(status));
   if (unknown) throw invalidField('status', `must be a comma-separated list of ${LIST_STATUSES.join(', ')}`, unknown);
-  const ids = csv(query.eventTypeIds)?.map(Number);
-  if (ids?.some((id) => !Number.isInteger(id) || id < 1)) throw invalidField('eventTypeIds', 'must be comma-separated event type ids', query.eventTypeIds);
-  const eventTypeIds = query.eventTypeId !== undefined ? [...(ids ?? []), query.eventTypeId] : ids;
-  // As the reference's input service: `teamsIds || (teamId ? [teamId] : undefined)`.
+  // As the reference's input service: `eventTypeIds || (eventTypeId ? [eventTypeId] : undefined)`, and the same for teams.
+  const eventTypeIds = commaSeparatedIds('eventTypeIds', query.eventTypeIds) ?? (query.eventTypeId !== undefined ? [query.eventTypeId] : undefined);
   const teamIds = commaSeparatedIds('teamsIds', query.teamsIds) ?? (query.teamId !== undefined ? [query.teamId] : undefined);
   return {
     statuses: statuses as ListStatus[] | undefined,
