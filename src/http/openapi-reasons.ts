@@ -95,11 +95,12 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
     routes: ['/v2/bookings'],
     methods: ['POST'],
     reasons: {
-      400: ['not_variable_length', 'length_not_allowed', 'recurrence_count_too_high', 'instant_not_supported', 'event_type_no_hosts', ...BOOKING_SLOT_REFUSED, ...BOOKING_FIELD_REFUSED],
+      400: ['not_variable_length', 'length_not_allowed', 'recurrence_count_too_high', 'instant_not_supported', 'managed_event_type_parent', ...BOOKING_SLOT_REFUSED, ...BOOKING_FIELD_REFUSED],
       401: ['booking_requires_authentication'],
       403: ['booking_requires_authentication'],
       404: [...BOOKING_TARGET_NOT_FOUND, 'private_link_expired'],
       409: ['booking_conflict', 'booking_seats_full'],
+      422: ['event_type_no_hosts'],
     },
   },
   // Requests without credentials: what they would mail to people other than the hosts is over a budget.

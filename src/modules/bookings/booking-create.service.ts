@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddedBooking, ChangeEvent } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
-import { badRequest, DomainError, invalidField, notFound } from '../../lib/errors.js';
+import { badRequest, DomainError, invalidField, notFound, unprocessable } from '../../lib/errors.js';
 import { occurrenceStarts } from '../../scheduling/recurrence.js';
 import { explainUnavailable, findSlot } from '../../scheduling/slot-check.js';
 import type { Slot } from '../../scheduling/slot-query.js';
@@ -126,6 +126,27 @@ async function bookableEventType(tx: Db, target: BookingTarget, cache: Availabil
   throw notFound('event_type_not_found', `Event type with slug ${eventTypeSlug} belonging to user ${username}${within} not found.`);
 }
 
+/**
+ * The reference's refusals of event types nobody can host: a managed event type's parent (a template:
+ * its members' copies are booked), and a collective or round-robin one without hosts.
+ */
+function assertHasHosts(eventType: EventTypeRow, slotEventType: SlotEventType): void {
+  if (eventType.schedulingType === 'managed') {
+    throw badRequest(
+      'managed_event_type_parent',
+      `Event type with id=${eventType.id} is the parent managed event type that can't be booked. You have to provide the child event type id aka id of event type that has been assigned to one of the users.`,
+      { property: 'eventTypeId' },
+    );
+  }
+  if (slotEventType.hosts.length === 0) {
+    throw unprocessable(
+      'event_type_no_hosts',
+      `Can't book this team event type because it has no hosts. Please, add at least 1 host to event type with id=${eventType.id} belonging to team with id=${eventType.teamId} and try again.`,
+      { property: 'eventTypeId' },
+    );
+  }
+}
+
 const YIELD_EVERY_OCCURRENCES = 5;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -141,13 +162,13 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   if (link) assertLinkOf(link, eventType.id);
   const team = slotEventType.team !== null;
   await assertMayBook(tx, eventType, slotEventType.hosts, ctx.callerId);
+  assertHasHosts(eventType, slotEventType);
   if (input.instant) {
     const message = team
       ? 'Instant meetings are not supported: svc has no video meeting server to start one.'
       : 'Instant bookings are only supported for team event types, not individual user event types.';
     throw badRequest('instant_not_supported', message, { property: 'instant' });
   }
-  if (slotEventType.hosts.length === 0) throw badRequest('event_type_no_hosts', 'No hosts are assigned to this event type.', { property: 'eventTypeId' });
   const length = bookingLength(eventType, input.lengthInMinutes);
   const count = occurrenceCount(eventType, input.recurrenceCount);
   const seatsPerTimeSlot = eventType.seatsPerTimeSlot;
