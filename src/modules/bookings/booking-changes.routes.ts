@@ -40,7 +40,7 @@ const Output = Envelope(BookingData_2024_08_13);
 
 function changeContext(ctx: AppContext, request: FastifyRequest, tx: Db, announce: (event: ChangeEvent) => Promise<void>): ChangeContext {
   const user = request.principal?.user;
-  return { tx, announce, now: ctx.clock(), caller: user ? { id: user.id, email: user.email } : null, mailTally: user ? null : newOutsideMailTally() };
+  return { tx, listener: ctx.bookingEvents, announce, now: ctx.clock(), caller: user ? { id: user.id, email: user.email } : null, mailTally: user ? null : newOutsideMailTally() };
 }
 
 /** What a request without credentials mailed to people other than the hosts, charged to its budgets. */

@@ -7,7 +7,7 @@ import { DEFAULT_SETTINGS, type EventTypeSettings } from '../event-types/event-t
 import { type EventTypeRow, findEventTypeById } from '../event-types/event-types.repository.js';
 import * as changes from './booking-changes.repository.js';
 import { listHostIdsOfBookings } from './booking-hosts.repository.js';
-import { recordBookingEvent } from './booking-events.js';
+import { type BookingEventListener, recordBookingEvent } from './booking-events.js';
 import { isBookingOrganizer as isOrganizer } from '../access/resource-policy.js';
 import * as repo from './bookings.repository.js';
 import type { BookingRecord, BookingRow } from './bookings.repository.js';
@@ -17,6 +17,8 @@ const NOT_A_HOST = 'User not a host of this event or an admin of the booking use
 
 export interface ChangeContext {
   tx: Db;
+  /** Who hears of the booking events the change records (the webhook subscriptions). */
+  listener: BookingEventListener;
   announce: (event: ChangeEvent) => Promise<void>;
   now: number;
   /** The authenticated caller, if any. */
@@ -88,7 +90,7 @@ async function markCancelled(ctx: ChangeContext, rows: BookingRow[], reason: str
   const wasAccepted = new Set(rows.filter((row) => row.status === 'accepted').map((row) => row.id));
   for (const record of records) {
     const mail = { toGuests: wasAccepted.has(record.booking.id), tally: ctx.mailTally };
-    await recordBookingEvent(ctx.tx, 'BOOKING_CANCELLED', record, { cancellationReason: reason ?? null }, [], mail);
+    await recordBookingEvent(ctx, 'BOOKING_CANCELLED', record, { cancellationReason: reason ?? null }, [], mail);
   }
   return records;
 }
@@ -161,7 +163,7 @@ async function cancelSeat(ctx: ChangeContext, booking: BookingRow, seatUid: stri
   }
   await announceHosts(ctx, [row]);
   const records = await repo.loadRecords(tx, [row]);
-  await recordBookingEvent(tx, 'BOOKING_CANCELLED', records[0]!, { cancellationReason: reason ?? null, seatUid, attendeeEmail: seat.email }, [], {
+  await recordBookingEvent(ctx, 'BOOKING_CANCELLED', records[0]!, { cancellationReason: reason ?? null, seatUid, attendeeEmail: seat.email }, [], {
     removedAttendee: { name: seat.name, email: seat.email, timeZone: seat.timeZone, locale: seat.locale },
     tally: ctx.mailTally,
   });

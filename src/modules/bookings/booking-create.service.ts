@@ -16,7 +16,7 @@ import { findCoHosts, findHostUsers, insertCoHosts } from './booking-hosts.repos
 import { chooseHosts, lockBookingScope, spreadsBookings } from './team-hosts.service.js';
 import { bookingUnavailable } from './booking-errors.js';
 import { assertMayBook, bookerStanding, bookingLength, needsConfirmation, occurrenceCount } from './booking-request-rules.js';
-import { recordBookingEvent } from './booking-events.js';
+import { type BookingEventListener, recordBookingEvent } from './booking-events.js';
 import { bookingResponses, type LocationChoice, resolveLocation } from './booking-responses.js';
 import { bookingTitle } from './booking-title.js';
 import * as repo from './bookings.repository.js';
@@ -54,6 +54,8 @@ export interface CreatedBookings {
 
 export interface BookingContext {
   tx: Db;
+  /** Who hears of the booking events it records (the webhook subscriptions). */
+  listener: BookingEventListener;
   announce: (event: ChangeEvent) => Promise<void>;
   now: number;
   /** The authenticated caller, if any. */
@@ -274,7 +276,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   for (const [index, record] of records.entries()) {
     // Each event renders the booking and its webhook bodies: the series yields here as it does above.
     if (index > 0 && index % YIELD_EVERY_OCCURRENCES === 0) await yieldToEventLoop();
-    await recordBookingEvent(tx, status === 'pending' ? 'BOOKING_REQUESTED' : 'BOOKING_CREATED', record, seatUid ? { seatUid } : {}, [], { tally: ctx.mailTally });
+    await recordBookingEvent(ctx, status === 'pending' ? 'BOOKING_REQUESTED' : 'BOOKING_CREATED', record, seatUid ? { seatUid } : {}, [], { tally: ctx.mailTally });
   }
   const showAttendees = eventType.seatsShowAttendees || ctx.callerId === eventType.userId;
   return { records, recurring: recurringBookingUid !== null, seated: seatUid ? { seatUid, showAttendees } : null };

@@ -48,8 +48,8 @@ async function decide(ctx: ChangeContext, uid: string, decision: Decision): Prom
   }
   await announceHosts(ctx, updated);
   for (const record of await repo.loadRecords(tx, updated)) {
-    if (decision.kind === 'confirm') await recordBookingEvent(tx, 'BOOKING_CREATED', record, {}, [], { kind: 'confirmed' });
-    else await recordBookingEvent(tx, 'BOOKING_REJECTED', record, { rejectionReason: decision.reason ?? null });
+    if (decision.kind === 'confirm') await recordBookingEvent(ctx, 'BOOKING_CREATED', record, {}, [], { kind: 'confirmed' });
+    else await recordBookingEvent(ctx, 'BOOKING_REJECTED', record, { rejectionReason: decision.reason ?? null });
   }
   if (seriesUid !== null) return seriesRecords(tx, seriesUid);
   return { records: await repo.loadRecords(tx, [updated[0]!]), series: false };

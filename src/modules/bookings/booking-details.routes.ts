@@ -80,7 +80,7 @@ export function registerBookingDetailRoutes(app: App, ctx: AppContext): void {
     },
     handler: (request, reply) =>
       runMutation(ctx, request, reply, async (tx) => {
-        const record = await markAbsent(tx, callerOf(request), request.params.bookingUid, request.body, ctx.clock());
+        const record = await markAbsent({ tx, listener: ctx.bookingEvents }, callerOf(request), request.params.bookingUid, request.body, ctx.clock());
         return { status: 200, body: ok(present(request, record)) };
       }),
   });

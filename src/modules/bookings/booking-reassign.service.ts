@@ -207,7 +207,7 @@ async function handOver(ctx: ReassignContext, change: HandOver): Promise<Reassig
   for (const userId of [replaced, successorId]) await ctx.announce({ kind: 'busyTime', userId });
   const [record] = await repo.loadRecords(tx, [updated]);
   await recordBookingEvent(
-    tx,
+    ctx,
     'BOOKING_REASSIGNED',
     record!,
     {

@@ -164,7 +164,7 @@ export async function rescheduleBooking(ctx: ChangeContext, input: RescheduleInp
   await announceHosts(ctx, [old, target]);
 
   const [record] = await repo.loadRecords(tx, [target]);
-  await recordBookingEvent(tx, 'BOOKING_RESCHEDULED', record!, {
+  await recordBookingEvent(ctx, 'BOOKING_RESCHEDULED', record!, {
     rescheduleUid: old.uid,
     rescheduleStartTime: old.startAt.toISOString(),
     rescheduleEndTime: old.endAt.toISOString(),

@@ -36,7 +36,7 @@ export function registerBookingRoutes(app: App, ctx: AppContext): void {
         const variant = bookingVariant(request.apiVersion);
         const callerId = request.principal?.user.id ?? null;
         const mailTally = request.principal ? null : newOutsideMailTally();
-        const created = await createBooking({ tx, announce, now: ctx.clock(), callerId, cache: ctx.availability, mailTally }, variant.toCreateInput(request.body));
+        const created = await createBooking({ tx, listener: ctx.bookingEvents, announce, now: ctx.clock(), callerId, cache: ctx.availability, mailTally }, variant.toCreateInput(request.body));
         if (mailTally) await chargeAnonymousMail(tx, mailTally, { ip: request.ip, now: ctx.clock(), limits: ctx.config.mailLimits, cancellation: false });
         return { status: 201, body: ok(variant.presentCreated(created, callerId)) };
       }),
