@@ -1,4 +1,4 @@
-import type { ReassignedBooking } from './booking-reassign.service.js';
+import type { ReassignedBooking } from './changes/booking-reassign.service.js';
 import type { AttendeeRow, BookingCoHost, BookingRecord } from './bookings.repository.js';
 
 /** Uppercase statuses inside svc would be the reference's database form; the REST output is lowercase. */

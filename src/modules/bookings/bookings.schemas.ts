@@ -2,7 +2,7 @@ import { Type, type TSchema } from 'typebox';
 import { PaginationOutput } from '../../http/pagination.js';
 import { StringEnum } from '../../http/schema-types.js';
 import { Locale, Metadata, TimeZone } from '../users/users.schemas.js';
-import { MAX_GUESTS_PER_BOOKING } from './booking-responses.js';
+import { MAX_GUESTS_PER_BOOKING } from './create/booking-responses.js';
 
 const INT4_MAX = 2147483647;
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -5,7 +5,7 @@ import { presentPagination } from '../../http/pagination.js';
 import { StringEnum } from '../../http/schema-types.js';
 import { invalidField, notFound } from '../../lib/errors.js';
 import { parseIsoInstant } from '../../lib/iso-instant.js';
-import type { BookingTarget, CreateBookingInput, CreatedBookings } from './booking-create.service.js';
+import type { BookingTarget, CreateBookingInput, CreatedBookings } from './create/booking-create.service.js';
 import { presentBooking, presentSeatedBooking } from './bookings.presenter.js';
 import type { BookingRecord, ListStatus } from './bookings.repository.js';
 import type { BookingsQuery_2024_08_13, CreateBookingBody_2024_08_13 } from './bookings.schemas.js';

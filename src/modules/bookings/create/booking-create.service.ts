@@ -1,26 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import type { AddedBooking, ChangeEvent } from '../../db/change-feed.js';
-import type { Db } from '../../db/client.js';
-import { badRequest, DomainError, invalidField, notFound, unprocessable } from '../../lib/errors.js';
-import { occurrenceStarts } from '../../scheduling/recurrence.js';
-import { explainUnavailable, findSlot } from '../../scheduling/slot-check.js';
-import type { Slot } from '../../scheduling/slot-query.js';
-import { type BookingOrganizer, type EventTypeRow, findEventTypeById } from '../event-types/event-types.repository.js';
-import { ownerExists } from '../event-types/event-types.service.js';
-import { assertLinkOf, useLinkForBooking } from '../event-types/private-links.service.js';
-import type { OutsideMailTally } from '../mail/mail-budget.js';
-import type { AvailabilityCache } from '../slots/availability-cache.js';
-import { consumeReservation } from '../slots/slot-reservations.service.js';
-import { assertEndsInTime, buildSlotQuery, findBookingProfile, keptSlotEventType, organizationUserExists, resolveSlotTarget, type SlotEventType, type SlotHost, type SlotTarget } from '../slots/slots.service.js';
-import { findCoHosts, findHostUsers, insertCoHosts } from './booking-hosts.repository.js';
-import { chooseHosts, lockBookingScope, spreadsBookings } from './team-hosts.service.js';
+import type { AddedBooking, ChangeEvent } from '../../../db/change-feed.js';
+import type { Db } from '../../../db/client.js';
+import { badRequest, DomainError, invalidField, notFound, unprocessable } from '../../../lib/errors.js';
+import { occurrenceStarts } from '../../../scheduling/recurrence.js';
+import { explainUnavailable, findSlot } from '../../../scheduling/slot-check.js';
+import type { Slot } from '../../../scheduling/slot-query.js';
+import { type BookingOrganizer, type EventTypeRow, findEventTypeById } from '../../event-types/event-types.repository.js';
+import { ownerExists } from '../../event-types/event-types.service.js';
+import { assertLinkOf, useLinkForBooking } from '../../event-types/private-links.service.js';
+import type { OutsideMailTally } from '../../mail/mail-budget.js';
+import type { AvailabilityCache } from '../../slots/availability-cache.js';
+import { consumeReservation } from '../../slots/slot-reservations.service.js';
+import { assertEndsInTime, buildSlotQuery, findBookingProfile, keptSlotEventType, organizationUserExists, resolveSlotTarget, type SlotEventType, type SlotHost, type SlotTarget } from '../../slots/slots.service.js';
+import { findCoHosts, findHostUsers, insertCoHosts } from '../hosts/booking-hosts.repository.js';
+import { chooseHosts, lockBookingScope, spreadsBookings } from '../hosts/team-hosts.service.js';
 import { bookingUnavailable } from './booking-errors.js';
 import { assertMayBook, bookerStanding, bookingLength, needsConfirmation, occurrenceCount } from './booking-request-rules.js';
-import { type BookingEventListener, recordBookingEvent } from './booking-events.js';
+import { type BookingEventListener, recordBookingEvent } from '../booking-events.js';
 import { bookingResponses, type LocationChoice, resolveLocation } from './booking-responses.js';
 import { bookingTitle } from './booking-title.js';
-import * as repo from './bookings.repository.js';
-import type { AttendeeRow, BookingHost, BookingRecord, BookingRow } from './bookings.repository.js';
+import * as repo from '../bookings.repository.js';
+import type { AttendeeRow, BookingHost, BookingRecord, BookingRow } from '../bookings.repository.js';
 
 export type BookingTarget =
   | { kind: 'id'; eventTypeId: number }

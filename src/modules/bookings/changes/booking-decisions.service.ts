@@ -1,11 +1,11 @@
-import { lockHostTime } from '../../db/locks.js';
-import { badRequest, conflict, forbidden } from '../../lib/errors.js';
-import { explainUnavailable, findSlot } from '../../scheduling/slot-check.js';
-import { buildSlotQuery, resolveSlotTarget, type SlotEventType } from '../slots/slots.service.js';
+import { lockHostTime } from '../../../db/locks.js';
+import { badRequest, conflict, forbidden } from '../../../lib/errors.js';
+import { explainUnavailable, findSlot } from '../../../scheduling/slot-check.js';
+import { buildSlotQuery, resolveSlotTarget, type SlotEventType } from '../../slots/slots.service.js';
 import { announceHosts, bookingNotFound, callerIsOrganizer, type ChangeContext, type FoundBookings, hostIds, MINUTE, seriesRecords } from './booking-changes.service.js';
-import { recordBookingEvent } from './booking-events.js';
-import * as repo from './bookings.repository.js';
-import type { BookingRow } from './bookings.repository.js';
+import { recordBookingEvent } from '../booking-events.js';
+import * as repo from '../bookings.repository.js';
+import type { BookingRow } from '../bookings.repository.js';
 
 type Decision = { kind: 'confirm' } | { kind: 'decline'; reason: string | undefined };
 

@@ -1,13 +1,13 @@
-import type { Db } from '../../db/client.js';
-import { badRequest, fieldRejected, forbidden, invalidField, notFound } from '../../lib/errors.js';
-import { guestsDisabled } from '../event-types/booking-fields.js';
-import { findEventTypeById } from '../event-types/event-types.repository.js';
+import type { Db } from '../../../db/client.js';
+import { badRequest, fieldRejected, forbidden, invalidField, notFound } from '../../../lib/errors.js';
+import { guestsDisabled } from '../../event-types/booking-fields.js';
+import { findEventTypeById } from '../../event-types/event-types.repository.js';
 import { setAttendeesAbsent } from './booking-details.repository.js';
-import { type BookingEventScope, recordBookingChange, recordBookingEvent } from './booking-events.js';
-import * as repo from './bookings.repository.js';
-import type { BookingRecord, BookingRow } from './bookings.repository.js';
-import { MAX_GUESTS_PER_BOOKING } from './booking-responses.js';
-import { isBookingAttendee as isAttendee, isBookingOrganizer as isOrganizer } from '../access/resource-policy.js';
+import { type BookingEventScope, recordBookingChange, recordBookingEvent } from '../booking-events.js';
+import * as repo from '../bookings.repository.js';
+import type { BookingRecord, BookingRow } from '../bookings.repository.js';
+import { MAX_GUESTS_PER_BOOKING } from '../create/booking-responses.js';
+import { isBookingAttendee as isAttendee, isBookingOrganizer as isOrganizer } from '../../access/resource-policy.js';
 import { type CalendarLink, calendarLinks } from './calendar-links.js';
 
 /** The signed-in user acting on a booking. */

@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { bookingHosts, users } from '../../db/schema.js';
-import type { BookingStatus } from '../../db/schema/bookings.js';
-import type { BookingCoHost, BookingHost } from './bookings.repository.js';
+import type { Db } from '../../../db/client.js';
+import { bookingHosts, users } from '../../../db/schema.js';
+import type { BookingStatus } from '../../../db/schema/bookings.js';
+import type { BookingCoHost, BookingHost } from '../bookings.repository.js';
 
 /**
  * The hosts of a booking besides its organizer (whose row the insert trigger writes). Their rows

@@ -1,16 +1,16 @@
-import type { ChangeEvent } from '../../db/change-feed.js';
-import type { Db } from '../../db/client.js';
-import { lockHostTime } from '../../db/locks.js';
-import { badRequest, fieldRejected, forbidden, notFound, unauthorized } from '../../lib/errors.js';
-import type { OutsideMailTally } from '../mail/mail-budget.js';
-import { DEFAULT_SETTINGS, type EventTypeSettings } from '../event-types/event-type-model.js';
-import { type EventTypeRow, findEventTypeById } from '../event-types/event-types.repository.js';
+import type { ChangeEvent } from '../../../db/change-feed.js';
+import type { Db } from '../../../db/client.js';
+import { lockHostTime } from '../../../db/locks.js';
+import { badRequest, fieldRejected, forbidden, notFound, unauthorized } from '../../../lib/errors.js';
+import type { OutsideMailTally } from '../../mail/mail-budget.js';
+import { DEFAULT_SETTINGS, type EventTypeSettings } from '../../event-types/event-type-model.js';
+import { type EventTypeRow, findEventTypeById } from '../../event-types/event-types.repository.js';
 import * as changes from './booking-changes.repository.js';
-import { listHostIdsOfBookings } from './booking-hosts.repository.js';
-import { type BookingEventListener, recordBookingEvent } from './booking-events.js';
-import { isBookingOrganizer as isOrganizer } from '../access/resource-policy.js';
-import * as repo from './bookings.repository.js';
-import type { BookingRecord, BookingRow } from './bookings.repository.js';
+import { listHostIdsOfBookings } from '../hosts/booking-hosts.repository.js';
+import { type BookingEventListener, recordBookingEvent } from '../booking-events.js';
+import { isBookingOrganizer as isOrganizer } from '../../access/resource-policy.js';
+import * as repo from '../bookings.repository.js';
+import type { BookingRecord, BookingRow } from '../bookings.repository.js';
 
 export const MINUTE = 60_000;
 const NOT_A_HOST = 'User not a host of this event or an admin of the booking user';

@@ -1,17 +1,17 @@
-import { lockHostTime } from '../../db/locks.js';
-import { badRequest, forbidden, notFound } from '../../lib/errors.js';
-import { explainUnavailable, findSlot } from '../../scheduling/slot-check.js';
-import type { Slot, SlotQuery } from '../../scheduling/slot-query.js';
-import type { EventTypeRow } from '../event-types/event-types.repository.js';
-import { buildSlotQuery, resolveSlotTarget, type SlotEventType, type SlotHost } from '../slots/slots.service.js';
+import { lockHostTime } from '../../../db/locks.js';
+import { badRequest, forbidden, notFound } from '../../../lib/errors.js';
+import { explainUnavailable, findSlot } from '../../../scheduling/slot-check.js';
+import type { Slot, SlotQuery } from '../../../scheduling/slot-query.js';
+import type { EventTypeRow } from '../../event-types/event-types.repository.js';
+import { buildSlotQuery, resolveSlotTarget, type SlotEventType, type SlotHost } from '../../slots/slots.service.js';
 import { bookingNotFound, callerIsOrganizer, type ChangeContext, eventTypeOf, isClosed, MINUTE } from './booking-changes.service.js';
-import { recordBookingEvent } from './booking-events.js';
-import { findHostUsers, listHostIdsOfBookings, replaceCoHost } from './booking-hosts.repository.js';
+import { recordBookingEvent } from '../booking-events.js';
+import { findHostUsers, listHostIdsOfBookings, replaceCoHost } from '../hosts/booking-hosts.repository.js';
 import { managesEventType } from './booking-reassign.repository.js';
-import { bookingTitle } from './booking-title.js';
-import * as repo from './bookings.repository.js';
-import type { BookingHost, BookingRow } from './bookings.repository.js';
-import { chooseHosts, lockBookingScope } from './team-hosts.service.js';
+import { bookingTitle } from '../create/booking-title.js';
+import * as repo from '../bookings.repository.js';
+import type { BookingHost, BookingRow } from '../bookings.repository.js';
+import { chooseHosts, lockBookingScope } from '../hosts/team-hosts.service.js';
 
 export interface ReassignContext extends ChangeContext {
   /** The caller is svc's system administrator (the reference's isSystemAdmin). */

@@ -1,18 +1,18 @@
 import { Type, type Static } from 'typebox';
-import type { AppContext } from '../../app/context.js';
-import { access } from '../../http/access.js';
-import type { App } from '../../http/app.js';
-import { ok } from '../../http/envelope.js';
-import { tenantOf } from '../../http/request-guard.js';
-import { invalidField, notFound } from '../../lib/errors.js';
-import { getOrganizationUser } from '../organizations/org-users.service.js';
-import { OrgUserParams } from '../organizations/org-users.schemas.js';
-import { OrgIdParams, OrgTeamParams } from '../organizations/organizations.schemas.js';
-import { TeamIdParams } from '../teams/teams.schemas.js';
-import { ReferencesOutput, ReferencesQuery } from './booking-details.routes.js';
-import type { BookingRecord } from './bookings.repository.js';
-import { BookingsListOutput_2024_08_13, BookingsQuery_2024_08_13 } from './bookings.schemas.js';
-import { bookingVersions, commaSeparatedIds } from './bookings.versions.js';
+import type { AppContext } from '../../../app/context.js';
+import { access } from '../../../http/access.js';
+import type { App } from '../../../http/app.js';
+import { ok } from '../../../http/envelope.js';
+import { tenantOf } from '../../../http/request-guard.js';
+import { invalidField, notFound } from '../../../lib/errors.js';
+import { getOrganizationUser } from '../../organizations/org-users.service.js';
+import { OrgUserParams } from '../../organizations/org-users.schemas.js';
+import { OrgIdParams, OrgTeamParams } from '../../organizations/organizations.schemas.js';
+import { TeamIdParams } from '../../teams/teams.schemas.js';
+import { ReferencesOutput, ReferencesQuery } from '../details/booking-details.routes.js';
+import type { BookingRecord } from '../bookings.repository.js';
+import { BookingsListOutput_2024_08_13, BookingsQuery_2024_08_13 } from '../bookings.schemas.js';
+import { bookingVersions, commaSeparatedIds } from '../bookings.versions.js';
 import { listOrganizationBookings, listOrganizationUserBookings, listTeamBookings, teamBookingReferences } from './team-bookings.service.js';
 
 // These routes take no version header (as in the reference): the 2024-08-13 booking shapes.
