@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { loadConfig } from '../src/app/config.js';
-import { MAX_GUESTS_PER_BOOKING } from '../src/modules/bookings/booking-responses.js';
+import { MAX_GUESTS_PER_BOOKING } from '../src/modules/bookings/create/booking-responses.js';
 import { createTestApp, request, type TestApp } from '../test/support/test-app.js';
 
 const HOUR_MS = 3_600_000;

@@ -30,7 +30,7 @@ import { registerRolesRoutes } from '../modules/roles/roles.routes.js';
 import { registerOrganizationUserRoutes } from '../modules/organizations/org-users.routes.js';
 import { registerOrganizationScheduleRoutes } from '../modules/organizations/org-schedules.routes.js';
 import { registerTeamScheduleRoutes } from '../modules/teams/team-schedules.routes.js';
-import { registerTeamBookingRoutes } from '../modules/bookings/team-bookings.routes.js';
+import { registerTeamBookingRoutes } from '../modules/bookings/team/team-bookings.routes.js';
 import { registerSystemRoutes } from '../modules/system/system.routes.js';
 import { registerTeamsRoutes } from '../modules/teams/teams.routes.js';
 import { registerMembershipAnswerRoutes } from '../modules/teams/membership-answers.routes.js';

@@ -5,6 +5,7 @@ import type { RateLimitStore } from '../http/rate-limit.js';
 import type { CredentialCache } from '../modules/auth/credential-cache.js';
 import type { SecretBox } from '../lib/secrets.js';
 import type { TenancyCache } from '../modules/access/tenancy-cache.js';
+import type { BookingEventListener } from '../modules/bookings/booking-events.js';
 import type { AvailabilityCache } from '../modules/slots/availability-cache.js';
 import type { Config } from './config.js';
 
@@ -21,6 +22,8 @@ export interface AppContext {
   changes: ChangeFeed;
   rateLimitStore: RateLimitStore;
   metrics: HttpMetrics;
+  /** Who hears of booking events besides their mail: the webhook subscriptions. */
+  bookingEvents: BookingEventListener;
   /** Seals and opens stored secrets (webhook secrets...). */
   secrets: SecretBox;
   /** Current time in epoch ms: `Date.now` except where a test moves time. */

@@ -9,6 +9,7 @@ import { lazySecretBox } from '../lib/secrets.js';
 import { CredentialCache } from '../modules/auth/credential-cache.js';
 import { TenancyCache } from '../modules/access/tenancy-cache.js';
 import { AvailabilityCache } from '../modules/slots/availability-cache.js';
+import { bookingWebhooks } from '../modules/webhooks/webhook-emission.js';
 import { jobHandlers } from '../jobs/handlers.js';
 import { type JobRunner, startJobRunner } from '../jobs/runner.js';
 import type { App } from '../http/app.js';
@@ -79,6 +80,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     rateLimitStore,
     metrics: createHttpMetrics({ processMetrics: options.processMetrics ?? false }),
     clock: options.clock ?? clockOf(config),
+    bookingEvents: bookingWebhooks,
     secrets,
     lifecycle: { draining: false },
   };

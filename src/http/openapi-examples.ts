@@ -69,6 +69,8 @@ const BOOKED = {
     notes: 'Looking forward to it',
     guests: ['alan@example.com'],
     location: { value: 'integration', optionValue: 'integrations:svc-video' },
+    displayEmail: 'grace@example.com',
+    displayGuests: ['alan@example.com'],
   },
   guests: ['alan@example.com'],
 };

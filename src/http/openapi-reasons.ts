@@ -95,11 +95,12 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
     routes: ['/v2/bookings'],
     methods: ['POST'],
     reasons: {
-      400: ['not_variable_length', 'length_not_allowed', 'recurrence_count_too_high', 'instant_not_supported', 'event_type_no_hosts', ...BOOKING_SLOT_REFUSED, ...BOOKING_FIELD_REFUSED],
+      400: ['not_variable_length', 'length_not_allowed', 'recurrence_count_too_high', 'instant_not_supported', 'managed_event_type_parent', ...BOOKING_SLOT_REFUSED, ...BOOKING_FIELD_REFUSED],
       401: ['booking_requires_authentication'],
       403: ['booking_requires_authentication'],
       404: [...BOOKING_TARGET_NOT_FOUND, 'private_link_expired'],
       409: ['booking_conflict', 'booking_seats_full'],
+      422: ['event_type_no_hosts'],
     },
   },
   // Requests without credentials: what they would mail to people other than the hosts is over a budget.
@@ -212,6 +213,11 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/organizations/:orgId/users/:userId/schedules/:scheduleId'], methods: ['DELETE'], reasons: { 400: ['schedule_not_found'] } },
   { routes: ['/v2/organizations/:orgId/teams/:teamId/users/:userId/schedules'], reasons: { 403: ['user_not_in_team'] } },
   { routes: ['/v2/organizations/:orgId/bookings'], reasons: { 400: ['users_not_found'], 403: ['users_not_in_organization'] } },
+  {
+    routes: ['/v2/bookings', '/v2/teams/:teamId/bookings', '/v2/organizations/:orgId/bookings', '/v2/organizations/:orgId/teams/:teamId/bookings', '/v2/organizations/:orgId/users/:userId/bookings'],
+    methods: ['GET'],
+    reasons: { 400: ['event_types_not_found'] },
+  },
   { routes: ['/v2/organizations/:orgId/users/:userId/bookings'], reasons: { 403: ['user_not_in_organization'] } },
   { routes: ['/v2/organizations/:orgId/teams/:teamId/bookings/:bookingUid/references'], reasons: BOOKING_NOT_FOUND },
   { routes: ['/v2/organizations/:orgId/webhooks', '/v2/organizations/:orgId/webhooks/:webhookId'], methods: WRITE, reasons: { 400: ['trigger_not_allowed'], 409: ['webhook_subscriber_url_taken'] } },

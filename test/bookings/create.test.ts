@@ -38,11 +38,38 @@ describe('POST /v2/bookings (svc-api-version 2024-08-13)', () => {
     assert.equal(data.meetingUrl, data.location);
     assert.deepEqual(data.metadata, { source: 'test' });
     assert.equal(data.title, `Call between ${data.hosts[0].name} and Bob Booker`);
-    assert.deepEqual(data.bookingFieldsResponses, { name: 'Bob Booker', email: 'bob@example.com', guests: ['carol@example.com'], location: { value: 'integration', optionValue: 'integrations:svc-video' } });
+    assert.deepEqual(data.bookingFieldsResponses, {
+      name: 'Bob Booker',
+      email: 'bob@example.com',
+      guests: ['carol@example.com'],
+      location: { value: 'integration', optionValue: 'integrations:svc-video' },
+      displayEmail: 'bob@example.com',
+      displayGuests: ['carol@example.com'],
+    });
     assert.ok(!startsOf(await slotsOf(api, { eventTypeId: eventType.id, start: '2027-01-04', end: '2027-01-04' })).includes(at('04', '15:00')));
     assert.deepEqual(await eventsOf(api, data.uid), ['BOOKING_CREATED']);
     const read = await getBooking(api, data.uid);
     assert.deepEqual(read.body.data, data);
+  });
+
+  // The reference's output service (2024-08-13 output.service.ts): getDisplayEmail drops a managed
+  // user's `+` and 25-character OAuth client id from every attendee's and host's displayEmail, adds
+  // bookingFieldsResponses.displayEmail and .displayGuests, and getHost answers `username || "unknown"`.
+  test('display addresses leave out a managed user\'s client id; a host without a username is "unknown"', async () => {
+    const tag = `c${Math.random().toString(36).slice(2, 10).padEnd(24, '0')}`;
+    const managedHost = await createHost(api, 'America/New_York', { email: `mel+${tag}@example.com` });
+    const managedType = await createEventType(api, managedHost);
+    const attendee = { name: 'Max Managed', email: `max+${tag}@example.com`, timeZone: 'UTC' };
+    const data = await booked(api, { eventTypeId: managedType.id, start: at('06', '15:00'), attendee, guests: [`gus+${tag}@example.com`] });
+    assert.deepEqual(data.attendees.map((each: any) => each.displayEmail), ['max@example.com', 'gus@example.com']);
+    assert.deepEqual(data.attendees.map((each: any) => each.email), [attendee.email, `gus+${tag}@example.com`]);
+    assert.equal(data.hosts[0].displayEmail, 'mel@example.com');
+    assert.equal(data.hosts[0].email, `mel+${tag}@example.com`);
+    assert.equal(data.bookingFieldsResponses.displayEmail, 'max@example.com');
+    assert.deepEqual(data.bookingFieldsResponses.displayGuests, ['gus@example.com']);
+    assert.deepEqual(data.guests, [`gus+${tag}@example.com`]);
+    await api.runtime.ctx.database.db.execute(sql`update users set username = null where id = ${managedHost.userId}`);
+    assert.equal((await getBooking(api, data.uid)).body.data.hosts[0].username, 'unknown');
   });
 
   test('a taken, off-hours, past or too-soon start answers the reference 400s and writes nothing', async () => {

@@ -60,6 +60,22 @@ describe('GET /v2/bookings (svc-api-version 2024-08-13)', () => {
     assert.deepEqual(uidsOf(await list(`?bookingUid=${uids.later}`)), [uids.later]);
   });
 
+  // The reference's input service passes `eventTypeIds: queryParams.eventTypeIds || (queryParams.eventTypeId ?
+  // [queryParams.eventTypeId] : undefined)`, and its handler's getEventTypeIdsFromEventTypeIdsFilter answers
+  // BAD_REQUEST "The requested event-types do not exist." when none of them is an event type (its team-bookings
+  // e2e spec: `?teamId=...&eventTypeId=90909` is a 400).
+  test('eventTypeIds wins over eventTypeId; event types none of which exists are a 400; an empty list names the field', async () => {
+    assert.deepEqual(uidsOf(await list(`?eventTypeIds=${pending.id}&eventTypeId=${plain.id}`)), [uids.unconfirmed]);
+    const unknown = await api.request('GET', '/v2/bookings?eventTypeId=2000000000', { key: host.apiKey, version: BOOKINGS_VERSION });
+    assertError(unknown, 400, 'BadRequestException', 'The requested event-types do not exist.');
+    assert.equal(unknown.body.error.details.reason, 'event_types_not_found');
+    assertError(await api.request('GET', '/v2/bookings?eventTypeIds=2000000000,2000000001', { key: host.apiKey, version: BOOKINGS_VERSION }), 400, 'BadRequestException', 'The requested event-types do not exist.');
+    // One that exists is enough (another user's: the list is still the caller's).
+    const others = await createEventType(api, other);
+    assert.deepEqual(uidsOf(await list(`?eventTypeIds=2000000000,${others.id}`)), []);
+    assertNamesField(await api.request('GET', '/v2/bookings?eventTypeIds=', { key: host.apiKey, version: BOOKINGS_VERSION }), 'eventTypeIds');
+  });
+
   // The reference validates these filters with @IsDateString({ strict: true }): any strict ISO 8601
   // value, a bare date included (get-bookings.input.ts, 2024-08-13).
   test('date filters take a bare date or a date-time without an offset (read as UTC); anything else names the field', async () => {

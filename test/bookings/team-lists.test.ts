@@ -107,6 +107,23 @@ describe('GET /v2/teams/{teamId}/bookings', () => {
     assertNamesField(await api.request('GET', path('?eventTypeId=0'), { key: admin.apiKey }), 'eventTypeId');
   });
 
+  // The reference's GetTeamsBookingsInput_2024_08_13 (apps/api/v2/src/modules/teams/bookings/inputs/
+  // get-teams-bookings.input.ts): `teamMemberIds` ("Filter bookings by team member user ids. Multiple ids
+  // can be separated by a comma", each an integer, "teamMemberIds must contain at least 1 id") and
+  // `teamMemberEmails` (comma-separated, trimmed, "teamMemberEmails must contain at least 1 email"); its
+  // e2e spec expects every booking listed to have that member among its hosts.
+  test('teamMemberIds and teamMemberEmails keep the bookings those members host, as organizer or co-host', async () => {
+    const emailOf = async (who: Member) => (await api.request('GET', '/v2/me', { key: who.apiKey })).body.data.email as string;
+    assert.deepEqual(uidsOf(await list(`?teamMemberIds=${member.user.id}`)), named('upcoming', 'unconfirmed', 'managed'));
+    assert.deepEqual(uidsOf(await list(`?teamMemberIds=${admin.user.id},${owner.user.id}`)), named('past', 'cancelled', 'unconfirmed', 'recurring'));
+    assert.deepEqual(uidsOf(await list(`?teamMemberEmails=${encodeURIComponent(` ${(await emailOf(admin)).toUpperCase()} `)}`)), named('past', 'recurring'));
+    // Both name members: a booking any of them hosts.
+    assert.deepEqual(uidsOf(await list(`?teamMemberIds=${owner.user.id}&teamMemberEmails=${encodeURIComponent(await emailOf(admin))}`)), named('past', 'cancelled', 'unconfirmed', 'recurring'));
+    assert.deepEqual(uidsOf(await list(`?teamMemberIds=${outsider.user.id}&status=upcoming`)), []);
+    for (const query of ['?teamMemberIds=x', '?teamMemberIds=', '?teamMemberIds=1,2.5']) assertNamesField(await api.request('GET', path(query), { key: admin.apiKey }), 'teamMemberIds');
+    assertNamesField(await api.request('GET', path('?teamMemberEmails=,%20,'), { key: admin.apiKey }), 'teamMemberEmails');
+  });
+
   test('sorting by start, end and creation', async () => {
     assert.deepEqual(uidsOf(await list('?sortStart=desc')), named(...ALL).reverse());
     // The cancelled booking starts before the upcoming one and ends after it.

@@ -172,6 +172,12 @@ describe('booking mail', () => {
       assert.equal(message.invitation!.organizer, organizer);
       assert.deepEqual(message.invitation!.attendees.map((a) => a.email).sort(), [annEmail, benEmail, attendee.email].map((e) => e.toLowerCase()).filter((e) => e !== organizer).sort());
     }
+    // The booking output lists the other host among its attendees; mail names everyone once, the booker in the subject.
+    for (const message of [toAnn, toBen, only(messages, attendee.email)]) {
+      const who = message.email.text!.slice(message.email.text!.indexOf('Who:'), message.email.text!.indexOf('Where:'));
+      for (const email of [annEmail, benEmail, attendee.email]) assert.equal(who.split(`<${email}>`).length - 1, 1, `${email} once in ${who}`);
+      assert.match(message.email.subject!, /Dee/);
+    }
   });
 
   test('seats: a new seat is mailed to its holder and the host only; a cancelled seat gets a CANCEL', async () => {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { recordBookingEvent } from '../../src/modules/bookings/booking-events.js';
+import { bookingWebhooks } from '../../src/modules/webhooks/webhook-emission.js';
 import { findBookingByUid, loadRecords } from '../../src/modules/bookings/bookings.repository.js';
 import { createMailTransport } from '../../src/modules/mail/mail-transport.js';
 import { booked } from '../bookings/helpers.js';
@@ -45,7 +46,7 @@ describe('mail outbox', () => {
     await assert.rejects(
       db.transaction(async (tx) => {
         const [record] = await loadRecords(tx, [(await findBookingByUid(tx, booking.uid))!]);
-        await recordBookingEvent(tx, 'BOOKING_CANCELLED', record!, { cancellationReason: 'never happened' });
+        await recordBookingEvent({ tx, listener: bookingWebhooks }, 'BOOKING_CANCELLED', record!, { cancellationReason: 'never happened' });
         // The messages exist inside the transaction...
         assert.equal(((await tx.execute(sql`select count(*)::int as n from mail_messages`)) as unknown as { rows: any[] }).rows[0].n, before + 2);
         throw new Error('roll back');

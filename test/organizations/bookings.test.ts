@@ -158,6 +158,9 @@ describe('organization booking lists: /v2/organizations/{orgId}/bookings, .../te
     assert.deepEqual(uidsOf(await list(teamBookings(team2.id))), named('team2'));
     assert.deepEqual(uidsOf(await list(teamBookings(team1.id, '?status=cancelled'))), named('team1Cancelled'));
     assert.deepEqual(uidsOf(await list(teamBookings(team1.id, '?sortStart=desc&attendeeName=Tia%20Tester'))), named('team1'));
+    // The reference's GetTeamsBookingsInput: bookings these members host.
+    assert.deepEqual(uidsOf(await list(teamBookings(team1.id, `?teamMemberIds=${teamAdmin.user.id}`))), named('team1Cancelled'));
+    assert.deepEqual(uidsOf(await list(teamBookings(team1.id, `?teamMemberEmails=${encodeURIComponent(ownUser.user.email)}`))), named('team1'));
     const page = await list(teamBookings(team1.id, '?take=1&sortStart=desc'));
     assert.deepEqual(uidsOf(page), named('team1Cancelled'));
     assert.equal(page.pagination.totalItems, 2);

@@ -78,7 +78,7 @@ describe('GET /v2/slots (svc-api-version 2024-09-04)', () => {
     assertError(await getSlots(api, { teamSlug: 'team-x', eventTypeSlug: 'x', start: MONDAY, end: MONDAY }), 404, 'NotFoundException', 'Team with slug team-x not found');
     assertError(
       await getSlots(api, { username: host.username, eventTypeSlug: eventType.slug, organizationSlug: 'acme', start: MONDAY, end: MONDAY }),
-      404, 'NotFoundException', 'Organization with slug acme not found',
+      404, 'NotFoundException', 'slots-input.service.ts: Organization with slug acme not found',
     );
   });
 

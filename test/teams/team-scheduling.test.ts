@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { backend, createTestApp, type TestApp } from '../support/test-app.js';
 import { addTeamMember } from '../support/tenancy.js';
 import { createTeamEventType, createTeamWithHosts } from '../support/team-scheduling.js';
+import { insertEventType } from '../support/team-bookings.js';
 import { assertError, createEventType, createHost, type Host, getSlots, SLOTS_VERSION, slotsOf, startsOf } from '../slots/helpers.js';
 import { book, booked, BOOKINGS_VERSION } from '../bookings/helpers.js';
 import { findBookingByUid, loadRecords } from '../../src/modules/bookings/bookings.repository.js';
@@ -184,6 +185,9 @@ describe(`team scheduling (${backend})`, () => {
     assert.equal(moved.body.data.hosts[0].id, second.userId, 'not the least recently booked host: the same one');
   });
 
+  // The reference's bookings service: a MANAGED event type is refused with a 400 naming the child to book
+  // instead, and a collective or round-robin one without hosts with a 422 (checkEventTypeHasHosts: "Can't
+  // book this team event type because it has no hosts..."; its team-bookings e2e spec expects both texts).
   test('a managed parent has no hosts of its own; unknown team slugs are 404', async () => {
     const member = await createHost(api, 'Europe/London');
     const { team, owner } = await createTeamWithHosts(api, [member]);
@@ -197,8 +201,22 @@ describe(`team scheduling (${backend})`, () => {
     });
     const parent = Array.isArray(created) ? created[0] : created;
     const refused = await book(api, { eventTypeId: parent.id, start: '2027-03-01T09:00:00Z' });
-    assert.equal(refused.status, 400, refused.text);
-    assert.equal(refused.body.error.details.reason, 'event_type_no_hosts');
+    assertError(
+      refused,
+      400,
+      'BadRequestException',
+      `Event type with id=${parent.id} is the parent managed event type that can't be booked. You have to provide the child event type id aka id of event type that has been assigned to one of the users.`,
+    );
+    assert.equal(refused.body.error.details.reason, 'managed_event_type_parent');
+    for (const schedulingType of ['collective', 'roundRobin'] as const) {
+      const hostless = await insertEventType(api, { teamId: team.id, schedulingType });
+      assertError(
+        await book(api, { eventTypeId: hostless.id, start: '2027-03-01T09:00:00Z' }),
+        422,
+        'UnprocessableEntityException',
+        `Can't book this team event type because it has no hosts. Please, add at least 1 host to event type with id=${hostless.id} belonging to team with id=${team.id} and try again.`,
+      );
+    }
     assert.deepEqual(startsOf(await slotsOf(api, { eventTypeId: parent.id, ...day(MONDAY) })), []);
     const unknown = await getSlots(api, { teamSlug: `no-such-team-${Date.now()}`, eventTypeSlug: 'template', ...day(MONDAY) });
     assert.equal(unknown.status, 404, unknown.text);

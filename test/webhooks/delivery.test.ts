@@ -8,7 +8,7 @@ import { eq, sql } from 'drizzle-orm';
 import { jobs, webhookDeliveries, webhooks } from '../../src/db/schema.js';
 import { recordBookingEvent } from '../../src/modules/bookings/booking-events.js';
 import { findBookingByUid, loadRecords } from '../../src/modules/bookings/bookings.repository.js';
-import { WEBHOOK_MAX_ATTEMPTS } from '../../src/modules/webhooks/webhook-emission.js';
+import { bookingWebhooks, WEBHOOK_MAX_ATTEMPTS } from '../../src/modules/webhooks/webhook-emission.js';
 import { attemptsSpanning, retryDelayMs } from '../../src/jobs/runner.js';
 import { eventually } from '../support/eventually.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -489,7 +489,7 @@ describe('webhook delivery', () => {
     await assert.rejects(
       api.runtime.ctx.database.transaction(async (tx) => {
         const [record] = await loadRecords(tx, [(await findBookingByUid(tx, booking.uid))!]);
-        await recordBookingEvent(tx, 'BOOKING_CANCELLED', record!, { cancellationReason: 'never happened' });
+        await recordBookingEvent({ tx, listener: bookingWebhooks }, 'BOOKING_CANCELLED', record!, { cancellationReason: 'never happened' });
         assert.equal((await deliveriesOf(tx, webhookId)).length, 2, 'queued inside the transaction');
         throw new Error('roll back');
       }),

@@ -1,11 +1,19 @@
+import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { mailKindOf, queueBookingMail, type RemovedAttendee, revises } from '../mail/booking-mail.js';
 import { bookingMailAudienceQuery, parseMailAudience } from '../mail/mail.repository.js';
 import type { OutsideMailTally } from '../mail/mail-budget.js';
 import type { MailKind } from '../mail/messages/texts.js';
-import { bookingSubscriptionsQuery, emitBookingWebhooks } from '../webhooks/webhook-emission.js';
 import { presentBooking } from './bookings.presenter.js';
 import { hasBookingEvent, insertBookingEvent, loadRecords, lockBookingByUid, type BookingRecord } from './bookings.repository.js';
+
+/**
+ * The booking as its event records it, for the mail that tells of it: the booking output, whose
+ * attendees end with the other hosts, and those hosts apart, so that mail lists each person once.
+ */
+function bookingSnapshot(record: BookingRecord): Record<string, unknown> {
+  return { ...presentBooking(record), coHosts: record.coHosts.map(({ name, email }) => ({ name, email })) };
+}
 
 /** Booking triggers of spec section 6 that bookings emit, and svc's BOOKING_REASSIGNED. */
 export type BookingTrigger =
@@ -18,6 +26,33 @@ export type BookingTrigger =
   | 'BOOKING_REASSIGNED'
   | 'MEETING_STARTED'
   | 'MEETING_ENDED';
+
+/** A booking event as it was recorded, for those who hear of it. */
+export interface RecordedBookingEvent {
+  trigger: BookingTrigger;
+  bookingEventId: number;
+  createdAt: Date;
+  record: BookingRecord;
+  extra: Record<string, unknown>;
+}
+
+/**
+ * Who hears of a booking event in its transaction besides those it mails: the webhook subscriptions.
+ * The webhooks module implements it (bookingWebhooks) and the app hands it to the booking services, so
+ * that bookings run no webhook code of their own: webhooks depend on bookings, not the reverse.
+ */
+export interface BookingEventListener {
+  /** A query of those the event may concern, run by the event's own insert (null: nobody). */
+  audienceQuery(trigger: BookingTrigger, record: BookingRecord, alsoUserIds: readonly number[]): SQL | null;
+  /** Acts on the event, given the rows its audience query found. */
+  hear(tx: Db, event: RecordedBookingEvent, audience: Record<string, unknown>[]): Promise<void>;
+}
+
+/** Where a booking event is recorded: the change's transaction, and who hears of it. */
+export interface BookingEventScope {
+  tx: Db;
+  listener: BookingEventListener;
+}
 
 /** What booking mail a change sends: by default the trigger's kind (see mailKindOf). */
 export interface BookingMailOptions {
@@ -32,20 +67,22 @@ export interface BookingMailOptions {
 
 /**
  * Records what happened to a booking in the transaction that made it happen: the booking as it now
- * is, plus what the trigger adds (reasons, the booking it replaced...). In the same transaction, every
- * matching webhook subscription gets a delivery (body rendered now) and a delivery job, and everyone
+ * is, plus what the trigger adds (reasons, the booking it replaced...). In the same transaction, the
+ * scope's listener hears of it (every matching webhook subscription gets a delivery, its body rendered
+ * now, and a delivery job), and everyone
  * the change concerns a message and a send job: nothing is announced that did not commit, and nothing
  * that committed can be lost. `alsoUserIds`: users besides the organizer whose subscriptions hear of
  * it, and who are mailed (a reassigned booking's previous host).
  */
 export async function recordBookingEvent(
-  tx: Db,
+  scope: BookingEventScope,
   trigger: BookingTrigger,
   record: BookingRecord,
   extra: Record<string, unknown> = {},
   alsoUserIds: readonly number[] = [],
   mail: BookingMailOptions = {},
 ): Promise<void> {
+  const { tx, listener } = scope;
   const kind = mail.kind ?? mailKindOf(trigger, record, extra);
   const audienceQuery = kind ? bookingMailAudienceQuery(record.booking, alsoUserIds, revises(kind)) : null;
   const event = await insertBookingEvent(
@@ -56,13 +93,13 @@ export async function recordBookingEvent(
       trigger,
       userId: record.booking.userId,
       eventTypeId: record.booking.eventTypeId,
-      payload: { ...presentBooking(record), ...extra },
+      payload: { ...bookingSnapshot(record), ...extra },
     },
     // The subscriptions that may want it, and who is mailed, are read by the same statement.
-    bookingSubscriptionsQuery(trigger, record, alsoUserIds),
+    listener.audienceQuery(trigger, record, alsoUserIds),
     audienceQuery && { with: audienceQuery.bump, value: audienceQuery.audience },
   );
-  await emitBookingWebhooks(tx, { trigger, bookingEventId: event.id, createdAt: event.createdAt, record, extra }, event.alongside);
+  await listener.hear(tx, { trigger, bookingEventId: event.id, createdAt: event.createdAt, record, extra }, event.alongside);
   if (kind) {
     const toGuests = mail.toGuests ?? record.booking.status === 'accepted';
     const change = { kind, bookingEventId: event.id, record, extra, alsoUserIds, removedAttendee: mail.removedAttendee, toGuests, tally: mail.tally ?? undefined };
@@ -82,7 +119,7 @@ export async function recordBookingChange(tx: Db, kind: 'guestsAdded' | 'locatio
     trigger,
     userId: record.booking.userId,
     eventTypeId: record.booking.eventTypeId,
-    payload: presentBooking(record),
+    payload: bookingSnapshot(record),
   });
   await queueBookingMail(tx, { kind, bookingEventId: event.id, record, extra: {}, alsoUserIds: [], toGuests: record.booking.status === 'accepted' });
 }
@@ -92,13 +129,14 @@ export async function recordBookingChange(tx: Db, kind: 'guestsAdded' | 'locatio
  * if the booking is still accepted at the instant the job was scheduled for, so a cancelled or moved
  * booking announces nothing. Returns whether it was recorded.
  */
-export async function recordMeetingEvent(tx: Db, bookingUid: string, trigger: 'MEETING_STARTED' | 'MEETING_ENDED', at: Date): Promise<boolean> {
+export async function recordMeetingEvent(scope: BookingEventScope, bookingUid: string, trigger: 'MEETING_STARTED' | 'MEETING_ENDED', at: Date): Promise<boolean> {
+  const { tx } = scope;
   const booking = await lockBookingByUid(tx, bookingUid);
   if (!booking || booking.status !== 'accepted') return false;
   const instant = trigger === 'MEETING_STARTED' ? booking.startAt : booking.endAt;
   if (instant.getTime() !== at.getTime()) return false;
   if (await hasBookingEvent(tx, bookingUid, trigger)) return false;
   const [record] = await loadRecords(tx, [booking]);
-  await recordBookingEvent(tx, trigger, record!);
+  await recordBookingEvent(scope, trigger, record!);
   return true;
 }

@@ -1,4 +1,5 @@
-import type { AttendeeRow, BookingRecord } from './bookings.repository.js';
+import type { ReassignedBooking } from './changes/booking-reassign.service.js';
+import type { AttendeeRow, BookingCoHost, BookingRecord } from './bookings.repository.js';
 
 /** Uppercase statuses inside svc would be the reference's database form; the REST output is lowercase. */
 const iso = (date: Date) => date.toISOString();
@@ -7,11 +8,26 @@ function presentAttendee(attendee: AttendeeRow) {
   return {
     name: attendee.name,
     email: attendee.email,
-    displayEmail: attendee.email,
+    displayEmail: displayEmailOf(attendee.email),
     timeZone: attendee.timeZone,
     language: attendee.locale ?? 'en',
     absent: attendee.absent,
     ...(attendee.phoneNumber ? { phoneNumber: attendee.phoneNumber } : {}),
+  };
+}
+
+/**
+ * The booking's other hosts are among its attendees, after the booker and guests, as the reference
+ * writes them (its createBooking adds `evt.team.members` to the attendee rows).
+ */
+function presentCoHost(coHost: BookingCoHost) {
+  return {
+    name: coHost.name ?? '',
+    email: coHost.email,
+    displayEmail: displayEmailOf(coHost.email),
+    timeZone: coHost.timeZone,
+    language: coHost.locale ?? 'en',
+    absent: false,
   };
 }
 
@@ -34,7 +50,7 @@ function presentCommon({ booking, host, eventType }: BookingRecord) {
     uid: booking.uid,
     title: booking.title,
     description: booking.description,
-    hosts: [{ id: host.id, name: host.name, email: host.email, displayEmail: host.email, username: host.username, timeZone: host.timeZone }],
+    hosts: [{ id: host.id, name: host.name, email: host.email, displayEmail: displayEmailOf(host.email), username: host.username ?? 'unknown', timeZone: host.timeZone }],
     status: booking.status,
     ...optionalFields(booking),
     start: iso(booking.startAt),
@@ -58,16 +74,27 @@ export function presentBooking(record: BookingRecord) {
   const guests = record.booking.responses.guests;
   return {
     ...presentCommon(record),
-    attendees: record.attendees.map(presentAttendee),
+    attendees: [...record.attendees.map(presentAttendee), ...record.coHosts.map(presentCoHost)],
     ...(Array.isArray(guests) && guests.length > 0 ? { guests: guests as string[] } : {}),
     metadata: record.booking.metadata,
-    bookingFieldsResponses: record.booking.responses,
+    bookingFieldsResponses: withDisplayAddresses(record.booking.responses),
+  };
+}
+
+/** The answers with the booker's and guests' addresses as shown (`displayEmail`, `displayGuests`), as the reference adds them. */
+function withDisplayAddresses(responses: Record<string, unknown>): Record<string, unknown> {
+  const { email, guests } = responses;
+  return {
+    ...responses,
+    ...(typeof email === 'string' ? { displayEmail: displayEmailOf(email) } : {}),
+    ...(Array.isArray(guests) ? { displayGuests: guests.map((guest) => (typeof guest === 'string' ? displayEmailOf(guest) : guest)) } : {}),
   };
 }
 
 /**
  * A seated booking: each attendee is a seat with its own answers; the booking has no top-level
  * answers. Attendees are shown to the organizer, or to anyone when the event type shows attendees.
+ * Other hosts hold no seat and are not listed among them.
  */
 export function presentSeatedBooking(record: BookingRecord, showAttendees: boolean) {
   return {
@@ -81,4 +108,16 @@ export function presentSeatedBooking(record: BookingRecord, showAttendees: boole
         }))
       : [],
   };
+}
+
+/**
+ * The address to show: the reference's getDisplayEmail drops the `+` and 25-character OAuth client id
+ * its managed users' addresses carry (svc stores them alike: `alice+c...@example.com`).
+ */
+export const displayEmailOf = (email: string) => email.replace(/\+[a-zA-Z0-9]{25}/, '');
+
+/** `ReassignBookingOutput_2024_08_13`: the new host, a missing name as the reference's "unknown". */
+export function presentReassignedBooking(reassigned: ReassignedBooking) {
+  const { id, name, email } = reassigned.reassignedTo;
+  return { bookingUid: reassigned.bookingUid, reassignedTo: { id, name: name || 'unknown', email, displayEmail: displayEmailOf(email) } };
 }

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { bookingAttendees, bookingEvents, bookingHosts, bookings, eventTypes, memberships, teams, users } from '../../db/schema.js';
+import { bookingAttendees, bookingEvents, bookingHosts, bookings, eventTypes, memberships, profiles, teams, users } from '../../db/schema.js';
 
 export type BookingRow = typeof bookings.$inferSelect;
 export type NewBooking = Omit<typeof bookings.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
@@ -16,11 +16,22 @@ export interface BookingHost {
   timeZone: string;
 }
 
+/** A host of a booking besides its organizer (a collective booking's other hosts, round robin's fixed or chosen ones). */
+export interface BookingCoHost {
+  id: number;
+  name: string | null;
+  email: string;
+  timeZone: string;
+  locale: string | null;
+}
+
 /** A booking with everything its outputs show. */
 export interface BookingRecord {
   booking: BookingRow;
   attendees: AttendeeRow[];
   host: BookingHost;
+  /** The other hosts, by user id. */
+  coHosts: BookingCoHost[];
   /** `teamId`: the team whose event type it is (a managed copy's: its parent's team). */
   eventType: { id: number; slug: string; teamId: number | null } | null;
   /** Set for bookings of a seated event type. */
@@ -78,6 +89,13 @@ export async function loadRecords(db: Db, rows: BookingRow[]): Promise<BookingRe
     .select({ id: users.id, name: users.name, email: users.email, username: users.username, timeZone: users.timeZone })
     .from(users)
     .where(inArray(users.id, [...new Set(rows.map((row) => row.userId))]));
+  const coHosts = await db
+    .select({ bookingId: bookingHosts.bookingId, id: users.id, name: users.name, email: users.email, timeZone: users.timeZone, locale: users.locale })
+    .from(bookingHosts)
+    .innerJoin(bookings, eq(bookings.id, bookingHosts.bookingId))
+    .innerJoin(users, eq(users.id, bookingHosts.userId))
+    .where(and(inArray(bookingHosts.bookingId, ids), sql`${bookingHosts.userId} <> ${bookings.userId}`))
+    .orderBy(asc(users.id));
   const types = await db
     .select({ id: eventTypes.id, slug: eventTypes.slug, teamId: owningTeamId, seatsPerTimeSlot: eventTypes.seatsPerTimeSlot, seatsShowAttendees: eventTypes.seatsShowAttendees })
     .from(eventTypes)
@@ -89,6 +107,7 @@ export async function loadRecords(db: Db, rows: BookingRow[]): Promise<BookingRe
     return {
       booking,
       attendees: attendees.filter((attendee) => attendee.bookingId === booking.id),
+      coHosts: coHosts.filter((coHost) => coHost.bookingId === booking.id).map(({ bookingId: _bookingId, ...coHost }) => coHost),
       host: hostById.get(booking.userId) ?? { id: booking.userId, name: null, email: 'unknown', username: null, timeZone: 'UTC' },
       eventType: type ? { id: type.id, slug: type.slug, teamId: type.teamId } : null,
       seating: type && type.seatsPerTimeSlot !== null ? { showAttendees: type.seatsShowAttendees } : null,
@@ -126,8 +145,8 @@ export async function activeBookingsOfBooker(db: Db, eventTypeId: number, email:
 export type ListStatus = 'upcoming' | 'recurring' | 'past' | 'cancelled' | 'unconfirmed';
 
 /**
- * Whose bookings a list holds. `user`: those the user hosts or attends with this (verified) email;
- * `team`: those of the team's event types, managed ones' copies included; `organization`: those of
+ * Whose bookings a list holds. `user`: those the user hosts or attends with this (verified) email, and
+ * those of the event types of the teams they administer (see administeredTeams); `team`: those of the team's event types, managed ones' copies included; `organization`: those of
  * its teams' event types, and those its own users (created by it, still members) host or attend.
  */
 export type BookingListScope =
@@ -139,6 +158,8 @@ export interface BookingListFilter {
   scope: BookingListScope;
   /** Only bookings one of these users hosts, or one of these (verified) emails attends. */
   participants?: { userIds: number[]; emails: string[] } | undefined;
+  /** Only bookings one of these users, or the users with these emails, host (as organizer or other host). */
+  hostedBy?: { userIds: number[]; emails: string[] } | undefined;
   now: number;
   statuses?: ListStatus[] | undefined;
   attendeeEmail?: string | undefined;
@@ -165,19 +186,46 @@ function attendeeMatches(condition: SQL): SQL {
   return sql`exists (select 1 from ${bookingAttendees} where ${bookingAttendees.bookingId} = ${bookings.id} and ${condition})`;
 }
 
-const hostedBy = (userIds: SQL) => sql`exists (select 1 from ${bookingHosts} where ${bookingHosts.bookingId} = ${bookings.id} and ${bookingHosts.userId} in (${userIds}))`;
-const attendedBy = (lowerEmails: SQL) => attendeeMatches(sql`lower(${bookingAttendees.email}) in (${lowerEmails})`);
 const valueList = (values: readonly (number | string)[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
+
+// A scope is the set of booking ids a union of sub-queries finds, each through an index (booking_hosts
+// by user, booking_attendees by lower(email), bookings by event type), so that no list reads every
+// booking to test each against an OR of conditions.
+const hostedBy = (userIds: SQL) => sql`select bh.booking_id from ${bookingHosts} bh where bh.user_id in (${userIds})`;
+const attendedBy = (lowerEmails: SQL) => sql`select ba.booking_id from ${bookingAttendees} ba where lower(ba.email) in (${lowerEmails})`;
+const bookingIdsIn = (...sets: SQL[]) => sql`${bookings.id} in (${sql.join(sets, sql` union `)})`;
+
+/** The event types of these teams, and the members' copies of their managed event types. */
+const teamEventTypes = (teamIds: SQL) =>
+  sql`select et.id from ${eventTypes} et where et.team_id in (${teamIds})
+    union all select et.id from ${eventTypes} et where et.parent_id in (select parent.id from ${eventTypes} parent where parent.team_id in (${teamIds}))`;
+const ofTeamEventTypes = (teamIds: SQL) => sql`select b.id from ${bookings} b where b.event_type_id in (${teamEventTypes(teamIds)})`;
 
 /** Bookings of these teams' event types, or of the members' copies of their managed event types. */
 function ofTeams(teamIds: SQL): SQL {
-  return sql`${bookings.eventTypeId} in (select ${eventTypes.id} from ${eventTypes} where ${eventTypes.teamId} in (${teamIds})
-    or ${eventTypes.parentId} in (select ${eventTypes.id} from ${eventTypes} where ${eventTypes.teamId} in (${teamIds})))`;
+  return sql`${bookings.eventTypeId} in (${teamEventTypes(teamIds)})`;
 }
 
-function participantsCondition(userIds: readonly number[], emails: readonly string[]): SQL {
-  const hosts = hostedBy(valueList(userIds.length > 0 ? userIds : [-1]));
-  return emails.length === 0 ? hosts : or(hosts, attendedBy(valueList(emails.map((email) => email.toLowerCase()))))!;
+/**
+ * The teams whose event types' bookings a user lists besides their own, as the reference's getBookings:
+ * those where they are ADMIN or OWNER, only the organization and its teams when the user has a profile in
+ * an organization (their first: the reference's main profile).
+ */
+function administeredTeams(userId: number): SQL {
+  return sql`select m.team_id from ${memberships} m join ${teams} t on t.id = m.team_id
+    where m.user_id = ${userId} and m.role in ('ADMIN', 'OWNER')
+      and coalesce((select p.organization_id from ${profiles} p where p.user_id = ${userId} order by p.id limit 1) in (t.id, coalesce(t.parent_id, 0)), true)`;
+}
+
+function participantSets(userIds: readonly number[], emails: readonly string[]): SQL[] {
+  const hosted = hostedBy(valueList(userIds.length > 0 ? userIds : [-1]));
+  return emails.length === 0 ? [hosted] : [hosted, attendedBy(valueList(emails.map((email) => email.toLowerCase())))];
+}
+
+function hostSets(userIds: readonly number[], emails: readonly string[]): SQL[] {
+  const sets = userIds.length > 0 ? [hostedBy(valueList(userIds))] : [];
+  if (emails.length > 0) sets.push(hostedBy(sql`select u.id from ${users} u where lower(u.email) in (${valueList(emails.map((email) => email.toLowerCase()))})`));
+  return sets;
 }
 
 /**
@@ -185,19 +233,19 @@ function participantsCondition(userIds: readonly number[], emails: readonly stri
  * keeps their other bookings to themselves (any user id can be added to an organization).
  */
 function organizationCondition(organizationId: number): SQL {
-  const ownUsers = sql`from ${users} where ${users.organizationId} = ${organizationId}
-    and exists (select 1 from ${memberships} where ${memberships.userId} = ${users.id} and ${memberships.teamId} = ${organizationId})`;
-  return or(
-    ofTeams(sql`select ${teams.id} from ${teams} where ${teams.parentId} = ${organizationId} or ${teams.id} = ${organizationId}`),
-    hostedBy(sql`select ${users.id} ${ownUsers}`),
-    attendedBy(sql`select lower(${users.verifiedEmail}) ${ownUsers} and ${users.verifiedEmail} is not null`),
-  )!;
+  const ownUsers = sql`from ${users} u where u.organization_id = ${organizationId}
+    and exists (select 1 from ${memberships} m where m.user_id = u.id and m.team_id = ${organizationId})`;
+  return bookingIdsIn(
+    ofTeamEventTypes(sql`select t.id from ${teams} t where t.parent_id = ${organizationId} or t.id = ${organizationId}`),
+    hostedBy(sql`select u.id ${ownUsers}`),
+    attendedBy(sql`select lower(u.verified_email) ${ownUsers} and u.verified_email is not null`),
+  );
 }
 
 function scopeCondition(scope: BookingListScope): SQL {
   switch (scope.kind) {
     case 'user':
-      return participantsCondition([scope.userId], scope.email === null ? [] : [scope.email]);
+      return bookingIdsIn(...participantSets([scope.userId], scope.email === null ? [] : [scope.email]), ofTeamEventTypes(administeredTeams(scope.userId)));
     case 'team':
       return ofTeams(sql`${scope.teamId}`);
     case 'organization':
@@ -225,7 +273,8 @@ function statusCondition(status: ListStatus, now: Date): SQL {
 function listConditions(filter: BookingListFilter): SQL[] {
   const at = (epochMs: number) => new Date(epochMs);
   const conditions: SQL[] = [scopeCondition(filter.scope)];
-  if (filter.participants) conditions.push(participantsCondition(filter.participants.userIds, filter.participants.emails));
+  if (filter.participants) conditions.push(bookingIdsIn(...participantSets(filter.participants.userIds, filter.participants.emails)));
+  if (filter.hostedBy) conditions.push(bookingIdsIn(...hostSets(filter.hostedBy.userIds, filter.hostedBy.emails)));
   if (filter.statuses?.length) conditions.push(or(...filter.statuses.map((status) => statusCondition(status, at(filter.now))))!);
   if (filter.attendeeEmail !== undefined) conditions.push(attendeeMatches(sql`lower(${bookingAttendees.email}) = lower(${filter.attendeeEmail})`));
   if (filter.attendeeName !== undefined) conditions.push(attendeeMatches(eq(bookingAttendees.name, filter.attendeeName)));
@@ -244,23 +293,39 @@ function listConditions(filter: BookingListFilter): SQL[] {
   return conditions;
 }
 
+/** Whether any of these ids is an event type (a managed one's id stands for its members' copies too). */
+export async function anyEventTypeExists(db: Db, ids: readonly number[]): Promise<boolean> {
+  if (ids.length === 0) return false;
+  const [row] = await db.select({ id: eventTypes.id }).from(eventTypes).where(inArray(eventTypes.id, [...ids])).limit(1);
+  return row !== undefined;
+}
+
 /** The booking with this uid, if the scope holds it. */
 export async function findScopedBooking(db: Db, scope: BookingListScope, uid: string): Promise<BookingRow | undefined> {
   const [row] = await db.select().from(bookings).where(and(eq(bookings.uid, uid), scopeCondition(scope)));
   return row;
 }
 
-export async function listBookings(db: Db, filter: BookingListFilter): Promise<{ rows: BookingRow[]; total: number }> {
+/** The two statements of a list: one page of bookings, and how many match in all (exported so that their plans can be read). */
+export function bookingListStatements(db: Db, filter: BookingListFilter) {
   const where = and(...listConditions(filter));
   const column = ORDER_COLUMNS[filter.order.column];
-  const rows = await db
-    .select()
-    .from(bookings)
-    .where(where)
-    .orderBy(filter.order.direction === 'asc' ? asc(column) : desc(column), asc(bookings.id))
-    .limit(filter.take)
-    .offset(filter.skip);
-  const [count] = await db.select({ total: sql<number>`count(*)::int` }).from(bookings).where(where);
+  return {
+    page: db
+      .select()
+      .from(bookings)
+      .where(where)
+      .orderBy(filter.order.direction === 'asc' ? asc(column) : desc(column), asc(bookings.id))
+      .limit(filter.take)
+      .offset(filter.skip),
+    count: db.select({ total: sql<number>`count(*)::int` }).from(bookings).where(where),
+  };
+}
+
+export async function listBookings(db: Db, filter: BookingListFilter): Promise<{ rows: BookingRow[]; total: number }> {
+  const statements = bookingListStatements(db, filter);
+  const rows = await statements.page;
+  const [count] = await statements.count;
   return { rows, total: count?.total ?? 0 };
 }
 

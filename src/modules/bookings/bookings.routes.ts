@@ -6,9 +6,9 @@ import { Envelope, ok } from '../../http/envelope.js';
 import { runMutation } from '../../http/mutation.js';
 import { principalOf } from '../../http/request-guard.js';
 import { chargeAnonymousMail, newOutsideMailTally } from '../mail/mail-budget.js';
-import { registerBookingChangeRoutes } from './booking-changes.routes.js';
-import { createBooking } from './booking-create.service.js';
-import { registerBookingDetailRoutes } from './booking-details.routes.js';
+import { registerBookingChangeRoutes } from './changes/booking-changes.routes.js';
+import { createBooking } from './create/booking-create.service.js';
+import { registerBookingDetailRoutes } from './details/booking-details.routes.js';
 import { BookingData_2024_08_13, BookingsListOutput_2024_08_13, BookingsQuery_2024_08_13, BookingUidParams, CreateBookingBody_2024_08_13 } from './bookings.schemas.js';
 import { getBooking, listBookings } from './bookings.service.js';
 import { bookingVariant } from './bookings.versions.js';
@@ -36,7 +36,7 @@ export function registerBookingRoutes(app: App, ctx: AppContext): void {
         const variant = bookingVariant(request.apiVersion);
         const callerId = request.principal?.user.id ?? null;
         const mailTally = request.principal ? null : newOutsideMailTally();
-        const created = await createBooking({ tx, announce, now: ctx.clock(), callerId, cache: ctx.availability, mailTally }, variant.toCreateInput(request.body));
+        const created = await createBooking({ tx, listener: ctx.bookingEvents, announce, now: ctx.clock(), callerId, cache: ctx.availability, mailTally }, variant.toCreateInput(request.body));
         if (mailTally) await chargeAnonymousMail(tx, mailTally, { ip: request.ip, now: ctx.clock(), limits: ctx.config.mailLimits, cancellation: false });
         return { status: 201, body: ok(variant.presentCreated(created, callerId)) };
       }),
@@ -44,7 +44,7 @@ export function registerBookingRoutes(app: App, ctx: AppContext): void {
 
   app.get('/v2/bookings', {
     config: { access: access.user('BOOKING_READ') },
-    schema: { tags, summary: 'Get all bookings', description: 'Bookings you organize or attend.', headers: bookingsVersionHeader, querystring: BookingsQuery_2024_08_13, response: { 200: BookingsListOutput_2024_08_13 } },
+    schema: { tags, summary: 'Get all bookings', description: "Bookings you host or attend, and those of the event types of the teams you are an ADMIN or OWNER of (within your organization, if you have one). teamsIds (or teamId) keeps those of the teams' event types.", headers: bookingsVersionHeader, querystring: BookingsQuery_2024_08_13, response: { 200: BookingsListOutput_2024_08_13 } },
     handler: async (request) => {
       const variant = bookingVariant(request.apiVersion);
       const { user } = principalOf(request);

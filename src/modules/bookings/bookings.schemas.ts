@@ -2,7 +2,7 @@ import { Type, type TSchema } from 'typebox';
 import { PaginationOutput } from '../../http/pagination.js';
 import { StringEnum } from '../../http/schema-types.js';
 import { Locale, Metadata, TimeZone } from '../users/users.schemas.js';
-import { MAX_GUESTS_PER_BOOKING } from './booking-responses.js';
+import { MAX_GUESTS_PER_BOOKING } from './create/booking-responses.js';
 
 const INT4_MAX = 2147483647;
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -61,8 +61,8 @@ const BookingHostOutput = Type.Object({
   id: Type.Integer(),
   name: Nullable(Type.String()),
   email: Type.String(),
-  displayEmail: Type.String(),
-  username: Nullable(Type.String()),
+  displayEmail: Type.String({ description: "The email without a managed user's OAuth client id" }),
+  username: Type.String({ description: 'unknown for a user without one' }),
   timeZone: Type.String(),
 });
 
@@ -149,6 +149,8 @@ export const BookingsQuery_2024_08_13 = Type.Object({
   bookingUid: Type.Optional(Type.String({ maxLength: 100 })),
   eventTypeIds: Type.Optional(Type.String({ maxLength: 2000, description: 'Comma-separated event type ids' })),
   eventTypeId: Type.Optional(Type.Integer({ minimum: 1, maximum: INT4_MAX })),
+  teamsIds: Type.Optional(Type.String({ maxLength: 2000, description: "Comma-separated team ids: bookings of those teams' event types (and their managed copies); wins over teamId" })),
+  teamId: Type.Optional(Type.Integer({ minimum: 1, maximum: INT4_MAX, description: "Bookings of this team's event types (and their managed copies)" })),
   afterStart: Instant('Bookings starting at or after this instant'),
   beforeEnd: Instant('Bookings ending at or before this instant'),
   afterCreatedAt: Instant('Created at or after'),
@@ -175,5 +177,5 @@ export const ReassignToUserBody = Type.Object({ reason: Type.Optional(Type.Strin
 /** `ReassignBookingOutput_2024_08_13.data`. */
 export const ReassignedBooking_2024_08_13 = Type.Object({
   bookingUid: Type.String(),
-  reassignedTo: Type.Object({ id: Type.Integer(), name: Nullable(Type.String()), email: Type.String() }),
+  reassignedTo: Type.Object({ id: Type.Integer(), name: Type.String(), email: Type.String(), displayEmail: Type.String({ description: 'The email without a managed user\'s OAuth client id' }) }),
 });

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.js';
-import { notFound } from '../../lib/errors.js';
+import { fieldRejected, notFound } from '../../lib/errors.js';
 import { END_OF_TIME, utcTime } from '../../scheduling/zones.js';
 import * as repo from './bookings.repository.js';
 import type { BookingListFilter, BookingListScope, BookingRecord, ListStatus } from './bookings.repository.js';
@@ -52,6 +52,10 @@ export async function listBookings(db: Db, caller: { id: number; verifiedEmail: 
 /** One page of the bookings a scope holds (a user's, a team's, an organization's) that match the filters. */
 export async function listScopedBookings(db: Db, scope: BookingListScope, input: ListBookingsInput, now: number) {
   const { sort: _sort, ...filters } = input;
+  // The reference's handler refuses event type filters that name nothing (getEventTypeIdsFromEventTypeIdsFilter).
+  if (filters.eventTypeIds && !(await repo.anyEventTypeExists(db, filters.eventTypeIds))) {
+    throw fieldRejected('eventTypeIds', 'event_types_not_found', 'The requested event-types do not exist.', filters.eventTypeIds.join(','));
+  }
   const { rows, total } = await repo.listBookings(db, { ...filters, ...storableBounds(filters), scope, now, order: orderOf(input) });
   return { records: await repo.loadRecords(db, rows), total };
 }

@@ -5,7 +5,7 @@ import { presentPagination } from '../../http/pagination.js';
 import { StringEnum } from '../../http/schema-types.js';
 import { invalidField, notFound } from '../../lib/errors.js';
 import { parseIsoInstant } from '../../lib/iso-instant.js';
-import type { BookingTarget, CreateBookingInput, CreatedBookings } from './booking-create.service.js';
+import type { BookingTarget, CreateBookingInput, CreatedBookings } from './create/booking-create.service.js';
 import { presentBooking, presentSeatedBooking } from './bookings.presenter.js';
 import type { BookingRecord, ListStatus } from './bookings.repository.js';
 import type { BookingsQuery_2024_08_13, CreateBookingBody_2024_08_13 } from './bookings.schemas.js';
@@ -22,7 +22,9 @@ function targetOf(body: CreateBody): BookingTarget | null {
   if (body.eventTypeSlug !== undefined && body.username !== undefined) {
     return { kind: 'slug', username: body.username, eventTypeSlug: body.eventTypeSlug, organizationSlug: body.organizationSlug };
   }
-  if (body.eventTypeSlug !== undefined && body.teamSlug !== undefined) return { kind: 'team', teamSlug: body.teamSlug, eventTypeSlug: body.eventTypeSlug };
+  if (body.eventTypeSlug !== undefined && body.teamSlug !== undefined) {
+    return { kind: 'team', teamSlug: body.teamSlug, eventTypeSlug: body.eventTypeSlug, organizationSlug: body.organizationSlug };
+  }
   if (body.privateLinkId !== undefined) return null;
   throw invalidField('eventTypeId', 'is required: either eventTypeId or eventTypeSlug + username or eventTypeSlug + teamSlug must be provided');
 }
@@ -45,21 +47,31 @@ function toCreateInput(body: CreateBody): CreateBookingInput {
 }
 
 const csv = (text: string | undefined) => text?.split(',').map((item) => item.trim()).filter(Boolean);
+
+/** Comma-separated positive ids (at least one), or a 400 naming the parameter. */
+export function commaSeparatedIds(name: string, text: string | undefined): number[] | undefined {
+  const ids = csv(text)?.map(Number);
+  if (ids && (ids.length === 0 || ids.some((id) => !Number.isInteger(id) || id < 1 || id > 2147483647))) {
+    throw invalidField(name, 'must be comma-separated ids, at least one', text);
+  }
+  return ids;
+}
 const instant = (text: string | undefined) => (text === undefined ? undefined : (parseIsoInstant(text) ?? undefined));
 
 function toListInput(query: ListQuery): ListBookingsInput {
   const statuses = csv(query.status);
   const unknown = statuses?.find((status) => !(LIST_STATUSES as readonly string[]).includes(status));
   if (unknown) throw invalidField('status', `must be a comma-separated list of ${LIST_STATUSES.join(', ')}`, unknown);
-  const ids = csv(query.eventTypeIds)?.map(Number);
-  if (ids?.some((id) => !Number.isInteger(id) || id < 1)) throw invalidField('eventTypeIds', 'must be comma-separated event type ids', query.eventTypeIds);
-  const eventTypeIds = query.eventTypeId !== undefined ? [...(ids ?? []), query.eventTypeId] : ids;
+  // As the reference's input service: `eventTypeIds || (eventTypeId ? [eventTypeId] : undefined)`, and the same for teams.
+  const eventTypeIds = commaSeparatedIds('eventTypeIds', query.eventTypeIds) ?? (query.eventTypeId !== undefined ? [query.eventTypeId] : undefined);
+  const teamIds = commaSeparatedIds('teamsIds', query.teamsIds) ?? (query.teamId !== undefined ? [query.teamId] : undefined);
   return {
     statuses: statuses as ListStatus[] | undefined,
     attendeeEmail: query.attendeeEmail?.trim().replaceAll(' ', '+'),
     attendeeName: query.attendeeName?.trim(),
     bookingUid: query.bookingUid,
     eventTypeIds,
+    teamIds,
     afterStart: instant(query.afterStart),
     beforeEnd: instant(query.beforeEnd),
     afterCreatedAt: instant(query.afterCreatedAt),

@@ -19,7 +19,10 @@ interface BookingSnapshot {
   location?: string;
   icsUid: string;
   hosts: { name: string | null; email: string }[];
+  /** The booker, guests, then the other hosts (`coHosts`). */
   attendees: { name: string; email: string; timeZone: string }[];
+  /** Absent from events recorded before co-hosts were listed among the attendees. */
+  coHosts?: { name: string | null; email: string }[];
   guests?: string[];
   bookingFieldsResponses?: Record<string, unknown>;
   cancellationReason?: string | null;
@@ -102,25 +105,28 @@ export function renderBookingMail(message: MessageToSend, context: InviteContext
   const end = new Date(booking.end);
   const organizer = booking.hosts[0] ?? { name: null, email: 'unknown' };
   const organizerName = organizer.name || organizer.email;
+  // The output lists the other hosts as the last attendees; mail names them as hosts, once.
+  const coHosts = booking.coHosts ?? context.coHosts;
+  const attendees = booking.coHosts ? booking.attendees.slice(0, booking.attendees.length - booking.coHosts.length) : booking.attendees;
   const guests = new Set((booking.guests ?? []).map((email) => email.toLowerCase()));
-  const booker = booking.attendees.find((attendee) => !guests.has(attendee.email.toLowerCase())) ?? booking.attendees[0];
+  const booker = attendees.find((attendee) => !guests.has(attendee.email.toLowerCase())) ?? attendees[0];
   const links = bookingLinks(options.appUrl, booking.uid);
   const location = placeOf(booking.location);
   const seatOnly = context.hideOtherSeats && audience === 'attendee';
   const isRecipient = (attendee: { email: string }) => attendee.email.toLowerCase() === message.recipientEmail.toLowerCase();
-  const visibleAttendees = seatOnly ? booking.attendees.filter(isRecipient) : [...booking.attendees];
+  const visibleAttendees = seatOnly ? attendees.filter(isRecipient) : [...attendees];
   // A cancelled seat's holder is no longer among the attendees; their CANCEL still names them.
   if (audience === 'attendee' && !visibleAttendees.some(isRecipient)) {
     visibleAttendees.push({ name: message.recipientName ?? message.recipientEmail, email: message.recipientEmail, timeZone: message.recipientTimeZone });
   }
 
   const subjectWhen = formatter(message.recipientLocale, message.recipientTimeZone, 'medium').format(start);
-  const subjectName = kind === 'seatCancelled' ? (booking.attendeeEmail ?? '') : (booking.attendees.at(-1)?.name ?? '');
+  const subjectName = kind === 'seatCancelled' ? (booking.attendeeEmail ?? '') : (attendees.at(-1)?.name ?? '');
   const line = texts.kinds[kind][audience];
   const subject = fill(line.subject, { title: subjectText(booking.title), when: subjectWhen, name: subjectText(subjectName) });
   const heading = fill(line.heading, { title: booking.title, when: subjectWhen, name: subjectName });
 
-  const people = [`${organizerName} <${organizer.email}> (${texts.labels.organizer})`, ...context.coHosts.map((host) => `${host.name || host.email} <${host.email}>`)];
+  const people = [`${organizerName} <${organizer.email}> (${texts.labels.organizer})`, ...coHosts.map((host) => `${host.name || host.email} <${host.email}>`)];
   for (const attendee of visibleAttendees) people.push(`${attendee.name} <${attendee.email}>${guests.has(attendee.email.toLowerCase()) ? ` (${texts.labels.guest})` : ''}`);
   const reason = booking.cancellationReason || booking.rejectionReason || booking.reassignReason || (kind === 'rescheduled' ? booking.reschedulingReason : null) || null;
   const rows: [string, string][] = [
@@ -171,7 +177,7 @@ export function renderBookingMail(message: MessageToSend, context: InviteContext
     };
     const template = resolveInviteTemplate(inviteAudience, context.invites, context.organizationInvites);
     const description = template === null ? standardDescription({ ...values, description: booking.description ?? '', people }, inviteAudience) : renderInviteTemplate(template, values, inviteAudience);
-    const hostEmails = new Set([organizer.email, ...context.coHosts.map((host) => host.email)].map((email) => email.toLowerCase()));
+    const hostEmails = new Set([organizer.email, ...coHosts.map((host) => host.email)].map((email) => email.toLowerCase()));
     const details: Invitation = {
       method: message.method,
       uid: booking.icsUid,
@@ -185,7 +191,7 @@ export function renderBookingMail(message: MessageToSend, context: InviteContext
       tentative: booking.status === 'pending',
       organizer: { name: organizerName, email: organizer.email },
       attendees: [
-        ...context.coHosts.map((host) => ({ name: host.name, email: host.email, accepted: true })),
+        ...coHosts.map((host) => ({ name: host.name, email: host.email, accepted: true })),
         ...visibleAttendees.filter((attendee) => !hostEmails.has(attendee.email.toLowerCase())).map((attendee) => ({ name: attendee.name, email: attendee.email, accepted: !guests.has(attendee.email.toLowerCase()) })),
       ],
     };

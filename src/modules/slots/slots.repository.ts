@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { eventTypes, schedules, slotReservations, teams, users } from '../../db/schema.js';
 import type { LimitBooking } from '../../scheduling/slot-query.js';
@@ -47,8 +47,15 @@ export async function findSlotProfile(db: Db, eventTypeId: number): Promise<Slot
   return row;
 }
 
-export async function findSlotProfileBySlug(db: Db, username: string, slug: string): Promise<SlotProfileRow | undefined> {
-  const [row] = await selectSlotProfiles(db).where(and(sql`lower(${users.username}) = lower(${username})`, sql`lower(${eventTypes.slug}) = lower(${slug})`));
+/** The user a link names: by username, or within an organization by their username there (their profile's). */
+function namedUser(username: string, organizationSlug: string | undefined): SQL {
+  if (organizationSlug === undefined) return sql`lower(${users.username}) = lower(${username})`;
+  return sql`${users.id} in (select p.user_id from profiles p join teams o on o.id = p.organization_id
+    where o.is_organization and o.parent_id is null and lower(o.slug) = lower(${organizationSlug}) and lower(p.username) = lower(${username}))`;
+}
+
+export async function findSlotProfileBySlug(db: Db, username: string, slug: string, organizationSlug?: string): Promise<SlotProfileRow | undefined> {
+  const [row] = await selectSlotProfiles(db).where(and(namedUser(username, organizationSlug), sql`lower(${eventTypes.slug}) = lower(${slug})`));
   return row;
 }
 
@@ -61,15 +68,14 @@ const bookingProfileColumns = {
 };
 
 /** An event type with its organizer and schedule, in one read: what booking it needs. */
-export async function findBookingProfile(db: Db, by: { id: number } | { username: string; slug: string }) {
-  const where =
-    'id' in by ? eq(eventTypes.id, by.id) : and(sql`lower(${users.username}) = lower(${by.username})`, sql`lower(${eventTypes.slug}) = lower(${by.slug})`);
+export async function findBookingProfile(db: Db, by: { id: number } | { username: string; slug: string; organizationSlug?: string | undefined }) {
+  const where = 'id' in by ? eq(eventTypes.id, by.id) : and(namedUser(by.username, by.organizationSlug), sql`lower(${eventTypes.slug}) = lower(${by.slug})`);
   const [row] = await db.select(bookingProfileColumns).from(eventTypes).innerJoin(users, eq(users.id, eventTypes.userId)).leftJoin(schedules, scheduleOfEventType).where(where);
   return row;
 }
 
-export async function userExistsByUsername(db: Db, username: string): Promise<boolean> {
-  const [row] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = lower(${username})`);
+export async function userExistsByUsername(db: Db, username: string, organizationSlug?: string): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(namedUser(username, organizationSlug));
   return row !== undefined;
 }
 
@@ -260,6 +266,12 @@ export async function teamExistsBySlug(db: Db, teamSlug: string, organizationSlu
     where lower(t.slug) = lower(${teamSlug}) and not t.is_organization
       and ${organizationSlug === undefined ? sql`t.parent_id is null` : sql`t.parent_id = (select o.id from teams o where o.is_organization and o.parent_id is null and lower(o.slug) = lower(${organizationSlug}))`}
   `);
+  return (result as unknown as { rows: unknown[] }).rows.length > 0;
+}
+
+/** Whether an organization (top-level) has this slug. */
+export async function organizationExistsBySlug(db: Db, organizationSlug: string): Promise<boolean> {
+  const result = await db.execute(sql`select 1 from teams o where o.is_organization and o.parent_id is null and lower(o.slug) = lower(${organizationSlug})`);
   return (result as unknown as { rows: unknown[] }).rows.length > 0;
 }
 

@@ -137,7 +137,12 @@ async function loadTeamSlotEventType(db: Db, row: repo.TeamSlotProfileRow | unde
 }
 
 /** An event type to book, its organizer and its slot rules, read at once. */
-export async function findBookingProfile(db: Db, by: { id: number } | { username: string; slug: string }) {
+/** Whether a user answers to `username` within the organization of `organizationSlug` (by their profile there). */
+export function organizationUserExists(db: Db, username: string, organizationSlug: string): Promise<boolean> {
+  return repo.userExistsByUsername(db, username, organizationSlug);
+}
+
+export async function findBookingProfile(db: Db, by: { id: number } | { username: string; slug: string; organizationSlug?: string | undefined }) {
   const row = await repo.findBookingProfile(db, by);
   if (!row) return undefined;
   const { eventType, organizer } = row;
@@ -170,9 +175,16 @@ async function dynamicEventType(db: Db, usernames: string[]): Promise<SlotEventT
 
 const eventTypeNotFound = () => notFound('event_type_not_found', 'Event Type not found');
 
-/** svc has no organizations or teams yet: a target inside one names something that does not exist. */
+/** svc groups no dynamic event by organization: a group inside one names something that does not exist. */
 function assertNoOrganization(organizationSlug: string | undefined): void {
   if (organizationSlug !== undefined) throw notFound('organization_not_found', `Organization with slug ${organizationSlug} not found`);
+}
+
+/** A target inside an organization that does not exist: the reference's wording, its file name included. */
+async function assertOrganizationExists(db: Db, organizationSlug: string | undefined): Promise<void> {
+  if (organizationSlug !== undefined && !(await repo.organizationExistsBySlug(db, organizationSlug))) {
+    throw notFound('organization_not_found', `slots-input.service.ts: Organization with slug ${organizationSlug} not found`);
+  }
 }
 
 export const hostIdsOf = (eventType: SlotEventType) => eventType.hosts.map((host) => host.userId);
@@ -195,7 +207,7 @@ export function targetKey(target: SlotTarget): string {
     case 'eventTypeId':
       return `id:${target.eventTypeId}`;
     case 'userEventType':
-      return `slug:${target.username.toLowerCase()}/${target.eventTypeSlug.toLowerCase()}`;
+      return `slug:${target.organizationSlug === undefined ? '' : `${target.organizationSlug.toLowerCase()}:`}${target.username.toLowerCase()}/${target.eventTypeSlug.toLowerCase()}`;
     case 'teamEventType':
       return `team:${target.organizationSlug?.toLowerCase() ?? ''}/${target.teamSlug.toLowerCase()}/${target.eventTypeSlug.toLowerCase()}`;
     case 'dynamic':
@@ -217,14 +229,16 @@ export async function resolveSlotTarget(db: Db, target: SlotTarget, cache: Avail
       return eventType;
     }
     case 'userEventType': {
-      assertNoOrganization(target.organizationSlug);
+      const { username, eventTypeSlug, organizationSlug } = target;
       const load = async () => {
-        const row = await repo.findSlotProfileBySlug(db, target.username, target.eventTypeSlug);
+        const row = await repo.findSlotProfileBySlug(db, username, eventTypeSlug, organizationSlug);
         return row ? slotEventTypeOf(row) : null;
       };
-      const eventType = await cachedProfile(cache, key, load);
+      // A name within an organization is its profile's, which no announced change covers: read each time.
+      const eventType = organizationSlug === undefined ? await cachedProfile(cache, key, load) : await load();
       if (eventType) return eventType;
-      if (!(await repo.userExistsByUsername(db, target.username))) throw notFound('user_not_found', `User with username ${target.username} not found`);
+      await assertOrganizationExists(db, organizationSlug);
+      if (!(await repo.userExistsByUsername(db, username, organizationSlug))) throw notFound('user_not_found', `User with username ${username} not found`);
       throw eventTypeNotFound();
     }
     case 'teamEventType': {
@@ -232,6 +246,7 @@ export async function resolveSlotTarget(db: Db, target: SlotTarget, cache: Avail
       const load = async () => loadTeamSlotEventType(db, await repo.findTeamSlotProfileBySlug(db, teamSlug, eventTypeSlug, organizationSlug));
       const eventType = await cachedProfile(cache, key, load);
       if (eventType) return eventType;
+      await assertOrganizationExists(db, organizationSlug);
       if (!(await repo.teamExistsBySlug(db, teamSlug, organizationSlug))) throw notFound('team_not_found', `Team with slug ${teamSlug} not found`);
       throw eventTypeNotFound();
     }

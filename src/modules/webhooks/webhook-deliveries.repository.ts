@@ -102,6 +102,8 @@ export interface PayloadContext {
     seatsShowAttendees: boolean;
     hideCalendarNotes: boolean;
   } | null;
+  /** The team of a collective or round-robin event type (not a managed one's members' copies). */
+  team: { id: number; name: string } | null;
 }
 
 export async function loadPayloadContext(db: Db, organizerId: number, eventTypeId: number | null): Promise<PayloadContext> {
@@ -120,11 +122,13 @@ export async function loadPayloadContext(db: Db, organizerId: number, eventTypeI
         seatsShowAttendees: eventTypes.seatsShowAttendees,
         settings: eventTypes.settings,
       },
+      team: { id: teams.id, name: teams.name },
     })
     .from(users)
     .leftJoin(eventTypes, eventTypeId === null ? sql`false` : eq(eventTypes.id, eventTypeId))
+    .leftJoin(teams, and(eq(teams.id, eventTypes.teamId), inArray(eventTypes.schedulingType, ['collective', 'roundRobin'])))
     .where(eq(users.id, organizerId));
-  if (!row) return { organizer: null, eventType: null };
+  if (!row) return { organizer: null, eventType: null, team: null };
   const type = row.eventType;
   return {
     organizer: row.organizer,
@@ -142,6 +146,7 @@ export async function loadPayloadContext(db: Db, organizerId: number, eventTypeI
           hideCalendarNotes: type.settings?.hideCalendarNotes ?? false,
         }
       : null,
+    team: row.team,
   };
 }
 

@@ -3,6 +3,7 @@ import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { insertJobs } from '../../jobs/jobs.repository.js';
 import { attemptsSpanning } from '../../jobs/runner.js';
+import type { BookingEventListener, RecordedBookingEvent } from '../bookings/booking-events.js';
 import type { BookingRecord } from '../bookings/bookings.repository.js';
 import * as repo from './webhook-deliveries.repository.js';
 import type { MatchedSubscription, WebhookAudience } from './webhook-deliveries.repository.js';
@@ -78,13 +79,6 @@ export function bookingAudience(record: BookingRecord, alsoUserIds: readonly num
   };
 }
 
-export interface BookingWebhookEvent {
-  trigger: string;
-  bookingEventId: number;
-  createdAt: Date;
-  record: BookingRecord;
-  extra: Record<string, unknown>;
-}
 
 /** Booked, confirmed, or rescheduled to an accepted booking: its meeting start and end are due. */
 const becomesAccepted = (trigger: string, record: BookingRecord) =>
@@ -105,7 +99,7 @@ export function bookingSubscriptionsQuery(trigger: string, record: BookingRecord
  * MEETING_STARTED / MEETING_ENDED jobs are scheduled too, if a subscription of the audience listens for
  * them now (as the reference schedules them for the subscribers of the time).
  */
-export async function emitBookingWebhooks(tx: Db, event: BookingWebhookEvent, matchedRows: Record<string, unknown>[]): Promise<void> {
+export async function emitBookingWebhooks(tx: Db, event: RecordedBookingEvent, matchedRows: Record<string, unknown>[]): Promise<void> {
   const { trigger, record } = event;
   const becameAccepted = becomesAccepted(trigger, record);
   const subscriptions = repo.matchedSubscriptions(matchedRows);
@@ -124,3 +118,6 @@ export async function emitBookingWebhooks(tx: Db, event: BookingWebhookEvent, ma
     if (subscriptions.some((subscription) => subscription.triggers.includes(meeting))) await scheduleMeetingJob(tx, meeting, record.booking);
   }
 }
+
+/** How booking events reach webhook subscriptions: what the app hands to the booking services. */
+export const bookingWebhooks: BookingEventListener = { audienceQuery: bookingSubscriptionsQuery, hear: emitBookingWebhooks };

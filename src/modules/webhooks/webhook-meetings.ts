@@ -1,6 +1,6 @@
 import type { Database, Db } from '../../db/client.js';
 import { insertJob } from '../../jobs/jobs.repository.js';
-import { recordMeetingEvent } from '../bookings/booking-events.js';
+import { type BookingEventListener, recordMeetingEvent } from '../bookings/booking-events.js';
 import type { BookingRow } from '../bookings/bookings.repository.js';
 
 /** The job that records MEETING_STARTED or MEETING_ENDED of one booking when its instant comes. */
@@ -27,7 +27,10 @@ export async function scheduleMeetingJob(tx: Db, trigger: MeetingTrigger, bookin
   await insertJob(tx, { kind: MEETING_JOB, payload, runAt: at, dedupeKey: `meeting:${trigger}:${booking.uid}:${at.getTime()}` });
 }
 
-/** The job: records the trigger (and so queues its deliveries) only if the booking is still accepted at that instant. */
-export async function runMeetingJob(database: Database, payload: MeetingJobPayload): Promise<void> {
-  await database.transaction((tx) => recordMeetingEvent(tx, payload.bookingUid, payload.trigger, new Date(payload.at)));
+/**
+ * The job: records the trigger (and so queues its deliveries through `listener`, the booking webhooks)
+ * only if the booking is still accepted at that instant.
+ */
+export async function runMeetingJob(database: Database, listener: BookingEventListener, payload: MeetingJobPayload): Promise<void> {
+  await database.transaction((tx) => recordMeetingEvent({ tx, listener }, payload.bookingUid, payload.trigger, new Date(payload.at)));
 }

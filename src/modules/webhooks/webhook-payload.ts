@@ -1,6 +1,6 @@
 import { offsetMinutes } from '../../scheduling/zones.js';
 import type { StoredBookingField } from '../event-types/event-type-model.js';
-import type { AttendeeRow, BookingRecord } from '../bookings/bookings.repository.js';
+import type { AttendeeRow, BookingCoHost, BookingRecord } from '../bookings/bookings.repository.js';
 import { parsePayloadTemplate, renderPayloadTemplate } from './payload-template.js';
 import type { PayloadContext } from './webhook-deliveries.repository.js';
 
@@ -60,6 +60,11 @@ function presentAttendee(attendee: AttendeeRow, at: number) {
   };
 }
 
+/** A host besides the organizer, as the reference's `team.members` carry them (no utcOffset: it adds that to attendees only). */
+function presentTeamMember(coHost: BookingCoHost) {
+  return { id: coHost.id, name: coHost.name ?? '', email: coHost.email, timeZone: coHost.timeZone, language: { locale: coHost.locale ?? 'en' } };
+}
+
 /** What each trigger adds to the booking payload, taken from the booking event's extra. */
 function triggerFields(trigger: string, record: BookingRecord, extra: Record<string, unknown>): Record<string, unknown> {
   const { booking } = record;
@@ -116,6 +121,8 @@ export function bookingPayload(trigger: string, record: BookingRecord, extra: Re
     responses,
     userFieldsResponses,
     attendees: attendees.map((attendee) => presentAttendee(attendee, start)),
+    // Collective and round-robin bookings name their other hosts apart from the attendees.
+    ...(context.team ? { team: { id: context.team.id, name: context.team.name, members: record.coHosts.map(presentTeamMember) } } : {}),
     location: booking.location ?? '',
     destinationCalendar: null,
     hideCalendarNotes: eventType?.hideCalendarNotes ?? false,

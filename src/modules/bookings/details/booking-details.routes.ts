@@ -1,17 +1,17 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { App } from '../../http/app.js';
-import type { AppContext } from '../../app/context.js';
-import { access } from '../../http/access.js';
-import { versionHeaderSchema } from '../../http/api-version.js';
-import { Envelope, ok } from '../../http/envelope.js';
-import { runMutation } from '../../http/mutation.js';
-import { principalOf } from '../../http/request-guard.js';
-import { StringEnum } from '../../http/schema-types.js';
-import { Locale } from '../users/users.schemas.js';
+import type { App } from '../../../http/app.js';
+import type { AppContext } from '../../../app/context.js';
+import { access } from '../../../http/access.js';
+import { versionHeaderSchema } from '../../../http/api-version.js';
+import { Envelope, ok } from '../../../http/envelope.js';
+import { runMutation } from '../../../http/mutation.js';
+import { principalOf } from '../../../http/request-guard.js';
+import { StringEnum } from '../../../http/schema-types.js';
+import { Locale } from '../../users/users.schemas.js';
 import { addGuests, bookingCalendarLinks, bookingReferences, type Caller, markAbsent, REFERENCE_TYPES, updateLocation } from './booking-details.service.js';
-import { BookingData_2024_08_13, BookingUidParams } from './bookings.schemas.js';
-import { bookingVariant, bookingWriteHeaders, newRouteHeaders, routeExistsForVersion } from './bookings.versions.js';
+import { BookingData_2024_08_13, BookingUidParams } from '../bookings.schemas.js';
+import { bookingVariant, bookingWriteHeaders, newRouteHeaders, routeExistsForVersion } from '../bookings.versions.js';
 
 const readHeaders = versionHeaderSchema('2024-08-13');
 const Email = Type.String({ format: 'email', maxLength: 254 });
@@ -80,7 +80,7 @@ export function registerBookingDetailRoutes(app: App, ctx: AppContext): void {
     },
     handler: (request, reply) =>
       runMutation(ctx, request, reply, async (tx) => {
-        const record = await markAbsent(tx, callerOf(request), request.params.bookingUid, request.body, ctx.clock());
+        const record = await markAbsent({ tx, listener: ctx.bookingEvents }, callerOf(request), request.params.bookingUid, request.body, ctx.clock());
         return { status: 200, body: ok(present(request, record)) };
       }),
   });

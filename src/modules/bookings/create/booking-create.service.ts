@@ -1,26 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import type { AddedBooking, ChangeEvent } from '../../db/change-feed.js';
-import type { Db } from '../../db/client.js';
-import { badRequest, invalidField, notFound } from '../../lib/errors.js';
-import { occurrenceStarts } from '../../scheduling/recurrence.js';
-import { explainUnavailable, findSlot } from '../../scheduling/slot-check.js';
-import type { Slot } from '../../scheduling/slot-query.js';
-import { type BookingOrganizer, type EventTypeRow, findEventTypeById } from '../event-types/event-types.repository.js';
-import { ownerExists } from '../event-types/event-types.service.js';
-import { assertLinkOf, useLinkForBooking } from '../event-types/private-links.service.js';
-import type { OutsideMailTally } from '../mail/mail-budget.js';
-import type { AvailabilityCache } from '../slots/availability-cache.js';
-import { consumeReservation } from '../slots/slot-reservations.service.js';
-import { assertEndsInTime, buildSlotQuery, findBookingProfile, keptSlotEventType, resolveSlotTarget, type SlotEventType, type SlotHost, type SlotTarget } from '../slots/slots.service.js';
-import { findHostUsers, insertCoHosts } from './booking-hosts.repository.js';
-import { chooseHosts, lockBookingScope, spreadsBookings } from './team-hosts.service.js';
+import type { AddedBooking, ChangeEvent } from '../../../db/change-feed.js';
+import type { Db } from '../../../db/client.js';
+import { badRequest, DomainError, invalidField, notFound, unprocessable } from '../../../lib/errors.js';
+import { occurrenceStarts } from '../../../scheduling/recurrence.js';
+import { explainUnavailable, findSlot } from '../../../scheduling/slot-check.js';
+import type { Slot } from '../../../scheduling/slot-query.js';
+import { type BookingOrganizer, type EventTypeRow, findEventTypeById } from '../../event-types/event-types.repository.js';
+import { ownerExists } from '../../event-types/event-types.service.js';
+import { assertLinkOf, useLinkForBooking } from '../../event-types/private-links.service.js';
+import type { OutsideMailTally } from '../../mail/mail-budget.js';
+import type { AvailabilityCache } from '../../slots/availability-cache.js';
+import { consumeReservation } from '../../slots/slot-reservations.service.js';
+import { assertEndsInTime, buildSlotQuery, findBookingProfile, keptSlotEventType, organizationUserExists, resolveSlotTarget, type SlotEventType, type SlotHost, type SlotTarget } from '../../slots/slots.service.js';
+import { findCoHosts, findHostUsers, insertCoHosts } from '../hosts/booking-hosts.repository.js';
+import { chooseHosts, lockBookingScope, spreadsBookings } from '../hosts/team-hosts.service.js';
 import { bookingUnavailable } from './booking-errors.js';
 import { assertMayBook, bookerStanding, bookingLength, needsConfirmation, occurrenceCount } from './booking-request-rules.js';
-import { recordBookingEvent } from './booking-events.js';
+import { type BookingEventListener, recordBookingEvent } from '../booking-events.js';
 import { bookingResponses, type LocationChoice, resolveLocation } from './booking-responses.js';
 import { bookingTitle } from './booking-title.js';
-import * as repo from './bookings.repository.js';
-import type { AttendeeRow, BookingHost, BookingRecord, BookingRow } from './bookings.repository.js';
+import * as repo from '../bookings.repository.js';
+import type { AttendeeRow, BookingHost, BookingRecord, BookingRow } from '../bookings.repository.js';
 
 export type BookingTarget =
   | { kind: 'id'; eventTypeId: number }
@@ -54,6 +54,8 @@ export interface CreatedBookings {
 
 export interface BookingContext {
   tx: Db;
+  /** Who hears of the booking events it records (the webhook subscriptions). */
+  listener: BookingEventListener;
   announce: (event: ChangeEvent) => Promise<void>;
   now: number;
   /** The authenticated caller, if any. */
@@ -96,8 +98,14 @@ async function hostUser(tx: Db, cache: AvailabilityCache | null, userId: number)
 
 async function bookableEventType(tx: Db, target: BookingTarget, cache: AvailabilityCache | null): Promise<BookingProfile> {
   if (target.kind === 'team') {
-    const found = await teamBookingProfile(tx, { kind: 'teamEventType', teamSlug: target.teamSlug, eventTypeSlug: target.eventTypeSlug, organizationSlug: target.organizationSlug }, cache);
-    if (!found) throw notFound('event_type_not_found', `Event type with slug ${target.eventTypeSlug} belonging to team ${target.teamSlug} not found.`);
+    const { teamSlug, eventTypeSlug, organizationSlug } = target;
+    const missing = () =>
+      notFound('event_type_not_found', `Event type with slug ${eventTypeSlug} belonging to team ${teamSlug}${organizationSlug === undefined ? '' : ` within organization ${organizationSlug}`} not found.`);
+    const found = await teamBookingProfile(tx, { kind: 'teamEventType', teamSlug, eventTypeSlug, organizationSlug }, cache).catch((error: unknown) => {
+      // The slots' wording of a missing event type is not the bookings' (the reference's errors service names the slugs).
+      throw error instanceof DomainError && error.reason === 'event_type_not_found' ? missing() : error;
+    });
+    if (!found) throw missing();
     return found;
   }
   if (target.kind === 'id') {
@@ -110,11 +118,35 @@ async function bookableEventType(tx: Db, target: BookingTarget, cache: Availabil
     if (!found) throw notFound('event_type_not_found', `Event type with id ${target.eventTypeId} not found.`);
     return found;
   }
-  if (target.organizationSlug !== undefined) throw notFound('organization_not_found', `Organization with slug ${target.organizationSlug} not found`);
-  const found = await cachedBookingProfile(tx, cache, `slug:${target.username.toLowerCase()}/${target.eventTypeSlug.toLowerCase()}`, { username: target.username, slug: target.eventTypeSlug });
+  const { username, eventTypeSlug, organizationSlug } = target;
+  // A name within an organization is its profile's, which no announced change covers: read each time.
+  const found = await cachedBookingProfile(tx, organizationSlug === undefined ? cache : null, `slug:${username.toLowerCase()}/${eventTypeSlug.toLowerCase()}`, { username, slug: eventTypeSlug, organizationSlug });
   if (found) return found;
-  if (!(await ownerExists(tx, target.username))) throw notFound('user_not_found', `User with username ${target.username} not found`);
-  throw notFound('event_type_not_found', `Event type with slug ${target.eventTypeSlug} belonging to user ${target.username} not found.`);
+  const exists = organizationSlug === undefined ? await ownerExists(tx, username) : await organizationUserExists(tx, username, organizationSlug);
+  if (!exists) throw notFound('user_not_found', `User with username ${username} not found`);
+  const within = organizationSlug === undefined ? '' : ` within organization ${organizationSlug}`;
+  throw notFound('event_type_not_found', `Event type with slug ${eventTypeSlug} belonging to user ${username}${within} not found.`);
+}
+
+/**
+ * The reference's refusals of event types nobody can host: a managed event type's parent (a template:
+ * its members' copies are booked), and a collective or round-robin one without hosts.
+ */
+function assertHasHosts(eventType: EventTypeRow, slotEventType: SlotEventType): void {
+  if (eventType.schedulingType === 'managed') {
+    throw badRequest(
+      'managed_event_type_parent',
+      `Event type with id=${eventType.id} is the parent managed event type that can't be booked. You have to provide the child event type id aka id of event type that has been assigned to one of the users.`,
+      { property: 'eventTypeId' },
+    );
+  }
+  if (slotEventType.hosts.length === 0) {
+    throw unprocessable(
+      'event_type_no_hosts',
+      `Can't book this team event type because it has no hosts. Please, add at least 1 host to event type with id=${eventType.id} belonging to team with id=${eventType.teamId} and try again.`,
+      { property: 'eventTypeId' },
+    );
+  }
 }
 
 const YIELD_EVERY_OCCURRENCES = 5;
@@ -132,13 +164,13 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   if (link) assertLinkOf(link, eventType.id);
   const team = slotEventType.team !== null;
   await assertMayBook(tx, eventType, slotEventType.hosts, ctx.callerId);
+  assertHasHosts(eventType, slotEventType);
   if (input.instant) {
     const message = team
       ? 'Instant meetings are not supported: svc has no video meeting server to start one.'
       : 'Instant bookings are only supported for team event types, not individual user event types.';
     throw badRequest('instant_not_supported', message, { property: 'instant' });
   }
-  if (slotEventType.hosts.length === 0) throw badRequest('event_type_no_hosts', 'No hosts are assigned to this event type.', { property: 'eventTypeId' });
   const length = bookingLength(eventType, input.lengthInMinutes);
   const count = occurrenceCount(eventType, input.recurrenceCount);
   const seatsPerTimeSlot = eventType.seatsPerTimeSlot;
@@ -196,6 +228,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   const seating = seatsPerTimeSlot === null ? null : { showAttendees: eventType.seatsShowAttendees };
   let seatUid: string | null = null;
   const owningTeam = await repo.owningTeamOf(tx, eventType);
+  const coHosts = await findCoHosts(tx, hostIds.slice(1));
   for (const [index, slot] of slots.entries()) {
     if (index > 0 && index % YIELD_EVERY_OCCURRENCES === 0) await yieldToEventLoop();
     const start = slot.start;
@@ -233,7 +266,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       seatUid = seat.seatUid;
       attendees = [seat];
     } else attendees = await repo.insertAttendees(tx, attendeesOf(booking.id, input));
-    records.push({ booking, attendees, host: host!, eventType: { id: eventType.id, slug: eventType.slug, teamId: owningTeam }, seating });
+    records.push({ booking, attendees, host: host!, coHosts, eventType: { id: eventType.id, slug: eventType.slug, teamId: owningTeam }, seating });
   }
   const released = input.reservationUid ? await consumeReservation(tx, input.reservationUid, eventType.id, input.start, now) : [];
   // New bookings without seats (nothing else of the hosts changed) are added to this process's cached busy time as they are.
@@ -243,7 +276,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   for (const [index, record] of records.entries()) {
     // Each event renders the booking and its webhook bodies: the series yields here as it does above.
     if (index > 0 && index % YIELD_EVERY_OCCURRENCES === 0) await yieldToEventLoop();
-    await recordBookingEvent(tx, status === 'pending' ? 'BOOKING_REQUESTED' : 'BOOKING_CREATED', record, seatUid ? { seatUid } : {}, [], { tally: ctx.mailTally });
+    await recordBookingEvent(ctx, status === 'pending' ? 'BOOKING_REQUESTED' : 'BOOKING_CREATED', record, seatUid ? { seatUid } : {}, [], { tally: ctx.mailTally });
   }
   const showAttendees = eventType.seatsShowAttendees || ctx.callerId === eventType.userId;
   return { records, recurring: recurringBookingUid !== null, seated: seatUid ? { seatUid, showAttendees } : null };

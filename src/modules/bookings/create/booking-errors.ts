@@ -1,5 +1,5 @@
-import { badRequest, conflict, type DomainError } from '../../lib/errors.js';
-import type { UnavailableReason } from '../../scheduling/slot-check.js';
+import { badRequest, conflict, type DomainError } from '../../../lib/errors.js';
+import type { UnavailableReason } from '../../../scheduling/slot-check.js';
 
 const OUT_OF_BOUNDS =
   'The event type can\'t be booked at the "start" time provided. This could be because it\'s too soon (violating the minimum booking notice) or too far in the future (outside the event\'s scheduling window). Try fetching available slots first using the GET /v2/slots endpoint and then make a booking with "start" time set to one of the available slots.';

@@ -1,5 +1,5 @@
-import { fieldRejected, invalidField } from '../../lib/errors.js';
-import type { StoredBookingField, StoredLocation } from '../event-types/event-type-model.js';
+import { fieldRejected, invalidField } from '../../../lib/errors.js';
+import type { StoredBookingField, StoredLocation } from '../../event-types/event-type-model.js';
 
 /** What the booker sent, before it is checked against the event type's booking form. */
 export interface BookerInput {

@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/client.js';
-import { badRequest, conflict, notFound } from '../../lib/errors.js';
-import { explainUnavailable, findSlot } from '../../scheduling/slot-check.js';
-import type { Slot } from '../../scheduling/slot-query.js';
-import { type EventTypeSettings } from '../event-types/event-type-model.js';
-import { type EventTypeRow, findEventTypeById } from '../event-types/event-types.repository.js';
-import { assertEndsInTime, buildSlotQuery, resolveSlotTarget, type SlotEventType } from '../slots/slots.service.js';
+import type { Db } from '../../../db/client.js';
+import { badRequest, conflict, notFound } from '../../../lib/errors.js';
+import { explainUnavailable, findSlot } from '../../../scheduling/slot-check.js';
+import type { Slot } from '../../../scheduling/slot-query.js';
+import { type EventTypeSettings } from '../../event-types/event-type-model.js';
+import { type EventTypeRow, findEventTypeById } from '../../event-types/event-types.repository.js';
+import { assertEndsInTime, buildSlotQuery, resolveSlotTarget, type SlotEventType } from '../../slots/slots.service.js';
 import * as changes from './booking-changes.repository.js';
 import { announceHosts, bookingNotFound, callerIsOrganizer, type ChangeContext, hostIds, isClosed, MINUTE, settingsOf } from './booking-changes.service.js';
-import type { CreatedBookings } from './booking-create.service.js';
-import { needsConfirmation } from './booking-request-rules.js';
-import { bookingUnavailable } from './booking-errors.js';
-import { insertCoHosts } from './booking-hosts.repository.js';
-import { chooseHosts, lockBookingScope } from './team-hosts.service.js';
-import { recordBookingEvent } from './booking-events.js';
-import * as repo from './bookings.repository.js';
-import type { AttendeeRow, BookingRow } from './bookings.repository.js';
+import type { CreatedBookings } from '../create/booking-create.service.js';
+import { needsConfirmation } from '../create/booking-request-rules.js';
+import { bookingUnavailable } from '../create/booking-errors.js';
+import { insertCoHosts } from '../hosts/booking-hosts.repository.js';
+import { chooseHosts, lockBookingScope } from '../hosts/team-hosts.service.js';
+import { recordBookingEvent } from '../booking-events.js';
+import * as repo from '../bookings.repository.js';
+import type { AttendeeRow, BookingRow } from '../bookings.repository.js';
 
 export interface RescheduleInput {
   uid: string;
@@ -164,7 +164,7 @@ export async function rescheduleBooking(ctx: ChangeContext, input: RescheduleInp
   await announceHosts(ctx, [old, target]);
 
   const [record] = await repo.loadRecords(tx, [target]);
-  await recordBookingEvent(tx, 'BOOKING_RESCHEDULED', record!, {
+  await recordBookingEvent(ctx, 'BOOKING_RESCHEDULED', record!, {
     rescheduleUid: old.uid,
     rescheduleStartTime: old.startAt.toISOString(),
     rescheduleEndTime: old.endAt.toISOString(),

@@ -1,8 +1,8 @@
-import type { Db } from '../../db/client.js';
-import { fieldRejected, forbidden, notFound } from '../../lib/errors.js';
-import type { BookingReference } from './booking-details.service.js';
-import * as repo from './bookings.repository.js';
-import { listScopedBookings, type ListBookingsInput } from './bookings.service.js';
+import type { Db } from '../../../db/client.js';
+import { fieldRejected, forbidden, notFound } from '../../../lib/errors.js';
+import type { BookingReference } from '../details/booking-details.service.js';
+import * as repo from '../bookings.repository.js';
+import { listScopedBookings, type ListBookingsInput } from '../bookings.service.js';
 import { findUsersForOrganization } from './team-bookings.repository.js';
 
 /** The bookings of the team's event types, and of its managed event types' copies. */

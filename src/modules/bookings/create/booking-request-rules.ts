@@ -1,12 +1,12 @@
 // What a booking request must satisfy before any slot is checked: who may book, the length, the
 // number of occurrences, whether it waits for confirmation and the booker's standing.
-import type { Db } from '../../db/client.js';
-import { fieldRejected, forbidden, invalidField, unauthorized } from '../../lib/errors.js';
-import { loadTenancy } from '../access/access.repository.js';
-import { hostsEventType, ownsEventType } from '../access/resource-policy.js';
-import type { ConfirmationPolicy } from '../event-types/event-type-model.js';
-import type { EventTypeRow } from '../event-types/event-types.repository.js';
-import * as repo from './bookings.repository.js';
+import type { Db } from '../../../db/client.js';
+import { fieldRejected, forbidden, invalidField, unauthorized } from '../../../lib/errors.js';
+import { loadTenancy } from '../../access/access.repository.js';
+import { hostsEventType, ownsEventType } from '../../access/resource-policy.js';
+import type { ConfirmationPolicy } from '../../event-types/event-type-model.js';
+import type { EventTypeRow } from '../../event-types/event-types.repository.js';
+import * as repo from '../bookings.repository.js';
 
 const MINUTE = 60_000;
 

@@ -1,11 +1,11 @@
-import { lockHostTime } from '../../db/locks.js';
-import { badRequest, conflict, forbidden } from '../../lib/errors.js';
-import { explainUnavailable, findSlot } from '../../scheduling/slot-check.js';
-import { buildSlotQuery, resolveSlotTarget, type SlotEventType } from '../slots/slots.service.js';
+import { lockHostTime } from '../../../db/locks.js';
+import { badRequest, conflict, forbidden } from '../../../lib/errors.js';
+import { explainUnavailable, findSlot } from '../../../scheduling/slot-check.js';
+import { buildSlotQuery, resolveSlotTarget, type SlotEventType } from '../../slots/slots.service.js';
 import { announceHosts, bookingNotFound, callerIsOrganizer, type ChangeContext, type FoundBookings, hostIds, MINUTE, seriesRecords } from './booking-changes.service.js';
-import { recordBookingEvent } from './booking-events.js';
-import * as repo from './bookings.repository.js';
-import type { BookingRow } from './bookings.repository.js';
+import { recordBookingEvent } from '../booking-events.js';
+import * as repo from '../bookings.repository.js';
+import type { BookingRow } from '../bookings.repository.js';
 
 type Decision = { kind: 'confirm' } | { kind: 'decline'; reason: string | undefined };
 
@@ -48,8 +48,8 @@ async function decide(ctx: ChangeContext, uid: string, decision: Decision): Prom
   }
   await announceHosts(ctx, updated);
   for (const record of await repo.loadRecords(tx, updated)) {
-    if (decision.kind === 'confirm') await recordBookingEvent(tx, 'BOOKING_CREATED', record, {}, [], { kind: 'confirmed' });
-    else await recordBookingEvent(tx, 'BOOKING_REJECTED', record, { rejectionReason: decision.reason ?? null });
+    if (decision.kind === 'confirm') await recordBookingEvent(ctx, 'BOOKING_CREATED', record, {}, [], { kind: 'confirmed' });
+    else await recordBookingEvent(ctx, 'BOOKING_REJECTED', record, { rejectionReason: decision.reason ?? null });
   }
   if (seriesUid !== null) return seriesRecords(tx, seriesUid);
   return { records: await repo.loadRecords(tx, [updated[0]!]), series: false };

@@ -1,13 +1,13 @@
-import type { Db } from '../../db/client.js';
-import { badRequest, fieldRejected, forbidden, invalidField, notFound } from '../../lib/errors.js';
-import { guestsDisabled } from '../event-types/booking-fields.js';
-import { findEventTypeById } from '../event-types/event-types.repository.js';
+import type { Db } from '../../../db/client.js';
+import { badRequest, fieldRejected, forbidden, invalidField, notFound } from '../../../lib/errors.js';
+import { guestsDisabled } from '../../event-types/booking-fields.js';
+import { findEventTypeById } from '../../event-types/event-types.repository.js';
 import { setAttendeesAbsent } from './booking-details.repository.js';
-import { recordBookingChange, recordBookingEvent } from './booking-events.js';
-import * as repo from './bookings.repository.js';
-import type { BookingRecord, BookingRow } from './bookings.repository.js';
-import { MAX_GUESTS_PER_BOOKING } from './booking-responses.js';
-import { isBookingAttendee as isAttendee, isBookingOrganizer as isOrganizer } from '../access/resource-policy.js';
+import { type BookingEventScope, recordBookingChange, recordBookingEvent } from '../booking-events.js';
+import * as repo from '../bookings.repository.js';
+import type { BookingRecord, BookingRow } from '../bookings.repository.js';
+import { MAX_GUESTS_PER_BOOKING } from '../create/booking-responses.js';
+import { isBookingAttendee as isAttendee, isBookingOrganizer as isOrganizer } from '../../access/resource-policy.js';
 import { type CalendarLink, calendarLinks } from './calendar-links.js';
 
 /** The signed-in user acting on a booking. */
@@ -54,7 +54,8 @@ function noShowMessage(host: boolean | undefined, changes: { email: string; noSh
 }
 
 /** Marks the host and/or attendees absent (or present again) once the booking has started. */
-export async function markAbsent(tx: Db, caller: Caller, uid: string, input: MarkAbsentInput, now: number): Promise<BookingRecord> {
+export async function markAbsent(scope: BookingEventScope, caller: Caller, uid: string, input: MarkAbsentInput, now: number): Promise<BookingRecord> {
+  const { tx, listener } = scope;
   const record = await recordOf(tx, uid, true);
   const { booking } = record;
   if (!isOrganizer(booking, caller.id)) throw forbidden('not_booking_organizer', 'You are not allowed to access this booking');
@@ -80,7 +81,7 @@ export async function markAbsent(tx: Db, caller: Caller, uid: string, input: Mar
   if (input.host !== undefined) await repo.updateBooking(tx, booking.id, { absentHost: input.host });
   const updated = await reload(tx, booking);
   const attendees = changes.map((change) => ({ email: change.attendee.email, noShow: change.absent }));
-  await recordBookingEvent(tx, 'BOOKING_NO_SHOW_UPDATED', updated, { message: noShowMessage(input.host, attendees), attendees });
+  await recordBookingEvent({ tx, listener }, 'BOOKING_NO_SHOW_UPDATED', updated, { message: noShowMessage(input.host, attendees), attendees });
   return updated;
 }
 

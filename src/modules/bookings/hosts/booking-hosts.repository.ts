@@ -1,8 +1,8 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { bookingHosts, users } from '../../db/schema.js';
-import type { BookingStatus } from '../../db/schema/bookings.js';
-import type { BookingHost } from './bookings.repository.js';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import { bookingHosts, users } from '../../../db/schema.js';
+import type { BookingStatus } from '../../../db/schema/bookings.js';
+import type { BookingCoHost, BookingHost } from '../bookings.repository.js';
 
 /**
  * The hosts of a booking besides its organizer (whose row the insert trigger writes). Their rows
@@ -37,6 +37,16 @@ export async function findHostUsers(db: Db, userIds: readonly number[]): Promise
     .select({ id: users.id, name: users.name, email: users.email, username: users.username, timeZone: users.timeZone })
     .from(users)
     .where(inArray(users.id, [...userIds]));
+}
+
+/** Hosts of a booking besides its organizer, as its outputs list them (by user id, as loadRecords does). */
+export async function findCoHosts(db: Db, userIds: readonly number[]): Promise<BookingCoHost[]> {
+  if (userIds.length === 0) return [];
+  return db
+    .select({ id: users.id, name: users.name, email: users.email, timeZone: users.timeZone, locale: users.locale })
+    .from(users)
+    .where(inArray(users.id, [...userIds]))
+    .orderBy(asc(users.id));
 }
 
 export interface HostStandingRow {

@@ -1,6 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { bookingAttendees } from '../../db/schema.js';
+import type { Db } from '../../../db/client.js';
+import { bookingAttendees } from '../../../db/schema.js';
 
 /** Seats change booking when they are rescheduled: the attendee row (and its seatUid) moves with them. */
 export async function moveAttendees(db: Db, attendeeIds: number[], bookingId: number): Promise<void> {

@@ -1,22 +1,24 @@
-import type { ChangeEvent } from '../../db/change-feed.js';
-import type { Db } from '../../db/client.js';
-import { lockHostTime } from '../../db/locks.js';
-import { badRequest, fieldRejected, forbidden, notFound, unauthorized } from '../../lib/errors.js';
-import type { OutsideMailTally } from '../mail/mail-budget.js';
-import { DEFAULT_SETTINGS, type EventTypeSettings } from '../event-types/event-type-model.js';
-import { type EventTypeRow, findEventTypeById } from '../event-types/event-types.repository.js';
+import type { ChangeEvent } from '../../../db/change-feed.js';
+import type { Db } from '../../../db/client.js';
+import { lockHostTime } from '../../../db/locks.js';
+import { badRequest, fieldRejected, forbidden, notFound, unauthorized } from '../../../lib/errors.js';
+import type { OutsideMailTally } from '../../mail/mail-budget.js';
+import { DEFAULT_SETTINGS, type EventTypeSettings } from '../../event-types/event-type-model.js';
+import { type EventTypeRow, findEventTypeById } from '../../event-types/event-types.repository.js';
 import * as changes from './booking-changes.repository.js';
-import { listHostIdsOfBookings } from './booking-hosts.repository.js';
-import { recordBookingEvent } from './booking-events.js';
-import { isBookingOrganizer as isOrganizer } from '../access/resource-policy.js';
-import * as repo from './bookings.repository.js';
-import type { BookingRecord, BookingRow } from './bookings.repository.js';
+import { listHostIdsOfBookings } from '../hosts/booking-hosts.repository.js';
+import { type BookingEventListener, recordBookingEvent } from '../booking-events.js';
+import { isBookingOrganizer as isOrganizer } from '../../access/resource-policy.js';
+import * as repo from '../bookings.repository.js';
+import type { BookingRecord, BookingRow } from '../bookings.repository.js';
 
 export const MINUTE = 60_000;
 const NOT_A_HOST = 'User not a host of this event or an admin of the booking user';
 
 export interface ChangeContext {
   tx: Db;
+  /** Who hears of the booking events the change records (the webhook subscriptions). */
+  listener: BookingEventListener;
   announce: (event: ChangeEvent) => Promise<void>;
   now: number;
   /** The authenticated caller, if any. */
@@ -88,7 +90,7 @@ async function markCancelled(ctx: ChangeContext, rows: BookingRow[], reason: str
   const wasAccepted = new Set(rows.filter((row) => row.status === 'accepted').map((row) => row.id));
   for (const record of records) {
     const mail = { toGuests: wasAccepted.has(record.booking.id), tally: ctx.mailTally };
-    await recordBookingEvent(ctx.tx, 'BOOKING_CANCELLED', record, { cancellationReason: reason ?? null }, [], mail);
+    await recordBookingEvent(ctx, 'BOOKING_CANCELLED', record, { cancellationReason: reason ?? null }, [], mail);
   }
   return records;
 }
@@ -161,7 +163,7 @@ async function cancelSeat(ctx: ChangeContext, booking: BookingRow, seatUid: stri
   }
   await announceHosts(ctx, [row]);
   const records = await repo.loadRecords(tx, [row]);
-  await recordBookingEvent(tx, 'BOOKING_CANCELLED', records[0]!, { cancellationReason: reason ?? null, seatUid, attendeeEmail: seat.email }, [], {
+  await recordBookingEvent(ctx, 'BOOKING_CANCELLED', records[0]!, { cancellationReason: reason ?? null, seatUid, attendeeEmail: seat.email }, [], {
     removedAttendee: { name: seat.name, email: seat.email, timeZone: seat.timeZone, locale: seat.locale },
     tally: ctx.mailTally,
   });

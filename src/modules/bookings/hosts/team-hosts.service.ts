@@ -1,9 +1,9 @@
-import type { Db } from '../../db/client.js';
-import { lockEventTypeBookings, lockHostTime, lockTeamBookings, tryLockFirstHostTime, tryLockHostTime } from '../../db/locks.js';
-import { rankRoundRobinHosts, roundRobinPeriodStart, type RoundRobinStanding } from '../../scheduling/round-robin.js';
-import type { Slot } from '../../scheduling/slot-query.js';
-import type { SlotEventType, SlotHost } from '../slots/slots.service.js';
-import type { AvailabilityCache } from '../slots/availability-cache.js';
+import type { Db } from '../../../db/client.js';
+import { lockEventTypeBookings, lockHostTime, lockTeamBookings, tryLockFirstHostTime, tryLockHostTime } from '../../../db/locks.js';
+import { rankRoundRobinHosts, roundRobinPeriodStart, type RoundRobinStanding } from '../../../scheduling/round-robin.js';
+import type { Slot } from '../../../scheduling/slot-query.js';
+import type { SlotEventType, SlotHost } from '../../slots/slots.service.js';
+import type { AvailabilityCache } from '../../slots/availability-cache.js';
 import { type HostStandingRow, listHostStandings } from './booking-hosts.repository.js';
 
 const isRoundRobin = (eventType: SlotEventType) => eventType.team?.schedulingType === 'roundRobin';

@@ -1,19 +1,20 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { App } from '../../http/app.js';
-import type { AppContext } from '../../app/context.js';
-import type { ChangeEvent } from '../../db/change-feed.js';
-import type { Db } from '../../db/client.js';
-import { access } from '../../http/access.js';
-import { Envelope, ok } from '../../http/envelope.js';
-import { runMutation } from '../../http/mutation.js';
-import { chargeAnonymousMail, newOutsideMailTally } from '../mail/mail-budget.js';
+import type { App } from '../../../http/app.js';
+import type { AppContext } from '../../../app/context.js';
+import type { ChangeEvent } from '../../../db/change-feed.js';
+import type { Db } from '../../../db/client.js';
+import { access } from '../../../http/access.js';
+import { Envelope, ok } from '../../../http/envelope.js';
+import { runMutation } from '../../../http/mutation.js';
+import { chargeAnonymousMail, newOutsideMailTally } from '../../mail/mail-budget.js';
 import { cancelBooking, type ChangeContext } from './booking-changes.service.js';
 import { confirmBooking, declineBooking } from './booking-decisions.service.js';
 import { reassignBooking, type ReassignInput } from './booking-reassign.service.js';
 import { rescheduleBooking } from './booking-reschedule.service.js';
-import { BookingData_2024_08_13, BookingUidParams, ReassignedBooking_2024_08_13, ReassignToUserBody, ReassignToUserParams } from './bookings.schemas.js';
-import { bookingVariant, bookingWriteHeaders, newRouteHeaders, routeExistsForVersion } from './bookings.versions.js';
+import { BookingData_2024_08_13, BookingUidParams, ReassignedBooking_2024_08_13, ReassignToUserBody, ReassignToUserParams } from '../bookings.schemas.js';
+import { presentReassignedBooking } from '../bookings.presenter.js';
+import { bookingVariant, bookingWriteHeaders, newRouteHeaders, routeExistsForVersion } from '../bookings.versions.js';
 
 /** Every route here writes, so each takes Idempotency-Key. */
 const headers = bookingWriteHeaders;
@@ -39,7 +40,7 @@ const Output = Envelope(BookingData_2024_08_13);
 
 function changeContext(ctx: AppContext, request: FastifyRequest, tx: Db, announce: (event: ChangeEvent) => Promise<void>): ChangeContext {
   const user = request.principal?.user;
-  return { tx, announce, now: ctx.clock(), caller: user ? { id: user.id, email: user.email } : null, mailTally: user ? null : newOutsideMailTally() };
+  return { tx, listener: ctx.bookingEvents, announce, now: ctx.clock(), caller: user ? { id: user.id, email: user.email } : null, mailTally: user ? null : newOutsideMailTally() };
 }
 
 /** What a request without credentials mailed to people other than the hosts, charged to its budgets. */
@@ -53,7 +54,7 @@ function reassign(ctx: AppContext, request: FastifyRequest, reply: FastifyReply,
   return runMutation(ctx, request, reply, async (tx, announce) => {
     const systemAdmin = request.principal?.user.role === 'ADMIN';
     const reassigned = await reassignBooking({ ...changeContext(ctx, request, tx, announce), systemAdmin }, input);
-    return { status: 200, body: ok(reassigned) };
+    return { status: 200, body: ok(presentReassignedBooking(reassigned)) };
   });
 }
 

@@ -1,17 +1,17 @@
-import { lockHostTime } from '../../db/locks.js';
-import { badRequest, forbidden, notFound } from '../../lib/errors.js';
-import { explainUnavailable, findSlot } from '../../scheduling/slot-check.js';
-import type { Slot, SlotQuery } from '../../scheduling/slot-query.js';
-import type { EventTypeRow } from '../event-types/event-types.repository.js';
-import { buildSlotQuery, resolveSlotTarget, type SlotEventType, type SlotHost } from '../slots/slots.service.js';
+import { lockHostTime } from '../../../db/locks.js';
+import { badRequest, forbidden, notFound } from '../../../lib/errors.js';
+import { explainUnavailable, findSlot } from '../../../scheduling/slot-check.js';
+import type { Slot, SlotQuery } from '../../../scheduling/slot-query.js';
+import type { EventTypeRow } from '../../event-types/event-types.repository.js';
+import { buildSlotQuery, resolveSlotTarget, type SlotEventType, type SlotHost } from '../../slots/slots.service.js';
 import { bookingNotFound, callerIsOrganizer, type ChangeContext, eventTypeOf, isClosed, MINUTE } from './booking-changes.service.js';
-import { recordBookingEvent } from './booking-events.js';
-import { findHostUsers, listHostIdsOfBookings, replaceCoHost } from './booking-hosts.repository.js';
+import { recordBookingEvent } from '../booking-events.js';
+import { findHostUsers, listHostIdsOfBookings, replaceCoHost } from '../hosts/booking-hosts.repository.js';
 import { managesEventType } from './booking-reassign.repository.js';
-import { bookingTitle } from './booking-title.js';
-import * as repo from './bookings.repository.js';
-import type { BookingHost, BookingRow } from './bookings.repository.js';
-import { chooseHosts, lockBookingScope } from './team-hosts.service.js';
+import { bookingTitle } from '../create/booking-title.js';
+import * as repo from '../bookings.repository.js';
+import type { BookingHost, BookingRow } from '../bookings.repository.js';
+import { chooseHosts, lockBookingScope } from '../hosts/team-hosts.service.js';
 
 export interface ReassignContext extends ChangeContext {
   /** The caller is svc's system administrator (the reference's isSystemAdmin). */
@@ -27,7 +27,7 @@ export interface ReassignInput {
 
 export interface ReassignedBooking {
   bookingUid: string;
-  reassignedTo: { id: number; name: string | null; email: string };
+  reassignedTo: BookingHost;
 }
 
 const NO_PERMISSION = 'You do not have permission to reassign this booking';
@@ -109,7 +109,7 @@ export async function reassignBooking(ctx: ReassignContext, input: ReassignInput
   assertReassignable(booking, now);
   const bookingHostIds = new Set(await listHostIdsOfBookings(tx, [booking.id]));
   const replaced = hostToReplace(slotEventType, booking, bookingHostIds, target);
-  if (target && replaced === target.userId) return { bookingUid: booking.uid, reassignedTo: presentUser(targetUser!) };
+  if (target && replaced === target.userId) return { bookingUid: booking.uid, reassignedTo: targetUser! };
   if (target && (replaced === undefined || bookingHostIds.has(target.userId))) throw notValidHost(target.userId);
   if (replaced === undefined) throw badRequest('no_available_host', NO_OTHER_HOST);
 
@@ -164,6 +164,7 @@ async function chooseSuccessor(ctx: ReassignContext, eventType: SlotEventType, r
   return chosen[0]!;
 }
 
+/** A host as BOOKING_REASSIGNED's payload names them. */
 const presentUser = (user: BookingHost) => ({ id: user.id, name: user.name, email: user.email });
 
 interface HandOver {
@@ -206,7 +207,7 @@ async function handOver(ctx: ReassignContext, change: HandOver): Promise<Reassig
   for (const userId of [replaced, successorId]) await ctx.announce({ kind: 'busyTime', userId });
   const [record] = await repo.loadRecords(tx, [updated]);
   await recordBookingEvent(
-    tx,
+    ctx,
     'BOOKING_REASSIGNED',
     record!,
     {
@@ -217,5 +218,5 @@ async function handOver(ctx: ReassignContext, change: HandOver): Promise<Reassig
     },
     [replaced, successorId],
   );
-  return { bookingUid: booking.uid, reassignedTo: presentUser(successor) };
+  return { bookingUid: booking.uid, reassignedTo: successor };
 }

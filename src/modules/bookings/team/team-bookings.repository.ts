@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { memberships, users } from '../../db/schema.js';
+import type { Db } from '../../../db/client.js';
+import { memberships, users } from '../../../db/schema.js';
 
 /** The users among `ids` that exist, with the email attendee rights follow and whether they belong to the organization. */
 export async function findUsersForOrganization(db: Db, organizationId: number, ids: readonly number[]): Promise<{ id: number; verifiedEmail: string | null; member: boolean }[]> {

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { bookingAttendees } from '../../db/schema.js';
+import type { Db } from '../../../db/client.js';
+import { bookingAttendees } from '../../../db/schema.js';
 
 /** Sets `absent` on attendees of one booking. */
 export async function setAttendeesAbsent(db: Db, bookingId: number, attendeeIds: number[], absent: boolean): Promise<void> {

@@ -1,47 +1,48 @@
 import { Type, type Static } from 'typebox';
-import type { AppContext } from '../../app/context.js';
-import { access } from '../../http/access.js';
-import type { App } from '../../http/app.js';
-import { ok } from '../../http/envelope.js';
-import { tenantOf } from '../../http/request-guard.js';
-import { invalidField, notFound } from '../../lib/errors.js';
-import { getOrganizationUser } from '../organizations/org-users.service.js';
-import { OrgUserParams } from '../organizations/org-users.schemas.js';
-import { OrgIdParams, OrgTeamParams } from '../organizations/organizations.schemas.js';
-import { TeamIdParams } from '../teams/teams.schemas.js';
-import { ReferencesOutput, ReferencesQuery } from './booking-details.routes.js';
-import type { BookingRecord } from './bookings.repository.js';
-import { BookingsListOutput_2024_08_13, BookingsQuery_2024_08_13 } from './bookings.schemas.js';
-import { bookingVersions } from './bookings.versions.js';
+import type { AppContext } from '../../../app/context.js';
+import { access } from '../../../http/access.js';
+import type { App } from '../../../http/app.js';
+import { ok } from '../../../http/envelope.js';
+import { tenantOf } from '../../../http/request-guard.js';
+import { invalidField, notFound } from '../../../lib/errors.js';
+import { getOrganizationUser } from '../../organizations/org-users.service.js';
+import { OrgUserParams } from '../../organizations/org-users.schemas.js';
+import { OrgIdParams, OrgTeamParams } from '../../organizations/organizations.schemas.js';
+import { TeamIdParams } from '../../teams/teams.schemas.js';
+import { ReferencesOutput, ReferencesQuery } from '../details/booking-details.routes.js';
+import type { BookingRecord } from '../bookings.repository.js';
+import { BookingsListOutput_2024_08_13, BookingsQuery_2024_08_13 } from '../bookings.schemas.js';
+import { bookingVersions, commaSeparatedIds } from '../bookings.versions.js';
 import { listOrganizationBookings, listOrganizationUserBookings, listTeamBookings, teamBookingReferences } from './team-bookings.service.js';
 
 // These routes take no version header (as in the reference): the 2024-08-13 booking shapes.
 const variant = bookingVersions.variants['2024-08-13']!;
 
-// The team lists filter as the reference's GetTeamsBookingsInput: no created/updated filters, no sortUpdatedAt.
-const { afterCreatedAt: _ac, beforeCreatedAt: _bc, afterUpdatedAt: _au, beforeUpdatedAt: _bu, sortUpdatedAt: _su, ...teamFilters } = BookingsQuery_2024_08_13.properties;
-const TeamBookingsQuery = Type.Object(teamFilters);
+// The team lists filter as the reference's GetTeamsBookingsInput: no created/updated or team filters, no sortUpdatedAt.
+const { afterCreatedAt: _ac, beforeCreatedAt: _bc, afterUpdatedAt: _au, beforeUpdatedAt: _bu, sortUpdatedAt: _su, teamsIds: _ts, teamId: _t, ...teamFilters } = BookingsQuery_2024_08_13.properties;
+const TeamBookingsQuery = Type.Object({
+  ...teamFilters,
+  teamMemberIds: Type.Optional(Type.String({ maxLength: 2000, description: 'Comma-separated user ids: bookings one of these members hosts (organizer or other host)' })),
+  teamMemberEmails: Type.Optional(Type.String({ maxLength: 5000, description: 'Comma-separated emails: bookings the member with one of these emails hosts (organizer or other host)' })),
+});
 
-const IdList = (description: string) => Type.Optional(Type.String({ maxLength: 2000, description }));
+/** The members of `teamMemberIds` and `teamMemberEmails` (the reference's GetTeamsBookingsInput): at least one each when sent. */
+function teamMembersOf(query: Static<typeof TeamBookingsQuery>) {
+  const userIds = commaSeparatedIds('teamMemberIds', query.teamMemberIds);
+  const emails = query.teamMemberEmails?.split(',').map((email) => email.trim()).filter(Boolean);
+  if (emails?.length === 0) throw invalidField('teamMemberEmails', 'must contain at least 1 email', query.teamMemberEmails);
+  return userIds || emails ? { userIds: userIds ?? [], emails: emails ?? [] } : undefined;
+}
+
 const OrganizationBookingsQuery = Type.Object({
   ...BookingsQuery_2024_08_13.properties,
-  userIds: IdList("Comma-separated ids of the organization's users: bookings they host or attend"),
-  teamsIds: IdList('Comma-separated team ids: bookings of their event types'),
-  teamId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Bookings of this team\'s event types' })),
+  userIds: Type.Optional(Type.String({ maxLength: 2000, description: "Comma-separated ids of the organization's users: bookings they host or attend" })),
 });
 
 const OrgTeamBookingParams = Type.Object({ ...OrgTeamParams.properties, bookingUid: Type.String({ minLength: 1, maxLength: 100 }) });
 
-/** Comma-separated positive ids, or a 400 naming the parameter. */
-function idsOf(name: string, text: string | undefined): number[] | undefined {
-  const ids = text?.split(',').map((item) => item.trim()).filter(Boolean).map(Number);
-  if (ids?.some((id) => !Number.isInteger(id) || id < 1 || id > 2147483647)) throw invalidField(name, `must be comma-separated ids`, text);
-  return ids;
-}
-
 function organizationInput(query: Static<typeof OrganizationBookingsQuery>) {
-  const teamIds = query.teamId !== undefined ? [...(idsOf('teamsIds', query.teamsIds) ?? []), query.teamId] : idsOf('teamsIds', query.teamsIds);
-  return { ...variant.toListInput(query), userIds: idsOf('userIds', query.userIds), teamIds };
+  return { ...variant.toListInput(query), userIds: commaSeparatedIds('userIds', query.userIds) };
 }
 
 /** A page as the reference's GetBookingsOutput: admins see the seats of seated bookings. */
@@ -59,7 +60,7 @@ const LIST = { querystring: TeamBookingsQuery, response: { 200: BookingsListOutp
  */
 export function registerTeamBookingRoutes(app: App, ctx: AppContext): void {
   const teamPage = async (teamId: number, query: Static<typeof TeamBookingsQuery>) => {
-    const input = variant.toListInput(query);
+    const input = { ...variant.toListInput(query), hostedBy: teamMembersOf(query) };
     return page(await listTeamBookings(ctx.database.db, teamId, input, ctx.clock()), input);
   };
 
