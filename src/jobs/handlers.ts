@@ -4,7 +4,7 @@ import { createMailSender, MAIL_SEND_JOB } from '../modules/mail/mail-sender.js'
 import type { InfoLog } from '../modules/mail/mail-transport.js';
 import { cleanUpExpiredKeys, IDEMPOTENCY_CLEANUP_JOB } from '../modules/idempotency/idempotency.service.js';
 import { createWebhookDeliverer, WEBHOOK_DELIVERY_JOB } from '../modules/webhooks/webhook-delivery.js';
-import { bookingWebhooks } from '../modules/webhooks/webhook-emission.js';
+import { bookingWebhooks, fanOutBookingEvent, WEBHOOK_FANOUT_JOB } from '../modules/webhooks/webhook-emission.js';
 import { MEETING_JOB, runMeetingJob } from '../modules/webhooks/webhook-meetings.js';
 import { HOUSEKEEPING, runHousekeeping } from './housekeeping.js';
 import { JobRegistry } from './runner.js';
@@ -24,6 +24,7 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
       [HOUSEKEEPING.kind, async () => void (await runHousekeeping(database.db, config.jobs, new Date()))],
       // Queued by earlier versions (one per hour of idempotent requests); housekeeping does this now.
       [IDEMPOTENCY_CLEANUP_JOB, () => cleanUpExpiredKeys(database.db, new Date())],
+      [WEBHOOK_FANOUT_JOB, (payload) => fanOutBookingEvent(database, payload)],
       [WEBHOOK_DELIVERY_JOB, deliver],
       [MEETING_JOB, (payload) => runMeetingJob(database, bookingWebhooks, payload)],
       [MAIL_SEND_JOB, mail.handler],

@@ -4,17 +4,18 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../src/db/client.js';
 import { jobs, webhookDeliveries, webhooks } from '../../src/db/schema.js';
 import { recordBookingEvent } from '../../src/modules/bookings/booking-events.js';
 import { findBookingByUid, loadRecords } from '../../src/modules/bookings/bookings.repository.js';
-import { bookingWebhooks, WEBHOOK_MAX_ATTEMPTS } from '../../src/modules/webhooks/webhook-emission.js';
+import { bookingWebhooks, fanOutBookingEvent, type FanOutPayload, WEBHOOK_FANOUT_JOB, WEBHOOK_MAX_ATTEMPTS } from '../../src/modules/webhooks/webhook-emission.js';
 import { attemptsSpanning, retryDelayMs } from '../../src/jobs/runner.js';
 import { eventually } from '../support/eventually.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { BOOKINGS_VERSION, booked } from '../bookings/helpers.js';
 import { createEventType, createHost, type Host } from '../slots/helpers.js';
-import { assertSigned, attemptsOf, deliveriesOf, insertWebhook, type Receiver, type Received, sleep, startReceiver } from './helpers.js';
+import { assertSigned, attemptsOf, deliveriesOf, fannedOutDeliveriesOf, insertWebhook, type Receiver, type Received, sleep, startReceiver } from './helpers.js';
 
 const ALL_BOOKING_TRIGGERS = ['BOOKING_CREATED', 'BOOKING_REQUESTED', 'BOOKING_RESCHEDULED', 'BOOKING_CANCELLED', 'BOOKING_REJECTED', 'BOOKING_NO_SHOW_UPDATED'];
 const BEFORE_ANY_BOOKING = Date.parse('2027-01-01T12:00:00Z');
@@ -400,7 +401,7 @@ describe('webhook delivery', () => {
     const hook = await receiver(() => ({ status: 503 }));
     const webhookId = await insertWebhook(db(), secrets(), { userId: host.userId, subscriberUrl: hook.url, triggers: ['BOOKING_CREATED'] });
     await booked(api, { eventTypeId: eventType.id, start: slotOf(host) });
-    const [delivery] = await deliveriesOf(db(), webhookId);
+    const [delivery] = await fannedOutDeliveriesOf(db(), webhookId);
     const job = (await jobOf(delivery!.id))!;
     assert.equal(job.maxAttempts, WEBHOOK_MAX_ATTEMPTS);
     // Shorten this one job's schedule rather than wait for 33 attempts.
@@ -466,7 +467,7 @@ describe('webhook delivery', () => {
     const sealed = await insertWebhook(db(), secrets(), { userId: host.userId, subscriberUrl: `${hook.url}/s`, triggers: ['BOOKING_CREATED'] });
     await db().update(webhooks).set({ secretSealed: 'v1:bm90IGEgc2VhbGVkIHNlY3JldCBhdCBhbGwsIHJlYWxseQ==' }).where(eq(webhooks.id, sealed));
     await booked(api, { eventTypeId: eventType.id, start: slotOf(host) });
-    const [unrendered] = await deliveriesOf(db(), templated);
+    const [unrendered] = await fannedOutDeliveriesOf(db(), templated);
     assert.equal(unrendered!.status, 'failed');
     assert.match(unrendered!.lastError ?? '', /^payloadTemplate cannot be rendered: /);
     assert.equal(await jobOf(unrendered!.id), undefined, 'nothing to send');
@@ -475,6 +476,21 @@ describe('webhook delivery', () => {
     assert.equal(unsigned!.status, 'pending', 'retried: the key may come back');
     assert.match(unsigned!.lastError ?? '', /^not sent: /);
     assert.equal(hook.requests.length, 0);
+  });
+
+  test('a booking queues one fan-out job however many subscribe; the worker makes one delivery each, and a fan-out run twice makes no second', async () => {
+    const { host, eventType } = await newHost();
+    const hook = await receiver();
+    const ids: number[] = [];
+    for (let i = 0; i < 25; i++) ids.push(await insertWebhook(db(), secrets(), { userId: host.userId, subscriberUrl: `${hook.url}/fan-${i}`, triggers: ['BOOKING_CREATED'] }));
+    const booking = await booked(api, { eventTypeId: eventType.id, start: slotOf(host) });
+    const fanOutJobs = await db().select().from(jobs).where(and(eq(jobs.kind, WEBHOOK_FANOUT_JOB), sql`${jobs.payload}->'payload'->>'uid' = ${booking.uid}`));
+    assert.equal(fanOutJobs.length, 1, 'one job for the event, not one per subscription');
+    await hook.waitFor(25, 10_000);
+    for (const id of ids) assert.equal((await deliveriesOf(db(), id)).length, 1);
+    // The same fan-out again (a worker that died after committing, before marking its job done): nothing new.
+    await fanOutBookingEvent(api.runtime.ctx.database, fanOutJobs[0]!.payload as FanOutPayload);
+    for (const id of ids) assert.equal((await deliveriesOf(db(), id)).length, 1);
   });
 
   test('nothing is queued by a transaction that rolls back, nor by a refused booking', async () => {
@@ -486,15 +502,18 @@ describe('webhook delivery', () => {
     await hook.waitFor(1);
     const taken = await send('POST', '/v2/bookings', undefined, { eventTypeId: eventType.id, start, attendee: { name: 'Late', email: 'late@example.com', timeZone: 'UTC' } });
     assert.equal(taken.status, 400);
+    const fanOuts = async (tx: Db) =>
+      ((await tx.execute(sql`select count(*)::int as n from jobs where kind = 'webhook.fanout' and payload->>'trigger' = 'BOOKING_CANCELLED' and (payload->'payload'->>'uid') = ${booking.uid}`)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
     await assert.rejects(
       api.runtime.ctx.database.transaction(async (tx) => {
         const [record] = await loadRecords(tx, [(await findBookingByUid(tx, booking.uid))!]);
         await recordBookingEvent({ tx, listener: bookingWebhooks }, 'BOOKING_CANCELLED', record!, { cancellationReason: 'never happened' });
-        assert.equal((await deliveriesOf(tx, webhookId)).length, 2, 'queued inside the transaction');
+        assert.equal(await fanOuts(tx), 1, 'its fan-out is queued inside the transaction');
         throw new Error('roll back');
       }),
       /roll back/,
     );
+    assert.equal(await fanOuts(db()), 0, 'and gone with it');
     assert.equal((await deliveriesOf(db(), webhookId)).length, 1);
     await sleep(200);
     assert.equal(hook.requests.length, 1);
@@ -675,7 +694,7 @@ describe('webhook delivery without SVC_ALLOW_PRIVATE_WEBHOOKS', () => {
     for (const subscriberUrl of urls) ids.push(await insertWebhook(db, api.runtime.ctx.secrets, { userId: host.userId, subscriberUrl, triggers: ['BOOKING_CREATED'] }));
     await booked(api, { eventTypeId: eventType.id, start: '2027-01-04T15:00:00.000Z' }, { key: host.apiKey });
     for (const id of ids) {
-      await eventually(async () => (await deliveriesOf(db, id))[0]!.attempts >= 2, 5000);
+      await eventually(async () => ((await deliveriesOf(db, id))[0]?.attempts ?? 0) >= 2, 5000);
       const [delivery] = await deliveriesOf(db, id);
       assert.equal(delivery!.status, 'pending');
       assert.equal(delivery!.lastStatusCode, null);

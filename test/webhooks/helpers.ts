@@ -5,9 +5,11 @@ import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../src/db/client.js';
-import { webhookDeliveries, webhookDeliveryAttempts, webhooks, type WebhookOwnerKind } from '../../src/db/schema.js';
+import { jobs, webhookDeliveries, webhookDeliveryAttempts, webhooks, type WebhookOwnerKind } from '../../src/db/schema.js';
+import { WEBHOOK_FANOUT_JOB } from '../../src/modules/webhooks/webhook-emission.js';
+import { eventually } from '../support/eventually.js';
 import type { SecretBox } from '../../src/lib/secrets.js';
 
 export interface Received {
@@ -127,6 +129,15 @@ export async function insertWebhook(db: Db, secrets: SecretBox, fields: Subscrip
 
 export async function deliveriesOf(db: Db, webhookId: number) {
   return db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId)).orderBy(asc(webhookDeliveries.id));
+}
+
+/**
+ * The deliveries of a subscription once booking events have been fanned out to subscriptions (the
+ * worker makes them after the booking's transaction): waits until no fan-out job is pending, then reads.
+ */
+export async function fannedOutDeliveriesOf(db: Db, webhookId: number, timeoutMs = 5000) {
+  await eventually(async () => (await db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.kind, WEBHOOK_FANOUT_JOB), inArray(jobs.status, ['pending']))).limit(1)).length === 0, timeoutMs);
+  return deliveriesOf(db, webhookId);
 }
 
 export async function attemptsOf(db: Db, deliveryId: number) {

@@ -1,4 +1,5 @@
 // Webhook subscriptions, their deliveries and every delivery attempt.
+import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
 import { eventTypes } from './scheduling.js';
@@ -63,7 +64,12 @@ export const webhookDeliveries = pgTable(
     createdAt: createdAt(),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('webhook_deliveries_uid_key').on(t.uid), index('webhook_deliveries_webhook_id_created_at_idx').on(t.webhookId, t.createdAt)],
+  (t) => [
+    uniqueIndex('webhook_deliveries_uid_key').on(t.uid),
+    index('webhook_deliveries_webhook_id_created_at_idx').on(t.webhookId, t.createdAt),
+    // One delivery per booking event and subscription: the fan-out job may run more than once.
+    uniqueIndex('webhook_deliveries_booking_event_webhook_key').on(t.bookingEventId, t.webhookId).where(sql`${t.bookingEventId} is not null`),
+  ],
 );
 
 /** Every attempt to deliver, for the subscription owner's delivery log. */

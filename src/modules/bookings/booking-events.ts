@@ -34,6 +34,8 @@ export interface RecordedBookingEvent {
   createdAt: Date;
   record: BookingRecord;
   extra: Record<string, unknown>;
+  /** Users besides the organizer the event concerns (a reassigned booking's previous host). */
+  alsoUserIds: readonly number[];
 }
 
 /**
@@ -68,8 +70,7 @@ export interface BookingMailOptions {
 /**
  * Records what happened to a booking in the transaction that made it happen: the booking as it now
  * is, plus what the trigger adds (reasons, the booking it replaced...). In the same transaction, the
- * scope's listener hears of it (every matching webhook subscription gets a delivery, its body rendered
- * now, and a delivery job), and everyone
+ * scope's listener hears of it (webhook subscribers: a fan-out job with the payload as of now), and everyone
  * the change concerns a message and a send job: nothing is announced that did not commit, and nothing
  * that committed can be lost. `alsoUserIds`: users besides the organizer whose subscriptions hear of
  * it, and who are mailed (a reassigned booking's previous host).
@@ -99,7 +100,7 @@ export async function recordBookingEvent(
     listener.audienceQuery(trigger, record, alsoUserIds),
     audienceQuery && { with: audienceQuery.bump, value: audienceQuery.audience },
   );
-  await listener.hear(tx, { trigger, bookingEventId: event.id, createdAt: event.createdAt, record, extra }, event.alongside);
+  await listener.hear(tx, { trigger, bookingEventId: event.id, createdAt: event.createdAt, record, extra, alsoUserIds }, event.alongside);
   if (kind) {
     const toGuests = mail.toGuests ?? record.booking.status === 'accepted';
     const change = { kind, bookingEventId: event.id, record, extra, alsoUserIds, removedAttendee: mail.removedAttendee, toGuests, tally: mail.tally ?? undefined };

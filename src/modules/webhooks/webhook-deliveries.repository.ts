@@ -69,6 +69,25 @@ export function subscriptionsQuery(audience: WebhookAudience, triggers: string[]
     from ${webhooks} where ${and(eq(webhooks.active, true), arrayOverlaps(webhooks.triggers, triggers), owners)}`;
 }
 
+/**
+ * Whether any active subscription of the audience lists each of `triggers`, as one row of booleans
+ * (`wants_0`, `wants_1`... in the order given): what a booking's transaction reads, at the same cost
+ * however many subscriptions there are (their deliveries are made later, by the fan-out job). Null when
+ * nobody could match.
+ */
+export function subscriptionInterestQuery(audience: WebhookAudience, triggers: readonly string[]): SQL | null {
+  const owners = ownerMatches(audience);
+  if (!owners || triggers.length === 0) return null;
+  const wants = triggers.map((trigger, index) => sql`coalesce(bool_or(${trigger}::text = any(${webhooks.triggers})), false) as ${sql.identifier(`wants_${index}`)}`);
+  return sql`select ${sql.join(wants, sql`, `)} from ${webhooks} where ${and(eq(webhooks.active, true), arrayOverlaps(webhooks.triggers, [...triggers]), owners)}`;
+}
+
+/** The triggers among `triggers` that a row of subscriptionInterestQuery says someone listens for. */
+export function interestedTriggers(rows: Record<string, unknown>[], triggers: readonly string[]): Set<string> {
+  const row = rows[0] ?? {};
+  return new Set(triggers.filter((_, index) => row[`wants_${index}`] === true));
+}
+
 /** The subscriptions among rows carrying subscriptionsQuery's columns (rows without one are skipped), by id. */
 export function matchedSubscriptions(rows: Record<string, unknown>[]): MatchedSubscription[] {
   const matched = new Map<number, MatchedSubscription>();
@@ -150,9 +169,10 @@ export async function loadPayloadContext(db: Db, organizerId: number, eventTypeI
   };
 }
 
+/** Inserts deliveries; one a booking event already has for a subscription is skipped (a fan-out run twice makes no second). */
 export async function insertDeliveries(db: Db, rows: NewDelivery[]): Promise<{ id: number; uid: string }[]> {
   if (rows.length === 0) return [];
-  return db.insert(webhookDeliveries).values(rows).returning({ id: webhookDeliveries.id, uid: webhookDeliveries.uid });
+  return db.insert(webhookDeliveries).values(rows).onConflictDoNothing().returning({ id: webhookDeliveries.id, uid: webhookDeliveries.uid });
 }
 
 /** A delivery with what sending it needs from its subscription (null: the subscription and so the delivery are gone). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { insertJobs } from '../../jobs/jobs.repository.js';
+import type { Database, Db } from '../../db/client.js';
+import { insertJob, insertJobs } from '../../jobs/jobs.repository.js';
 import { attemptsSpanning } from '../../jobs/runner.js';
 import type { BookingEventListener, RecordedBookingEvent } from '../bookings/booking-events.js';
 import type { BookingRecord } from '../bookings/bookings.repository.js';
@@ -84,39 +84,66 @@ export function bookingAudience(record: BookingRecord, alsoUserIds: readonly num
 const becomesAccepted = (trigger: string, record: BookingRecord) =>
   (trigger === 'BOOKING_CREATED' || trigger === 'BOOKING_RESCHEDULED') && record.booking.status === 'accepted';
 
+/** The triggers a booking event may concern: its own, and the meeting ones when the booking has just become accepted. */
+const triggersOf = (trigger: string, record: BookingRecord) => (becomesAccepted(trigger, record) ? [trigger, ...MEETING_TRIGGERS] : [trigger]);
+
 /**
- * The subscriptions a booking event may concern, as a query recordBookingEvent runs within the event's
- * own insert: those of the audience listing the trigger, or (when the booking becomes accepted)
- * MEETING_STARTED / MEETING_ENDED.
+ * Whether anyone of the event's audience listens, as a query recordBookingEvent runs within the event's
+ * own insert: one row whatever the number of subscriptions.
  */
 export function bookingSubscriptionsQuery(trigger: string, record: BookingRecord, alsoUserIds: readonly number[] = []): SQL | null {
-  return repo.subscriptionsQuery(bookingAudience(record, alsoUserIds), becomesAccepted(trigger, record) ? [trigger, ...MEETING_TRIGGERS] : [trigger]);
+  return repo.subscriptionInterestQuery(bookingAudience(record, alsoUserIds), triggersOf(trigger, record));
+}
+
+/** The job that makes one booking event's deliveries (payload FanOutPayload). */
+export const WEBHOOK_FANOUT_JOB = 'webhook.fanout';
+
+/** A booking event as its deliveries are made from it, after its transaction. */
+export interface FanOutPayload {
+  trigger: string;
+  bookingEventId: number;
+  createdAt: string;
+  /** The webhook payload, built as the booking was when the event was recorded. */
+  payload: Record<string, unknown>;
+  audience: WebhookAudience;
 }
 
 /**
  * The webhooks of one booking event (called by recordBookingEvent in the booking's transaction), given
- * the rows of bookingSubscriptionsQuery. When the booking has just become accepted, its
- * MEETING_STARTED / MEETING_ENDED jobs are scheduled too, if a subscription of the audience listens for
- * them now (as the reference schedules them for the subscribers of the time).
+ * the row of bookingSubscriptionsQuery. When someone listens, the payload is built now (the booking as
+ * the event left it) and one fan-out job is queued with it: the deliveries, one per subscription, are
+ * made by that job, so a booking costs the same with one subscriber or a thousand, and the event is
+ * still recorded (and so never lost) in the booking's transaction. When the booking has just become
+ * accepted, its MEETING_STARTED / MEETING_ENDED jobs are scheduled too, if a subscription of the
+ * audience listens for them now (as the reference schedules them for the subscribers of the time).
  */
-export async function emitBookingWebhooks(tx: Db, event: RecordedBookingEvent, matchedRows: Record<string, unknown>[]): Promise<void> {
+export async function emitBookingWebhooks(tx: Db, event: RecordedBookingEvent, interestRows: Record<string, unknown>[]): Promise<void> {
   const { trigger, record } = event;
-  const becameAccepted = becomesAccepted(trigger, record);
-  const subscriptions = repo.matchedSubscriptions(matchedRows);
-  if (subscriptions.length === 0) return;
-
-  const targets = subscriptions.filter((subscription) => subscription.triggers.includes(trigger));
-  if (targets.length > 0) {
+  const triggers = triggersOf(trigger, record);
+  const interested = repo.interestedTriggers(interestRows, triggers);
+  if (interested.has(trigger)) {
     const payload =
       trigger === 'BOOKING_NO_SHOW_UPDATED'
         ? noShowPayload(record, event.extra)
         : bookingPayload(trigger, record, event.extra, await repo.loadPayloadContext(tx, record.booking.userId, record.booking.eventTypeId));
-    await emitWebhookEvent(tx, { trigger, createdAt: event.createdAt, bookingEventId: event.bookingEventId, payload }, targets);
+    const fanOut: FanOutPayload = { trigger, bookingEventId: event.bookingEventId, createdAt: event.createdAt.toISOString(), payload, audience: bookingAudience(record, event.alsoUserIds) };
+    await insertJob(tx, { kind: WEBHOOK_FANOUT_JOB, payload: fanOut, maxAttempts: WEBHOOK_MAX_ATTEMPTS, dedupeKey: `fanout:${event.bookingEventId}` });
   }
-  if (!becameAccepted) return;
+  if (!becomesAccepted(trigger, record)) return;
   for (const meeting of MEETING_TRIGGERS) {
-    if (subscriptions.some((subscription) => subscription.triggers.includes(meeting))) await scheduleMeetingJob(tx, meeting, record.booking);
+    if (interested.has(meeting)) await scheduleMeetingJob(tx, meeting, record.booking);
   }
+}
+
+/**
+ * The fan-out job: a delivery (and its send job) for each subscription of the event's audience that
+ * lists its trigger, in one transaction. Run twice, it makes no second delivery for a subscription.
+ */
+export async function fanOutBookingEvent(database: Database, job: FanOutPayload): Promise<void> {
+  await database.transaction(async (tx) => {
+    const subscriptions = await repo.findSubscriptions(tx, job.audience, [job.trigger]);
+    await emitWebhookEvent(tx, { trigger: job.trigger, createdAt: new Date(job.createdAt), bookingEventId: job.bookingEventId, payload: job.payload }, subscriptions);
+  });
 }
 
 /** How booking events reach webhook subscriptions: what the app hands to the booking services. */

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "webhook_deliveries_booking_event_webhook_key" ON "webhook_deliveries" USING btree ("booking_event_id","webhook_id") WHERE "webhook_deliveries"."booking_event_id" is not null;
