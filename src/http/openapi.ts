@@ -1,10 +1,8 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
-import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import type { FastifySchema, RouteOptions } from 'fastify';
 import type { RouteAccess } from './access.js';
 import { ERROR_ENVELOPE_SCHEMA, errorResponses, FIELD_ERROR_SCHEMA, routeFacts } from './openapi-errors.js';
 import { examplesOf, type OperationExample } from './openapi-examples.js';
-import { SVC_ICON_SVG, SVC_LOGO_SVG } from './svc-logo.js';
 
 /** Documents each route's declared access: its security schemes, and the scope an OAuth token needs. */
 export function openApiSecurity(schema: FastifySchema | undefined, routeAccess: RouteAccess | undefined): FastifySchema {
@@ -164,19 +162,5 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
       },
     },
     transform: ({ schema, url, route }) => ({ schema: documentRoute(schema, route), url }),
-  };
-}
-
-/** Swagger UI under svc's name and logo, not the framework's. */
-export function swaggerUiOptions(): FastifySwaggerUiOptions {
-  return {
-    routePrefix: '/docs',
-    uiConfig: { url: '/docs/openapi.json' } as never,
-    logo: { type: 'image/svg+xml', content: SVC_LOGO_SVG, href: '/docs', target: '_self' },
-    theme: {
-      title: DOCS_TITLE,
-      favicon: [{ filename: 'svc-icon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: SVC_ICON_SVG }],
-      css: [{ filename: 'svc.css', content: '.swagger-ui .topbar { background-color: #134e4a; } .swagger-ui .topbar .download-url-wrapper { display: none; }' }],
-    },
   };
 }

@@ -6,11 +6,6 @@ import { fileURLToPath } from 'node:url';
 import { validate } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { FastifySchema } from 'fastify';
-import { buildApp } from '../../src/app/build-app.js';
-import type { App } from '../../src/http/app.js';
-import { DOCS_TITLE } from '../../src/http/openapi.js';
-import { SVC_ICON_SVG, SVC_LOGO_SVG } from '../../src/http/svc-logo.js';
 import { CUSTOM_FORMATS, validatorCompiler } from '../../src/http/validation.js';
 import { type ApiResponse, createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -86,7 +81,7 @@ function thrownReasons(): { status: number; reason: string; file: string }[] {
   return found;
 }
 
-describe('the API document: OpenAPI 3.1, errors, and the docs page', () => {
+describe('the API document: OpenAPI 3.1 and its errors', () => {
   let api: TestApp;
   let document: any;
   let operations: Operation[];
@@ -262,34 +257,5 @@ describe('the API document: OpenAPI 3.1, errors, and the docs page', () => {
     assert.ok(documented429.description.includes(`\`${throttled.body.error.code}\``));
     assert.ok(documented429.description.includes(`\`${throttled.body.error.details.reason}\``));
     for (const header of Object.keys(documented429.headers)) assert.ok(throttled.headers.get(header) !== null, `the 429 carries ${header}`);
-  });
-
-  test('/docs carries svc\'s title, logo and favicon, and no framework logo', async () => {
-    const page = await fetch(`${api.baseUrl}/docs`, { redirect: 'follow' });
-    assert.equal(page.status, 200);
-    const html = await page.text();
-    assert.match(html, new RegExp(`<title>${DOCS_TITLE}</title>`));
-    assert.doesNotMatch(html, /<title>Swagger UI<\/title>/);
-    assert.match(html, /href="[^"]*\/theme\/svc-icon\.svg"/, 'svc\'s favicon is linked');
-    assert.doesNotMatch(html, /favicon-32x32\.png|favicon-16x16\.png/, 'the Swagger favicons are not');
-
-    const pageUrl = new URL(page.url);
-    const asset = (name: string) => fetch(new URL(`./static/${name}`, pageUrl.href.endsWith('/') ? pageUrl : `${pageUrl.href}/`));
-    const initializer = await asset('swagger-initializer.js');
-    assert.equal(initializer.status, 200);
-    const script = await initializer.text();
-    const logo = /img\.src = 'data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)'/.exec(script);
-    assert.ok(logo, 'the top bar logo is replaced with an inline SVG');
-    const served = Buffer.from(logo[1]!, 'base64').toString('utf8');
-    assert.equal(served, SVC_LOGO_SVG);
-    assert.match(served, /<title>svc<\/title>/);
-    const frameworkLogo = fs.readFileSync(path.join(root, 'node_modules/@fastify/swagger-ui/static/logo.svg'));
-    assert.ok(!script.includes(frameworkLogo.toString('base64')), 'the Fastify logo is not in the page script');
-    assert.doesNotMatch(served, /fastify|swagger/i);
-
-    const favicon = await asset('theme/svc-icon.svg');
-    assert.equal(favicon.status, 200);
-    assert.match(favicon.headers.get('content-type') ?? '', /^image\/svg\+xml/);
-    assert.equal(await favicon.text(), SVC_ICON_SVG);
   });
 });
