@@ -12,7 +12,7 @@ import { buildApp } from '../../src/app/build-app.js';
 import type { App } from '../../src/http/app.js';
 import { invalidInputExample } from '../../src/http/openapi-error-examples.js';
 import { EXAMPLE_FLOW, type OperationExample } from '../../src/http/openapi-examples.js';
-import { REASON_MESSAGES } from '../../src/http/openapi-messages.js';
+import { REASON_MESSAGES, UNLISTED_MESSAGE } from '../../src/http/openapi-messages.js';
 import { validatorCompiler } from '../../src/http/validation.js';
 import { ADMIN_API_KEY, createTestApp, type RequestOptions, type TestApp } from '../support/test-app.js';
 
@@ -245,6 +245,7 @@ describe('the API document\'s examples are svc\'s own answers', () => {
         assert.deepEqual(schemaProblems(inlined, 'body', example, /\.constraints\.[^.]+$/), [], `${key} ${status}: the example is an ErrorEnvelope`);
         assert.ok(response.description.includes(`\`${example.error.details.reason}\``), `${key} ${status}: the example's reason ${example.error.details.reason} is documented`);
         assert.doesNotMatch(JSON.stringify(example), /attendee\.email/, `${key} ${status}`);
+        assert.ok(!example.error.message.startsWith(UNLISTED_MESSAGE), `${key} ${status}: add ${example.error.details.reason}'s message to REASON_MESSAGES (src/http/openapi-messages.ts)`);
         checked += 1;
       }
       assert.deepEqual(foreignFields(document, op), [], `${key}: its error examples name only its own fields`);
