@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from '../http/app.js';
 import Fastify, { LogController } from 'fastify';
 import '../http/fastify-types.js';
 import { access } from '../http/access.js';
 import { API_VERSION_HEADER, resolveApiVersion } from '../http/api-version.js';
-import { swaggerOptions, swaggerUiOptions } from '../http/openapi.js';
+import { registerDocsPage } from '../http/docs-page.js';
+import { swaggerOptions } from '../http/openapi.js';
 import { redactUrl } from '../http/redact.js';
 import { createRequestGuard } from '../http/request-guard.js';
 import { CUSTOM_FORMATS, findUnacceptableInput, MAX_INPUT_DEPTH, validatorCompiler } from '../http/validation.js';
@@ -83,7 +83,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.addHook('onRoute', (route) => {
     route.config ??= {};
     if (route.config.access) return;
-    // Routes that plugins register: the docs UI's assets and the CORS preflight.
+    // Routes that plugins register: the docs page and its script, and the CORS preflight.
     if (route.url.startsWith('/docs') || (route.method === 'OPTIONS' && route.url === '*')) {
       route.config.access = access.public();
       route.config.rateLimit = false;
@@ -134,7 +134,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
 
   await app.register(swagger, swaggerOptions());
-  await app.register(swaggerUi, swaggerUiOptions());
+  await registerDocsPage(app);
 
   registerSystemRoutes(app, ctx);
   registerMeRoutes(app, ctx);

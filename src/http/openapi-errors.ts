@@ -1,6 +1,7 @@
 import type { FastifySchema } from 'fastify';
 import { ROUTE_THROTTLES, type RouteAccess } from './access.js';
 import { IDEMPOTENCY_HEADER } from './mutation.js';
+import { errorExample } from './openapi-error-examples.js';
 import { groupReasons } from './openapi-reasons.js';
 
 /**
@@ -23,7 +24,7 @@ export const FIELD_ERROR_SCHEMA = {
       type: 'object',
       additionalProperties: { type: 'string' },
       description: 'What was wrong, keyed by the rule that failed',
-      examples: [{ format: 'attendee.email must match format "email"' }],
+      examples: [{ format: 'attendee.email must be a valid email' }],
     },
   },
 } as const;
@@ -49,11 +50,15 @@ export const ERROR_ENVELOPE_SCHEMA = {
         message: { type: 'string', description: 'Human-readable; for validation errors every bad field, joined with "; "' },
         details: {
           type: 'object',
-          description: 'Machine-readable details: `reason` always, `errors` on validation failures.',
+          description: 'Machine-readable details: `reason` always, `errors` on validation failures, the limit on a 429.',
           required: ['reason'],
           properties: {
             reason: { type: 'string', description: "svc's stable machine-readable reason (snake_case), listed per operation", examples: ['validation_failed'] },
             errors: { type: 'array', items: { $ref: '#/components/schemas/FieldError' } },
+            limit: { type: 'string', description: 'On a 429: the limit that was reached (`Default`, or `Slots`, `Reservations`, `Bookings` for callers without credentials)' },
+            limitPerWindow: { type: 'integer', description: 'On a 429: requests that limit allows per window' },
+            windowSeconds: { type: 'integer', description: 'On a 429: the window, in seconds' },
+            retryAfterSeconds: { type: 'integer', description: 'On a 429: seconds until the caller may send again (also `Retry-After`)' },
           },
           additionalProperties: true,
         },
@@ -73,6 +78,10 @@ export interface RouteFacts {
   query: boolean;
   params: boolean;
   idempotent: boolean;
+  /** The route answers its own input errors (`attachValidation`: the OAuth 2.0 endpoints' RFC 6749 bodies), not the envelope's 400. */
+  ownInputErrors: boolean;
+  /** The route's input schemas, from which its validation example is made. */
+  schema: Pick<FastifySchema, 'body' | 'querystring' | 'params'>;
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -87,9 +96,17 @@ function tenantRefusals(url: string): string[] {
   ];
 }
 
+const teamInOrganization = (route: RouteFacts) => route.access?.tenant !== undefined && route.url.includes(':orgId') && route.url.includes(':teamId');
+
 const readsCredentials = (route: RouteFacts) => route.access !== undefined && route.access.auth !== 'none';
 
-export function routeFacts(method: string, url: string, schema: FastifySchema | undefined, config: { access?: RouteAccess; rateLimit?: boolean } | undefined): RouteFacts {
+export function routeFacts(
+  method: string,
+  url: string,
+  schema: FastifySchema | undefined,
+  config: { access?: RouteAccess; rateLimit?: boolean } | undefined,
+  attachValidation = false,
+): RouteFacts {
   const headers = schema?.headers as { properties?: Record<string, unknown> } | undefined;
   return {
     method,
@@ -100,6 +117,8 @@ export function routeFacts(method: string, url: string, schema: FastifySchema | 
     query: schema?.querystring !== undefined,
     params: schema?.params !== undefined || url.includes('/:'),
     idempotent: headers?.properties?.[IDEMPOTENCY_HEADER] !== undefined,
+    ownInputErrors: attachValidation,
+    schema: { body: schema?.body, querystring: schema?.querystring, params: schema?.params },
   };
 }
 
@@ -112,8 +131,6 @@ interface ErrorRule {
   meaning: string;
   /** Reasons every route given this status may answer with. */
   reasons: (route: RouteFacts) => readonly string[];
-  /** The message of the documented example answer. */
-  message: string | ((route: RouteFacts) => string);
 }
 
 const RATE_LIMIT_HEADERS = ['Limit', 'Remaining', 'Reset'] as const;
@@ -123,20 +140,14 @@ const RATE_LIMIT_HEADER_TEXT: Record<(typeof RATE_LIMIT_HEADERS)[number], string
   Reset: 'Seconds until the window or the block ends',
 };
 
-/** A concrete path for the examples: `/v2/bookings/5a9e...`, `/v2/schedules/42`. */
-const exampleUrl = (url: string) => url.replace(/:(\w+)/g, (_match, name: string) => (name.toLowerCase().includes('uid') ? '5a9e8b6b-1047-467d-afe4-e90a25cedf61' : '42'));
-
-const VALIDATION_MESSAGE = 'attendee.email must match format "email"';
-
 /** Statuses in the order they are documented. */
 const ERROR_RULES: readonly ErrorRule[] = [
   {
     status: 400,
     code: 'BadRequestException',
-    applies: (route) => route.body || route.query || route.params || route.idempotent,
+    applies: (route) => !route.ownInputErrors && (route.body || route.query || route.params || route.idempotent),
     meaning: 'The input failed validation (`details.errors` lists each bad field) or was refused.',
     reasons: (route) => ['validation_failed', 'invalid_value', ...(writes(route) ? ['missing_reference'] : [])],
-    message: VALIDATION_MESSAGE,
   },
   {
     status: 401,
@@ -155,7 +166,6 @@ const ERROR_RULES: readonly ErrorRule[] = [
       'oauth_client_not_found',
       ...(route.access?.credentials.includes('oauthClient') ? ['invalid_client_secret', 'oauth_client_without_owner'] : []),
     ],
-    message: "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
   },
   {
     status: 403,
@@ -167,15 +177,15 @@ const ERROR_RULES: readonly ErrorRule[] = [
       ...(route.access?.systemAdmin ? ['system_admin_only'] : []),
       ...(route.access?.tenant ? tenantRefusals(route.url) : []),
     ],
-    message: (route) => (route.access?.scope ? `Access token is missing the required scope ${route.access.scope}` : 'Only the system admin can call this endpoint'),
   },
   {
     status: 404,
     code: 'NotFoundException',
-    applies: (route) => route.params,
+    // Documented where svc names what was not found (REASON_GROUPS, or a team outside the route's
+    // organization); an unknown organization is a 403 (not_an_organization).
+    applies: (route) => teamInOrganization(route),
     meaning: 'Nothing with that identifier, or nothing the caller may see.',
-    reasons: (route) => (route.access?.tenant && route.url.includes(':orgId') && route.url.includes(':teamId') ? ['team_not_found'] : []),
-    message: (route) => `Nothing found at ${exampleUrl(route.url)}`,
+    reasons: (route) => (teamInOrganization(route) ? ['team_not_found'] : []),
   },
   {
     status: 409,
@@ -183,7 +193,6 @@ const ERROR_RULES: readonly ErrorRule[] = [
     applies: () => false,
     meaning: 'The change collides with existing data: a duplicate, or time another booking already holds.',
     reasons: (route) => (writes(route) ? ['duplicate_resource'] : []),
-    message: 'Invalid Input: Trying to create a record that already exists.',
   },
   {
     status: 413,
@@ -191,7 +200,6 @@ const ERROR_RULES: readonly ErrorRule[] = [
     applies: (route) => route.body,
     meaning: 'The body is larger than SVC_BODY_LIMIT_BYTES (1 MiB by default).',
     reasons: () => ['FST_ERR_CTP_BODY_TOO_LARGE'],
-    message: 'Request body is too large',
   },
   {
     status: 415,
@@ -199,7 +207,6 @@ const ERROR_RULES: readonly ErrorRule[] = [
     applies: (route) => route.body,
     meaning: 'The body is not `application/json`.',
     reasons: () => ['FST_ERR_CTP_INVALID_MEDIA_TYPE'],
-    message: 'Unsupported Media Type',
   },
   {
     status: 422,
@@ -207,7 +214,6 @@ const ERROR_RULES: readonly ErrorRule[] = [
     applies: (route) => route.idempotent,
     meaning: 'Well-formed but not processable now.',
     reasons: (route) => (route.idempotent ? ['idempotency_key_reused'] : []),
-    message: 'This Idempotency-Key was already used with another request',
   },
   {
     status: 429,
@@ -215,7 +221,6 @@ const ERROR_RULES: readonly ErrorRule[] = [
     applies: (route) => route.rateLimited,
     meaning: 'Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds.',
     reasons: () => ['rate_limited'],
-    message: 'ThrottlerException: Too many requests. Please try again later.',
   },
   {
     status: 498,
@@ -223,7 +228,6 @@ const ERROR_RULES: readonly ErrorRule[] = [
     applies: (route) => readsCredentials(route) && route.access!.credentials.includes('accessToken'),
     meaning: 'The access token has expired: refresh it.',
     reasons: () => ['access_token_expired'],
-    message: 'ACCESS_TOKEN_IS_EXPIRED',
   },
   {
     status: 500,
@@ -231,7 +235,6 @@ const ERROR_RULES: readonly ErrorRule[] = [
     applies: () => true,
     meaning: 'An unexpected failure; the log line with the same X-Request-Id has the cause.',
     reasons: () => ['internal_error'],
-    message: 'Internal server error',
   },
   {
     status: 503,
@@ -239,7 +242,6 @@ const ERROR_RULES: readonly ErrorRule[] = [
     applies: () => false,
     meaning: 'Not ready to serve.',
     reasons: () => [],
-    message: 'Database unreachable',
   },
 ];
 
@@ -269,22 +271,14 @@ export function errorResponses(route: RouteFacts): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   for (const rule of ERROR_RULES) {
     const grouped = fromGroups.get(rule.status);
-    if (!rule.applies(route) && !grouped) continue;
+    if (!rule.applies(route) && (!grouped || (rule.status === 400 && route.ownInputErrors))) continue;
     const reasons = [...new Set([...rule.reasons(route), ...(grouped ?? [])])];
     const reasonText = reasons.length ? ` \`details.reason\`: ${reasons.map((reason) => `\`${reason}\``).join(', ')}.` : '';
-    const example = {
-      status: 'error',
-      timestamp: '2030-09-02T08:00:00.000Z',
-      path: exampleUrl(route.url),
-      error: {
-        code: rule.code,
-        message: typeof rule.message === 'string' ? rule.message : rule.message(route),
-        details:
-          rule.status === 400 && reasons[0] === 'validation_failed'
-            ? { reason: 'validation_failed', errors: [{ property: 'attendee.email', value: 'grace@', constraints: { format: VALIDATION_MESSAGE } }] }
-            : { reason: reasons[0] ?? 'http_error' },
-      },
-    };
+    const documented = errorExample(rule.status, route, grouped ?? [], reasons);
+    // A status no input of the route can bring about (a 400 of a route whose only input is a free-form id) is not listed.
+    if (!documented) continue;
+    const { path, message, details } = documented;
+    const example = { status: 'error', timestamp: '2030-09-02T08:00:00.000Z', path, error: { code: rule.code, message, details } };
     responses[String(rule.status)] = {
       description: `\`${rule.code}\`. ${rule.meaning}${reasonText}`,
       ...(rule.status === 429 ? { headers: rateLimitHeaders(route) } : {}),

@@ -13,6 +13,8 @@ interface ReasonGroup {
 }
 
 const WRITE = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** A webhook's triggers and subscriber URL are checked where they are set: creating or changing it. */
+const WEBHOOK_WRITES = ['POST', 'PATCH'] as const;
 const BOOKING_NOT_FOUND = { 404: ['booking_not_found'] };
 const BOOKING_TARGET_NOT_FOUND = ['event_type_not_found', 'user_not_found', 'team_not_found', 'organization_not_found'];
 const BOOKING_SLOT_REFUSED = ['booking_in_the_past', 'booking_time_out_of_bounds', 'booking_limit_reached', 'slot_unavailable'];
@@ -79,6 +81,8 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
     reasons: { 400: ['duplicate_host', 'host_slug_taken', 'hosts_required'], 404: ['host_not_team_member'] },
   },
   { routes: ['/v2/slots'], reasons: { 400: ['invalid_time_range', 'unknown_property'], 404: [...BOOKING_TARGET_NOT_FOUND, 'private_link_expired'] } },
+  // Before the reservation's event type: an example names the reservation first.
+  { routes: ['/v2/slots/reservations/:uid'], methods: ['PATCH', 'DELETE'], reasons: { 404: ['reservation_not_found'] } },
   {
     routes: ['/v2/slots/reservations', '/v2/slots/reservations/:uid'],
     methods: ['POST', 'PATCH'],
@@ -90,7 +94,6 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
       422: ['slot_booked', 'slot_reserved', 'seats_full', 'slot_in_the_past', 'slot_out_of_bounds', 'booking_limit_reached', 'booker_limit_reached', 'slot_unavailable'],
     },
   },
-  { routes: ['/v2/slots/reservations/:uid'], methods: ['PATCH', 'DELETE'], reasons: { 404: ['reservation_not_found'] } },
   {
     routes: ['/v2/bookings'],
     methods: ['POST'],
@@ -141,13 +144,13 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   },
   { routes: ['/v2/bookings/:bookingUid/location'], reasons: { 400: ['booking_not_active', 'unsupported_location_type'], 403: ['not_booking_organizer'], 404: ['route_not_found'] } },
   { routes: ['/v2/bookings/:bookingUid/calendar-links', '/v2/bookings/:bookingUid/references'], reasons: { 403: ['not_booking_participant'] } },
-  { routes: ['/v2/webhooks', '/v2/webhooks/*', '/v2/event-types/:eventTypeId/webhooks', '/v2/event-types/:eventTypeId/webhooks/*'], methods: WRITE, reasons: { 400: ['trigger_not_allowed'], 409: ['webhook_subscriber_url_taken'] } },
+  { routes: ['/v2/webhooks', '/v2/webhooks/*', '/v2/event-types/:eventTypeId/webhooks', '/v2/event-types/:eventTypeId/webhooks/*'], methods: WEBHOOK_WRITES, reasons: { 400: ['trigger_not_allowed'], 409: ['webhook_subscriber_url_taken'] } },
   { routes: ['/v2/webhooks/:webhookId', '/v2/webhooks/:webhookId/*'], reasons: { 403: ['webhook_not_owned'], 404: ['webhook_not_found'] } },
   {
     routes: ['/v2/event-types/:eventTypeId/webhooks', '/v2/event-types/:eventTypeId/webhooks/*'],
     reasons: { 400: ['webhook_not_of_event_type'], 403: ['event_type_not_owned', 'webhook_of_other_event_type'], 404: ['event_type_not_found', 'webhook_not_found'] },
   },
-  { routes: TEAM_EVENT_TYPE_WEBHOOKS, methods: WRITE, reasons: { 400: ['trigger_not_allowed'], 409: ['webhook_subscriber_url_taken'] } },
+  { routes: TEAM_EVENT_TYPE_WEBHOOKS, methods: WEBHOOK_WRITES, reasons: { 400: ['trigger_not_allowed'], 409: ['webhook_subscriber_url_taken'] } },
   { routes: TEAM_EVENT_TYPE_WEBHOOKS, reasons: { 400: ['webhook_not_of_event_type'], 403: ['webhook_of_other_event_type'], 404: ['event_type_not_found', 'webhook_not_found'] } },
   { routes: PRIVATE_LINKS, reasons: { 404: ['event_type_not_found'] } },
   { routes: PRIVATE_LINKS, methods: ['POST', 'PATCH'], reasons: { 400: ['private_link_limit_required', 'private_link_limits_conflict'] } },
@@ -157,6 +160,7 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/teams'], methods: ['POST'], reasons: { 400: ['team_name_taken'] } },
   { routes: ['/v1/teams'], reasons: { 400: ['user_not_found', 'parent_not_organization'], 401: ['owner_id_admin_only', 'not_organization_admin'], 409: ['team_slug_taken'] } },
   { routes: ['/v2/teams/:teamId', '/v2/teams/:teamId/*'], reasons: { 404: ['team_not_found'] } },
+  { routes: ['/v2/organizations/:orgId/teams/:teamId/event-types'], methods: ['GET'], reasons: { 404: ['team_not_found'] } },
   { routes: ['/v2/teams/:teamId/memberships'], methods: ['POST'], reasons: { 400: ['user_not_found'], 409: ['membership_exists'] } },
   { routes: ['/v2/teams/:teamId/memberships/:membershipId'], reasons: { 404: ['membership_not_found'] } },
   { routes: ['/v2/teams/:teamId/memberships/:membershipId'], methods: ['PATCH', 'DELETE'], reasons: { 400: ['last_owner', 'role_not_found'] } },
@@ -220,7 +224,7 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   },
   { routes: ['/v2/organizations/:orgId/users/:userId/bookings'], reasons: { 403: ['user_not_in_organization'] } },
   { routes: ['/v2/organizations/:orgId/teams/:teamId/bookings/:bookingUid/references'], reasons: BOOKING_NOT_FOUND },
-  { routes: ['/v2/organizations/:orgId/webhooks', '/v2/organizations/:orgId/webhooks/:webhookId'], methods: WRITE, reasons: { 400: ['trigger_not_allowed'], 409: ['webhook_subscriber_url_taken'] } },
+  { routes: ['/v2/organizations/:orgId/webhooks', '/v2/organizations/:orgId/webhooks/:webhookId'], methods: WEBHOOK_WRITES, reasons: { 400: ['trigger_not_allowed'], 409: ['webhook_subscriber_url_taken'] } },
   { routes: ['/v2/organizations/:orgId/webhooks/:webhookId'], reasons: { 403: ['webhook_not_in_organization'], 404: ['webhook_not_found'] } },
   { routes: ['/v2/organizations/:orgId/organizations'], methods: ['POST'], reasons: { 400: ['api_key_validity_conflict'], 403: ['manager_not_platform'], 409: ['managed_organization_slug_taken'] } },
   { routes: ['/v2/organizations/:orgId/organizations'], methods: ['GET'], reasons: { 400: ['metadata_filter_incomplete'] } },
@@ -232,7 +236,7 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/oauth-clients/:clientId/users', '/v2/oauth-clients/:clientId/users/:userId'], methods: ['POST', 'PATCH'], reasons: { 409: ['managed_user_email_taken'] } },
   { routes: ['/v2/oauth-clients/:clientId/users/:userId', '/v2/oauth-clients/:clientId/users/:userId/*'], reasons: { 404: ['managed_user_not_found'] } },
   { routes: ['/v2/oauth-clients/:clientId/users/:userId'], methods: ['PATCH'], reasons: { 403: ['schedule_not_owned'], 404: ['schedule_not_found'] } },
-  { routes: ['/v2/oauth-clients/:clientId/webhooks', '/v2/oauth-clients/:clientId/webhooks/:webhookId'], methods: WRITE, reasons: { 400: ['trigger_not_allowed'], 409: ['webhook_subscriber_url_taken'] } },
+  { routes: ['/v2/oauth-clients/:clientId/webhooks', '/v2/oauth-clients/:clientId/webhooks/:webhookId'], methods: WEBHOOK_WRITES, reasons: { 400: ['trigger_not_allowed'], 409: ['webhook_subscriber_url_taken'] } },
   { routes: ['/v2/oauth-clients/:clientId/webhooks/:webhookId'], reasons: { 403: ['webhook_not_of_oauth_client'], 404: ['webhook_not_found'] } },
   { routes: ['/v2/oauth/:clientId/refresh'], reasons: { 400: ['invalid_refresh_token', 'refresh_token_expired', 'refresh_token_reused'] } },
 ];

@@ -1,10 +1,8 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
-import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import type { FastifySchema, RouteOptions } from 'fastify';
 import type { RouteAccess } from './access.js';
 import { ERROR_ENVELOPE_SCHEMA, errorResponses, FIELD_ERROR_SCHEMA, routeFacts } from './openapi-errors.js';
-import { OPERATION_EXAMPLES, type OperationExample } from './openapi-examples.js';
-import { SVC_ICON_SVG, SVC_LOGO_SVG } from './svc-logo.js';
+import { examplesOf, type OperationExample } from './openapi-examples.js';
 
 /** Documents each route's declared access: its security schemes, and the scope an OAuth token needs. */
 export function openApiSecurity(schema: FastifySchema | undefined, routeAccess: RouteAccess | undefined): FastifySchema {
@@ -35,47 +33,62 @@ export function openApiSecurity(schema: FastifySchema | undefined, routeAccess: 
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema> };
 
-/** A copy of `schema` annotated with one example; the route's own (validation) schema is never changed. */
-const withExample = (schema: unknown, example: unknown): JsonSchema => ({ ...(schema as JsonSchema), examples: [example] });
+/**
+ * A copy of `schema` carrying the examples' values: one as JSON Schema `examples`, several as named
+ * `x-examples` (which @fastify/swagger turns into the media type's `examples`, each with its summary).
+ * The route's own (validation) schema is never changed.
+ */
+function withExamples(schema: unknown, examples: readonly { name: string; summary: string; value: unknown }[]): JsonSchema {
+  if (examples.length === 1) return { ...(schema as JsonSchema), examples: [examples[0]!.value] };
+  return { ...(schema as JsonSchema), 'x-examples': Object.fromEntries(examples.map(({ name, summary, value }) => [name, { summary, value }])) };
+}
 
 /** A copy of an object schema whose listed properties each carry their example (one per parameter). */
 function withPropertyExamples(schema: unknown, values: Readonly<Record<string, unknown>>): JsonSchema {
   const object = schema as JsonSchema;
   const properties = { ...object.properties };
   for (const [name, value] of Object.entries(values)) {
-    if (properties[name]) properties[name] = withExample(properties[name], value);
+    if (properties[name]) properties[name] = { ...properties[name], examples: [value] };
   }
   return { ...object, properties };
 }
 
-/** Adds one operation's request and response examples (see openapi-examples.ts). */
-export function openApiExamples(schema: FastifySchema, example: OperationExample | undefined): FastifySchema {
-  if (!example) return schema;
+/** Adds one operation's request and response examples (see openapi-examples.ts); parameters show the first example's values. */
+export function openApiExamples(schema: FastifySchema, examples: readonly OperationExample[]): FastifySchema {
+  const [first] = examples;
+  if (!first) return schema;
   const documented = { ...schema } as FastifySchema & Record<string, unknown>;
-  if (example.body !== undefined && schema.body) documented.body = withExample(schema.body, example.body);
-  if (example.query && schema.querystring) documented.querystring = withPropertyExamples(schema.querystring, example.query);
-  if (example.params && schema.params) documented.params = withPropertyExamples(schema.params, example.params);
+  const named = (pick: (example: OperationExample) => unknown) => examples.flatMap((example) => (pick(example) === undefined ? [] : [{ name: example.name, summary: example.summary, value: pick(example) }]));
+  const bodies = named((example) => example.body);
+  if (bodies.length && schema.body) documented.body = withExamples(schema.body, bodies);
+  if (first.query && schema.querystring) documented.querystring = withPropertyExamples(schema.querystring, first.query);
+  if (first.params && schema.params) documented.params = withPropertyExamples(schema.params, first.params);
   const responses = { ...(schema.response as Record<string, unknown>) };
-  if (responses[example.status]) responses[example.status] = withExample(responses[example.status], example.response);
+  for (const status of new Set(examples.map((example) => example.status))) {
+    const answers = named((example) => (example.status === status ? example.response : undefined));
+    if (responses[status]) responses[status] = withExamples(responses[status], answers);
+  }
   documented.response = responses;
-  documented.description = [documented.description, `**Example:** ${example.summary}.`].filter(Boolean).join('\n\n');
+  const summaries = examples.map((example) => example.summary);
+  const text = summaries.length === 1 ? `**Example:** ${summaries[0]}.` : `**Examples:**\n${summaries.map((summary) => `- ${summary}.`).join('\n')}`;
+  documented.description = [documented.description, text].filter(Boolean).join('\n\n');
   return documented;
 }
 
 /** Adds the error responses the route can give (see openapi-errors.ts) next to its success responses. */
-export function openApiErrors(schema: FastifySchema, route: Pick<RouteOptions, 'method' | 'url' | 'config'>): FastifySchema {
+export function openApiErrors(schema: FastifySchema, route: Pick<RouteOptions, 'method' | 'url' | 'config' | 'attachValidation'>): FastifySchema {
   const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
   const config = route.config as { access?: RouteAccess; rateLimit?: boolean } | undefined;
-  const errors = errorResponses(routeFacts(method, route.url, schema, config));
+  const errors = errorResponses(routeFacts(method, route.url, schema, config, route.attachValidation === true));
   return { ...schema, response: { ...errors, ...(schema.response as Record<string, unknown> | undefined) } };
 }
 
 /** The route's schema as the document shows it: access, examples, error responses. */
-export function documentRoute(schema: FastifySchema | undefined, route: Pick<RouteOptions, 'method' | 'url' | 'config'>): FastifySchema {
+export function documentRoute(schema: FastifySchema | undefined, route: Pick<RouteOptions, 'method' | 'url' | 'config' | 'attachValidation'>): FastifySchema {
   const config = route.config as { access?: RouteAccess } | undefined;
   const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
   const secured = openApiSecurity(schema, config?.access);
-  return openApiErrors(openApiExamples(secured, OPERATION_EXAMPLES[`${method} ${route.url}`]), route);
+  return openApiErrors(openApiExamples(secured, examplesOf(`${method} ${route.url}`)), route);
 }
 
 export const DOCS_TITLE = 'svc API reference';
@@ -149,19 +162,5 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
       },
     },
     transform: ({ schema, url, route }) => ({ schema: documentRoute(schema, route), url }),
-  };
-}
-
-/** Swagger UI under svc's name and logo, not the framework's. */
-export function swaggerUiOptions(): FastifySwaggerUiOptions {
-  return {
-    routePrefix: '/docs',
-    uiConfig: { url: '/docs/openapi.json' } as never,
-    logo: { type: 'image/svg+xml', content: SVC_LOGO_SVG, href: '/docs', target: '_self' },
-    theme: {
-      title: DOCS_TITLE,
-      favicon: [{ filename: 'svc-icon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: SVC_ICON_SVG }],
-      css: [{ filename: 'svc.css', content: '.swagger-ui .topbar { background-color: #134e4a; } .swagger-ui .topbar .download-url-wrapper { display: none; }' }],
-    },
   };
 }

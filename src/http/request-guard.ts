@@ -12,7 +12,7 @@ import { scopesCover } from './scopes.js';
 
 type GuardDeps = Pick<AppContext, 'database' | 'credentials' | 'rateLimitStore' | 'config' | 'tenancy' | 'clock'>;
 
-const NO_CREDENTIALS =
+export const NO_CREDENTIALS =
   "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers";
 
 function header(request: FastifyRequest, name: string): string | undefined {

@@ -75,7 +75,8 @@ describe('route registry, access declarations and the OpenAPI document', () => {
       const result = probed.get(routeKey(route));
       assert.ok(result, `${routeKey(route)} was probed`);
       assert.ok(result.status < 500, `${routeKey(route)} answered ${result.status}`);
-      const routed = result.routeUrl === '*' ? '/*' : result.routeUrl;
+      // With ignoreTrailingSlash the router lists a route registered as `/docs/` under `/docs`.
+      const routed = result.routeUrl === '*' ? '/*' : result.routeUrl?.replace(/(.)\/$/, '$1');
       assert.equal(routed, route.url, `${routeKey(route)}: the probe request was routed to its own pattern`);
       const declared = result.access;
       if (!declared) {
@@ -162,7 +163,7 @@ describe('route registry, access declarations and the OpenAPI document', () => {
     assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
     const html = await response.text();
     assert.match(html, /<html/i);
-    assert.match(html, /swagger/i);
+    assert.match(html, /js\/scalar\.js/);
     const spec = await fetch(`${api.baseUrl}/docs/json`);
     assert.equal(spec.status, 200);
     assert.equal(((await spec.json()) as { openapi: string }).openapi, '3.1.0');

@@ -1,0 +1,96 @@
+import { NO_CREDENTIALS } from './request-guard.js';
+import type { ExampleRoute } from './openapi-error-examples.js';
+
+/**
+ * The message svc answers with for a reason, as the error examples of the API document show it: the
+ * text of the service that throws it, with example values (id 42) where the real one names an id.
+ * test/foundation/openapi-examples.test.ts checks each against the throw sites of src/.
+ */
+export const REASON_MESSAGES: Readonly<Record<string, string>> = {
+  access_token_expired: 'ACCESS_TOKEN_IS_EXPIRED',
+  booking_conflict: "This booking's time is no longer available: another booking holds it.",
+  booking_not_found: 'Booking with uid=5a9e8b6b-1047-467d-afe4-e90a25cedf61 was not found in the database',
+  booking_not_pending: 'Only a pending booking can be confirmed, and this one is accepted.',
+  booking_requires_authentication:
+    'checkBookingRequiresAuthentication - request must be authenticated by passing credentials belonging to event type owner, host or team or org admin or owner.',
+  draining: 'Shutting down',
+  email_taken: 'User with email ada@example.com already exists',
+  event_type_not_found: 'Event type with id 42 not found',
+  event_type_not_owned: 'User (7) is not the owner of event type (42)',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported Media Type',
+  idempotency_key_reused: 'This Idempotency-Key was already used with a different request; use a new key for a new request.',
+  internal_error: 'Internal server error',
+  invalid_api_key: 'Your api key is not valid',
+  invitation_for_another_user: 'This invitation is for another account: log in as the user it was sent to.',
+  invitation_not_found: 'This invitation link is not valid any more: it has expired, was used, or was withdrawn.',
+  missing_secret_key: "Only 'x-svc-client-id' header provided. Please also provide 'x-svc-secret-key' header",
+  managed_organization_slug_taken:
+    "Organization with slug 'acme-clinics' already exists. Please, either provide a different slug or change name so that the automatically generated slug is different.",
+  managed_user_email_taken: 'User with the provided e-mail already exists. Existing user ID=42',
+  membership_already_accepted: 'Membership with id 42 is already accepted: only a pending invitation can be declined.',
+  membership_exists: 'User with id=8 is already a member of team with id=42',
+  membership_not_found: 'Membership with id 42 not found in team 42',
+  not_booking_host: 'User not a host of this event or an admin of the booking user',
+  not_booking_manager: 'You do not have permission to reassign this booking',
+  not_booking_organizer: 'You are not allowed to access this booking',
+  not_booking_participant: 'You are not allowed to access this booking',
+  not_event_type_member:
+    "authenticated user is not owner of event type, does not have memberships in common with owner of the event type, nor does belong to event type's team or org.",
+  not_platform_organization: 'Organization with id=42 is not a platform organization.',
+  not_platform_organization_admin: 'Only an admin or owner of a platform organization can manage OAuth clients.',
+  oauth2_client_not_found: 'OAuth client with id 42 not found',
+  oauth_client_not_found: 'OAuth client with ID cm1x2y3z4a5b6c7d8e9f0g1h2 not found',
+  oauth_client_not_in_organization:
+    'OAuthClientGuard - forbidden. oAuth client with id=cm1x2y3z4a5b6c7d8e9f0g1h2 does not belong to an organization where user with id=7 is an admin or owner.',
+  organization_not_found: 'Organization with id=42 not found',
+  owner_id_admin_only: 'Only the system admin may set ownerId',
+  reservation_duration_needs_auth: 'reservationDuration can only be used for authenticated requests - use access token, api key or OAuth credentials',
+  reservation_not_found: 'Slot with uid=5a9e8b6b-1047-467d-afe4-e90a25cedf61 not found',
+  role_not_found: 'Role with id 42 within team id 42 not found',
+  schedule_not_found: 'Schedule with ID=42 does not exist.',
+  schedule_not_owned: 'User with ID=7 does not own schedule with ID=42',
+  slot_booked: "Can't reserve a slot if the event is already booked.",
+  system_admin_only: 'Only the system admin can call this endpoint',
+  team_not_found: 'Team with id=42 not found',
+  team_slug_taken: 'A team with the slug support already exists here. Send another slug.',
+  user_not_found: 'User with id 42 not found',
+  user_not_in_organization: 'User is not part of the Organization',
+  webhook_not_found: 'Webhook (42) not found',
+  webhook_not_owned: 'Forbidden resource',
+  webhook_subscriber_url_taken: 'Webhook with this subscriber url already exists for this user',
+};
+
+/** What an example shows for a reason REASON_MESSAGES lacks. */
+export const UNLISTED_MESSAGE = 'See details.reason';
+
+const CALLERS = { apiKey: 'API key', accessToken: 'access token', oauthClient: 'OAuth client', anonymous: 'address (requests without credentials)' } as const;
+
+/** The kind of caller the route's examples assume: its first credential, or none. */
+export function exampleCaller(route: Pick<ExampleRoute, 'access'>): keyof typeof CALLERS {
+  return route.access?.auth === 'required' ? (route.access.credentials[0] ?? 'anonymous') : 'anonymous';
+}
+
+/** The default limit per window of each kind of caller (RATE_LIMIT_*, src/app/config.ts). */
+export const DEFAULT_RATE_LIMITS = { apiKey: 120, accessToken: 500, oauthClient: 500, anonymous: 120 } as const;
+
+/** The message of `reason` on `route`; the access refusals name the route's own rule. */
+export function reasonMessage(reason: string, route: ExampleRoute): string {
+  switch (reason) {
+    case 'no_credentials':
+      return NO_CREDENTIALS;
+    case 'insufficient_scope':
+      return `Access token is missing the required scope ${route.access?.scope}`;
+    case 'insufficient_role': {
+      const where = [route.url.includes(':orgId') ? 'organization with id=42' : null, route.url.includes(':teamId') ? 'team with id=42' : null].filter(Boolean).join(' ');
+      return `RolesGuard - user with id=8 does not have the minimum required role=${route.access?.tenant?.role} within ${where}.`;
+    }
+    case 'rate_limited': {
+      const caller = exampleCaller(route);
+      return `ThrottlerException: Too many requests. Please try again later. The Default limit is ${DEFAULT_RATE_LIMITS[caller]} requests per 60 s for each ${CALLERS[caller]}; try again in 42 s.`;
+    }
+    default:
+      // A reason without a message here still documents (test/foundation/openapi-examples.test.ts asks for one).
+      return REASON_MESSAGES[reason] ?? `${UNLISTED_MESSAGE} (${reason})`;
+  }
+}
