@@ -217,7 +217,9 @@ export interface paths {
         };
         /**
          * Get my profile
-         * @description OAuth scope: `PROFILE_READ`.
+         * @description `organizationId` and `organization` name the organization of the caller's main profile: the one that made the account, else the first they joined (an invitation not yet accepted gives none).
+         *
+         *     OAuth scope: `PROFILE_READ`.
          */
         get: {
             parameters: {
@@ -6224,7 +6226,7 @@ export interface paths {
         };
         /**
          * Get all bookings
-         * @description Bookings you organize or attend.
+         * @description Bookings you host or attend, and those of the event types of the teams you are an ADMIN or OWNER of (within your organization, if you have one). teamsIds (or teamId) keeps those of the teams' event types.
          *
          *     OAuth scope: `BOOKING_READ`.
          */
@@ -6239,6 +6241,10 @@ export interface paths {
                     /** @description Comma-separated event type ids */
                     eventTypeIds?: string;
                     eventTypeId?: number;
+                    /** @description Comma-separated team ids: bookings of those teams' event types (and their managed copies); wins over teamId */
+                    teamsIds?: string;
+                    /** @description Bookings of this team's event types (and their managed copies) */
+                    teamId?: number;
                     /** @description Bookings starting at or after this instant: an ISO 8601 date or date-time (without an offset: UTC) */
                     afterStart?: string;
                     /** @description Bookings ending at or before this instant: an ISO 8601 date or date-time (without an offset: UTC) */
@@ -6285,8 +6291,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -6340,8 +6348,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -6402,7 +6412,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`. */
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `event_types_not_found`. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6675,8 +6685,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -6730,8 +6742,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -6787,8 +6801,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -6842,8 +6858,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -6894,7 +6912,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `not_variable_length`, `length_not_allowed`, `recurrence_count_too_high`, `instant_not_supported`, `event_type_no_hosts`, `booking_in_the_past`, `booking_time_out_of_bounds`, `booking_limit_reached`, `slot_unavailable`, `invalid_booking_field_type`, `invalid_booking_field_option`, `missing_booking_field`, `missing_attendee_email`, `missing_attendee_phone`, `location_not_offered`. */
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `not_variable_length`, `length_not_allowed`, `recurrence_count_too_high`, `instant_not_supported`, `managed_event_type_parent`, `booking_in_the_past`, `booking_time_out_of_bounds`, `booking_limit_reached`, `slot_unavailable`, `invalid_booking_field_type`, `invalid_booking_field_option`, `missing_booking_field`, `missing_attendee_email`, `missing_attendee_phone`, `location_not_offered`. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -7069,7 +7087,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `UnprocessableEntityException`. Well-formed but not processable now. `details.reason`: `idempotency_key_reused`. */
+                /** @description `UnprocessableEntityException`. Well-formed but not processable now. `details.reason`: `idempotency_key_reused`, `event_type_no_hosts`. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -7082,9 +7100,9 @@ export interface paths {
                          *       "path": "/v2/bookings",
                          *       "error": {
                          *         "code": "UnprocessableEntityException",
-                         *         "message": "This Idempotency-Key was already used with a different request; use a new key for a new request.",
+                         *         "message": "Can't book this team event type because it has no hosts. Please, add at least 1 host to event type with id=42 belonging to team with id=7 and try again.",
                          *         "details": {
-                         *           "reason": "idempotency_key_reused"
+                         *           "reason": "event_type_no_hosts"
                          *         }
                          *       }
                          *     }
@@ -7232,8 +7250,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -7287,8 +7307,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -7344,8 +7366,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -7399,8 +7423,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -7733,6 +7759,10 @@ export interface paths {
                          *             "value": "integration",
                          *             "optionValue": "integrations:svc-video"
                          *           },
+                         *           "displayEmail": "grace@example.com",
+                         *           "displayGuests": [
+                         *             "alan@example.com"
+                         *           ],
                          *           "rescheduledReason": "A conflict came up"
                          *         },
                          *         "guests": [
@@ -7758,8 +7788,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -7813,8 +7845,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -7870,8 +7904,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -7925,8 +7961,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -8375,6 +8413,10 @@ export interface paths {
                          *             "value": "integration",
                          *             "optionValue": "integrations:svc-video"
                          *           },
+                         *           "displayEmail": "grace@example.com",
+                         *           "displayGuests": [
+                         *             "alan@example.com"
+                         *           ],
                          *           "rescheduledReason": "A conflict came up"
                          *         },
                          *         "guests": [
@@ -8398,8 +8440,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -8453,8 +8497,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -8510,8 +8556,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -8565,8 +8613,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -8953,8 +9003,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -9008,8 +9060,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -9065,8 +9119,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -9120,8 +9176,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -9443,8 +9501,10 @@ export interface paths {
                                 bookingUid: string;
                                 reassignedTo: {
                                     id: number;
-                                    name: string | null;
+                                    name: string;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
+                                    displayEmail: string;
                                 };
                             };
                         };
@@ -9707,8 +9767,10 @@ export interface paths {
                                 bookingUid: string;
                                 reassignedTo: {
                                     id: number;
-                                    name: string | null;
+                                    name: string;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
+                                    displayEmail: string;
                                 };
                             };
                         };
@@ -10029,8 +10091,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -10084,8 +10148,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -10141,8 +10207,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -10196,8 +10264,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -10592,8 +10662,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -10647,8 +10719,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -10704,8 +10778,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -10759,8 +10835,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -11140,8 +11218,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -11195,8 +11275,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -11252,8 +11334,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -11307,8 +11391,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -11688,8 +11774,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -11743,8 +11831,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -11800,8 +11890,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -11855,8 +11947,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -19799,6 +19893,8 @@ export interface paths {
                     take?: number;
                     /** @description Number of items to skip */
                     skip?: number;
+                    /** @description Only the members with one of these email addresses (any case): repeated, or separated by commas; at most 20 distinct addresses */
+                    emails?: string[];
                 };
                 header?: never;
                 path: {
@@ -21044,6 +21140,240 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/v2/teams/{teamId}/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create team invite link
+         * @description A new invitation link to the team, valid for 7 days: whoever accepts it on its page joins as MEMBER. Only a hash of the token is stored.
+         *
+         *     OAuth scope: `TEAM_MEMBERSHIP_WRITE`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    teamId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                /** @description 64 hexadecimal characters, shown once */
+                                token: string;
+                                /** Format: uri */
+                                inviteLink: string;
+                            };
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/teams/abc/invite",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "teamId must be integer",
+                         *         "details": {
+                         *           "reason": "validation_failed",
+                         *           "errors": [
+                         *             {
+                         *               "property": "teamId",
+                         *               "value": "abc",
+                         *               "constraints": {
+                         *                 "type": "teamId must be integer"
+                         *               }
+                         *             }
+                         *           ]
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`, `invalid_client_secret`, `oauth_client_without_owner`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/teams/42/invite",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`, `not_team_member`, `insufficient_role`, `outside_oauth_client_organization`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/teams/42/invite",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "RolesGuard - user with id=8 does not have the minimum required role=TEAM_ADMIN within team with id=42.",
+                         *         "details": {
+                         *           "reason": "insufficient_role"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `team_not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/teams/42/invite",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "Team with id=42 not found",
+                         *         "details": {
+                         *           "reason": "team_not_found"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/teams/42/invite",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/teams/42/invite",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/teams/42/invite",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v2/teams/{teamId}/memberships/{membershipId}/accept": {
@@ -22670,7 +23000,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`, `owner_id_admin_only`, `not_organization_admin`. */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -22686,29 +23016,6 @@ export interface paths {
                          *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
                          *         "details": {
                          *           "reason": "no_credentials"
-                         *         }
-                         *       }
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `owner_id_admin_only`, `not_organization_admin`. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": "error",
-                         *       "timestamp": "2030-09-02T08:00:00.000Z",
-                         *       "path": "/v1/teams",
-                         *       "error": {
-                         *         "code": "ForbiddenException",
-                         *         "message": "Only the system admin may set ownerId",
-                         *         "details": {
-                         *           "reason": "owner_id_admin_only"
                          *         }
                          *       }
                          *     }
@@ -27386,7 +27693,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `user_not_found`, `last_owner`. */
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `user_not_found`, `last_owner`, `regular_user_platform_organization`, `managed_user_regular_organization`, `managed_user_other_client`. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -34565,7 +34872,9 @@ export interface paths {
         };
         /**
          * Get all schedules
-         * @description OAuth scope: `ORG_SCHEDULE_READ`.
+         * @description Any user of the organization (a profile there: a member who accepted). Creating, changing and deleting schedules is for the users the organization created.
+         *
+         *     OAuth scope: `ORG_SCHEDULE_READ`.
          */
         get: {
             parameters: {
@@ -34647,7 +34956,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`, `not_an_organization`, `not_organization_member`, `insufficient_role`, `outside_oauth_client_organization`, `user_not_in_organization`, `user_is_system_admin`, `user_not_created_by_organization`. */
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`, `not_an_organization`, `not_organization_member`, `insufficient_role`, `outside_oauth_client_organization`, `user_not_in_organization`. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -35139,7 +35448,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`, `not_an_organization`, `not_organization_member`, `insufficient_role`, `outside_oauth_client_organization`, `user_not_in_organization`, `user_is_system_admin`, `user_not_created_by_organization`, `schedule_not_owned`. */
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`, `not_an_organization`, `not_organization_member`, `insufficient_role`, `outside_oauth_client_organization`, `user_not_in_organization`, `schedule_not_owned`. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -35795,7 +36104,7 @@ export interface paths {
         };
         /**
          * Get all team member schedules
-         * @description Every schedule of the team's members (pending ones included), oldest first.
+         * @description Every schedule of the team's accepted members, oldest first: a member who has not accepted shows the team nothing.
          *
          *     OAuth scope: `TEAM_SCHEDULE_READ`.
          */
@@ -36261,7 +36570,7 @@ export interface paths {
         };
         /**
          * Get all team member schedules
-         * @description Every schedule of the team's members (pending ones included), oldest first.
+         * @description Every schedule of the team's accepted members, oldest first: a member who has not accepted shows the team nothing.
          *
          *     OAuth scope: `TEAM_SCHEDULE_READ`.
          */
@@ -36519,6 +36828,10 @@ export interface paths {
                     sortCreated?: "asc" | "desc";
                     take?: number;
                     skip?: number;
+                    /** @description Comma-separated user ids: bookings one of these members hosts (organizer or other host) */
+                    teamMemberIds?: string;
+                    /** @description Comma-separated emails: bookings the member with one of these emails hosts (organizer or other host) */
+                    teamMemberEmails?: string;
                 };
                 header?: never;
                 path: {
@@ -36546,8 +36859,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -36601,8 +36916,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -36663,7 +36980,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`. */
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `event_types_not_found`. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -36888,6 +37205,10 @@ export interface paths {
                     sortCreated?: "asc" | "desc";
                     take?: number;
                     skip?: number;
+                    /** @description Comma-separated user ids: bookings one of these members hosts (organizer or other host) */
+                    teamMemberIds?: string;
+                    /** @description Comma-separated emails: bookings the member with one of these emails hosts (organizer or other host) */
+                    teamMemberEmails?: string;
                 };
                 header?: never;
                 path: {
@@ -36916,8 +37237,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -36971,8 +37294,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -37033,7 +37358,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`. */
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `event_types_not_found`. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -37488,6 +37813,10 @@ export interface paths {
                     /** @description Comma-separated event type ids */
                     eventTypeIds?: string;
                     eventTypeId?: number;
+                    /** @description Comma-separated team ids: bookings of those teams' event types (and their managed copies); wins over teamId */
+                    teamsIds?: string;
+                    /** @description Bookings of this team's event types (and their managed copies) */
+                    teamId?: number;
                     /** @description Bookings starting at or after this instant: an ISO 8601 date or date-time (without an offset: UTC) */
                     afterStart?: string;
                     /** @description Bookings ending at or before this instant: an ISO 8601 date or date-time (without an offset: UTC) */
@@ -37508,10 +37837,6 @@ export interface paths {
                     skip?: number;
                     /** @description Comma-separated ids of the organization's users: bookings they host or attend */
                     userIds?: string;
-                    /** @description Comma-separated team ids: bookings of their event types */
-                    teamsIds?: string;
-                    /** @description Bookings of this team's event types */
-                    teamId?: number;
                 };
                 header?: never;
                 path: {
@@ -37539,8 +37864,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -37594,8 +37921,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -37656,7 +37985,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `users_not_found`. */
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `users_not_found`, `event_types_not_found`. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -37849,6 +38178,10 @@ export interface paths {
                     /** @description Comma-separated event type ids */
                     eventTypeIds?: string;
                     eventTypeId?: number;
+                    /** @description Comma-separated team ids: bookings of those teams' event types (and their managed copies); wins over teamId */
+                    teamsIds?: string;
+                    /** @description Bookings of this team's event types (and their managed copies) */
+                    teamId?: number;
                     /** @description Bookings starting at or after this instant: an ISO 8601 date or date-time (without an offset: UTC) */
                     afterStart?: string;
                     /** @description Bookings ending at or before this instant: an ISO 8601 date or date-time (without an offset: UTC) */
@@ -37895,8 +38228,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -37950,8 +38285,10 @@ export interface paths {
                                     id: number;
                                     name: string | null;
                                     email: string;
+                                    /** @description The email without a managed user's OAuth client id */
                                     displayEmail: string;
-                                    username: string | null;
+                                    /** @description unknown for a user without one */
+                                    username: string;
                                     timeZone: string;
                                 }[];
                                 /** @enum {string} */
@@ -38012,7 +38349,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`. */
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `event_types_not_found`. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -42050,7 +42387,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `duplicate_host`, `host_not_team_member`, `host_slug_taken`, `hosts_required`. */
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `duplicate_host`, `host_slug_taken`, `hosts_required`. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -42145,7 +42482,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `team_not_found`. */
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `host_not_team_member`, `team_not_found`. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -42158,9 +42495,9 @@ export interface paths {
                          *       "path": "/v2/teams/42/event-types",
                          *       "error": {
                          *         "code": "NotFoundException",
-                         *         "message": "Team with id=42 not found",
+                         *         "message": "Invalid hosts: 42 are not members of team with id 7. The membership of user 42 (id 9) is pending until they accept it: POST /v2/teams/7/memberships/9/accept, with their own credentials.",
                          *         "details": {
-                         *           "reason": "team_not_found"
+                         *           "reason": "host_not_team_member"
                          *         }
                          *       }
                          *     }
@@ -43422,7 +43759,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `duplicate_host`, `host_not_team_member`, `host_slug_taken`, `hosts_required`. */
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `duplicate_host`, `host_slug_taken`, `hosts_required`. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -43500,7 +43837,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `team_not_found`. */
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `host_not_team_member`, `team_not_found`. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -43513,9 +43850,9 @@ export interface paths {
                          *       "path": "/v2/teams/42/event-types/42",
                          *       "error": {
                          *         "code": "NotFoundException",
-                         *         "message": "Team with id=42 not found",
+                         *         "message": "Invalid hosts: 42 are not members of team with id 7. The membership of user 42 (id 9) is pending until they accept it: POST /v2/teams/7/memberships/9/accept, with their own credentials.",
                          *         "details": {
-                         *           "reason": "team_not_found"
+                         *           "reason": "host_not_team_member"
                          *         }
                          *       }
                          *     }
@@ -44666,7 +45003,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `duplicate_host`, `host_not_team_member`, `host_slug_taken`, `hosts_required`. */
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `duplicate_host`, `host_slug_taken`, `hosts_required`. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -44761,7 +45098,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `team_not_found`. */
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `team_not_found`, `host_not_team_member`. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -44774,9 +45111,9 @@ export interface paths {
                          *       "path": "/v2/organizations/42/teams/42/event-types",
                          *       "error": {
                          *         "code": "NotFoundException",
-                         *         "message": "Team with id=42 not found",
+                         *         "message": "Invalid hosts: 42 are not members of team with id 7. The membership of user 42 (id 9) is pending until they accept it: POST /v2/teams/7/memberships/9/accept, with their own credentials.",
                          *         "details": {
-                         *           "reason": "team_not_found"
+                         *           "reason": "host_not_team_member"
                          *         }
                          *       }
                          *     }
@@ -46041,7 +46378,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `duplicate_host`, `host_not_team_member`, `host_slug_taken`, `hosts_required`. */
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `duplicate_host`, `host_slug_taken`, `hosts_required`. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -46119,7 +46456,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `team_not_found`. */
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `team_not_found`, `host_not_team_member`. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -46132,9 +46469,9 @@ export interface paths {
                          *       "path": "/v2/organizations/42/teams/42/event-types/42",
                          *       "error": {
                          *         "code": "NotFoundException",
-                         *         "message": "Team with id=42 not found",
+                         *         "message": "Invalid hosts: 42 are not members of team with id 7. The membership of user 42 (id 9) is pending until they accept it: POST /v2/teams/7/memberships/9/accept, with their own credentials.",
                          *         "details": {
-                         *           "reason": "team_not_found"
+                         *           "reason": "host_not_team_member"
                          *         }
                          *       }
                          *     }
@@ -51324,11 +51661,8 @@ export interface paths {
                         /** @description At least one; `*` means all. Fixed once the client exists. */
                         permissions: ("EVENT_TYPE_READ" | "EVENT_TYPE_WRITE" | "BOOKING_READ" | "BOOKING_WRITE" | "SCHEDULE_READ" | "SCHEDULE_WRITE" | "APPS_READ" | "APPS_WRITE" | "PROFILE_READ" | "PROFILE_WRITE" | "*")[];
                         logo?: string;
-                        /** Format: uri */
                         bookingRedirectUri?: string;
-                        /** Format: uri */
                         bookingCancelRedirectUri?: string;
-                        /** Format: uri */
                         bookingRescheduleRedirectUri?: string;
                         /** @default false */
                         areEmailsEnabled?: boolean;
@@ -52002,11 +52336,8 @@ export interface paths {
                         /** @description Up to 10. An access token sent with an `Origin` header must come from one of them (`*` matches anything). */
                         redirectUris?: string[];
                         logo?: string;
-                        /** Format: uri */
                         bookingRedirectUri?: string;
-                        /** Format: uri */
                         bookingCancelRedirectUri?: string;
-                        /** Format: uri */
                         bookingRescheduleRedirectUri?: string;
                         /** @default false */
                         areEmailsEnabled?: boolean;
@@ -52508,21 +52839,15 @@ export interface paths {
                         /** Format: email */
                         email: string;
                         name: string;
-                        /**
-                         * @description 12 or 24 hour clock
-                         * @enum {integer}
-                         */
-                        timeFormat?: 12 | 24;
+                        /** @description 12 or 24 hour clock */
+                        timeFormat?: (12 | 24) | ("12" | "24");
                         /**
                          * @description First day of the week
                          * @enum {string}
                          */
                         weekStart?: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
-                        /**
-                         * Format: time-zone
-                         * @description IANA time zone name, e.g. Europe/Rome
-                         */
-                        timeZone?: string;
+                        /** @description Gives the user a Monday-Friday 09:00-17:00 default schedule in this zone; null or absent: none */
+                        timeZone?: string | null;
                         /** @enum {string} */
                         locale?: "ar" | "ca" | "de" | "es" | "eu" | "he" | "id" | "ja" | "lv" | "pl" | "ro" | "sr" | "th" | "vi" | "az" | "cs" | "el" | "es-419" | "fi" | "hr" | "it" | "km" | "nl" | "pt" | "ru" | "sv" | "tr" | "zh-CN" | "bg" | "da" | "en" | "et" | "fr" | "hu" | "iw" | "ko" | "no" | "pt-BR" | "sk" | "ta" | "uk" | "zh-TW" | "bn";
                         /** Format: uri */
@@ -52843,6 +53168,217 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/oauth-clients/{clientId}/managed-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get all managed users (older path)
+         * @deprecated
+         * @description Kept because the reference keeps it (undocumented there): the users list of `GET /v2/oauth-clients/{clientId}/users` with `limit` and `offset`. An API key of an accepted admin or owner of the client's organization.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description At most this many users (default 50) */
+                    limit?: number;
+                    /** @description Users to skip */
+                    offset?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The OAuth client id */
+                    clientId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: components["schemas"]["def-11"][];
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/oauth-clients/42/managed-users?limit=abc",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "limit must be integer",
+                         *         "details": {
+                         *           "reason": "validation_failed",
+                         *           "errors": [
+                         *             {
+                         *               "property": "limit",
+                         *               "value": "abc",
+                         *               "constraints": {
+                         *                 "type": "limit must be integer"
+                         *               }
+                         *             }
+                         *           ]
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/oauth-clients/42/managed-users",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "Only 'x-svc-client-id' header provided. Please also provide 'x-svc-secret-key' header",
+                         *         "details": {
+                         *           "reason": "missing_secret_key"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `oauth_client_not_in_organization`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/oauth-clients/42/managed-users",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "OAuthClientGuard - forbidden. oAuth client with id=cm1x2y3z4a5b6c7d8e9f0g1h2 does not belong to an organization where user with id=7 is an admin or owner.",
+                         *         "details": {
+                         *           "reason": "oauth_client_not_in_organization"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `oauth_client_not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/oauth-clients/42/managed-users",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "OAuth client with ID cm1x2y3z4a5b6c7d8e9f0g1h2 not found",
+                         *         "details": {
+                         *           "reason": "oauth_client_not_found"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/oauth-clients/42/managed-users",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/oauth-clients/42/managed-users",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -56171,7 +56707,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one of my third-party OAuth clients */
+        /**
+         * Get an OAuth client
+         * @description The reference's `OAuth2ClientDto`: what an authorization screen shows. Any user may read an approved client; a client under review or rejected only its owner (404 to others). Status and scopes of one's own clients are in the list.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -56194,19 +56733,16 @@ export interface paths {
                             /** @enum {string} */
                             status: "success";
                             data: {
-                                id: string;
+                                client_id: string;
+                                redirect_uris: string[];
+                                /** @description The first redirect URI (the reference keeps it for older callers) */
+                                redirect_uri: string;
                                 name: string;
                                 logo: string | null;
+                                /** @description Always false: svc asks every user for consent */
+                                is_trusted: boolean;
                                 /** @enum {string} */
-                                clientType: "confidential" | "public";
-                                redirectUris: string[];
-                                scopes: string[];
-                                /** @enum {string} */
-                                status: "pending" | "approved" | "rejected";
-                                ownerId: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                reviewedAt: string | null;
+                                client_type: "CONFIDENTIAL" | "PUBLIC";
                             };
                         };
                     };
@@ -56954,7 +57490,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange an authorization code or a refresh token for tokens
-         * @description Endpoint 27 (spec 5.3). JSON or `application/x-www-form-urlencoded`. Confidential clients authenticate with `client_secret` (or HTTP Basic), public clients prove the authorization with `code_verifier` (PKCE S256). Refresh tokens rotate: a used one presented again revokes every token of its authorization. Errors are RFC 6749 bodies (`invalid_request`, `invalid_client` 401, `invalid_grant`, `unsupported_grant_type`, `invalid_scope`).
+         * @description Endpoint 27 (spec 5.3), the client named by `client_id` (or HTTP Basic). JSON or `application/x-www-form-urlencoded`. `grant_type=authorization_code` with `code`, `redirect_uri` and `client_secret` (confidential clients; or HTTP Basic) or `code_verifier` (public clients, PKCE S256); `grant_type=refresh_token` with `refresh_token` (and `client_secret` for confidential clients). Refresh tokens rotate: a used one presented again revokes every token of its authorization. Errors are RFC 6749 bodies `{error, error_description}` with the reference's descriptions (`client_not_found`, `invalid_client_credentials`, `code_invalid_or_expired`, `redirect_uri_mismatch`, `pkce_verification_failed`, `invalid_refresh_token`, `refresh_token_revoked`, ...).
          */
         post: {
             parameters: {
@@ -57098,6 +57634,184 @@ export interface paths {
                          *       "status": "error",
                          *       "timestamp": "2030-09-02T08:00:00.000Z",
                          *       "path": "/v2/auth/oauth2/token",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/oauth2/clients/{clientId}/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange an authorization code or a refresh token for tokens (client in the path)
+         * @description The reference's token path: the client is the path's; a `client_id` in the body or HTTP Basic must be the same. JSON or `application/x-www-form-urlencoded`. `grant_type=authorization_code` with `code`, `redirect_uri` and `client_secret` (confidential clients; or HTTP Basic) or `code_verifier` (public clients, PKCE S256); `grant_type=refresh_token` with `refresh_token` (and `client_secret` for confidential clients). Refresh tokens rotate: a used one presented again revokes every token of its authorization. Errors are RFC 6749 bodies `{error, error_description}` with the reference's descriptions (`client_not_found`, `invalid_client_credentials`, `code_invalid_or_expired`, `redirect_uri_mismatch`, `pkce_verification_failed`, `invalid_refresh_token`, `refresh_token_revoked`, ...).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The OAuth 2.0 client id (`oa2_...`) */
+                    clientId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description `authorization_code` or `refresh_token` */
+                        grant_type?: string;
+                        /** @description The client id (or HTTP Basic credentials) */
+                        client_id?: string;
+                        /** @description Confidential clients: the secret (or HTTP Basic credentials) */
+                        client_secret?: string;
+                        /** @description authorization_code: the code */
+                        code?: string;
+                        /** @description authorization_code: the redirect URI of the authorization request */
+                        redirect_uri?: string;
+                        /** @description authorization_code: the PKCE verifier (public clients; any client that sent a code_challenge) */
+                        code_verifier?: string;
+                        /** @description refresh_token: the refresh token */
+                        refresh_token?: string;
+                        /** @description refresh_token: fewer scopes than granted (space separated), optional */
+                        scope?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            access_token: string;
+                            /** @enum {string} */
+                            token_type: "bearer";
+                            refresh_token: string;
+                            /** @description Seconds: 1800 */
+                            expires_in: number;
+                            /** @description The granted scopes, space separated */
+                            scope: string;
+                        };
+                    };
+                };
+                /** @description `PayloadTooLargeException`. The body is larger than SVC_BODY_LIMIT_BYTES (1 MiB by default). `details.reason`: `FST_ERR_CTP_BODY_TOO_LARGE`. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/auth/oauth2/clients/42/token",
+                         *       "error": {
+                         *         "code": "PayloadTooLargeException",
+                         *         "message": "Request body is too large",
+                         *         "details": {
+                         *           "reason": "FST_ERR_CTP_BODY_TOO_LARGE"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnsupportedMediaTypeException`. The body is not `application/json`. `details.reason`: `FST_ERR_CTP_INVALID_MEDIA_TYPE`. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/auth/oauth2/clients/42/token",
+                         *       "error": {
+                         *         "code": "UnsupportedMediaTypeException",
+                         *         "message": "Unsupported Media Type",
+                         *         "details": {
+                         *           "reason": "FST_ERR_CTP_INVALID_MEDIA_TYPE"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/auth/oauth2/clients/42/token",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each address (requests without credentials); try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/auth/oauth2/clients/42/token",
                          *       "error": {
                          *         "code": "InternalServerErrorException",
                          *         "message": "Internal server error",

@@ -437,7 +437,7 @@ export const EXAMPLE_FLOW: readonly OperationExample[] = [
         icsUid: '3f2e1d0c-9b8a-4766-8554-433221100fed',
         attendees: [{ name: 'Alan Turing', email: 'alan@example.com', displayEmail: 'alan@example.com', timeZone: 'Europe/London', language: 'en', absent: false }],
         metadata: {},
-        bookingFieldsResponses: { name: 'Alan Turing', email: 'alan@example.com', location: { value: 'integration', optionValue: 'integrations:svc-video' } },
+        bookingFieldsResponses: { name: 'Alan Turing', email: 'alan@example.com', location: { value: 'integration', optionValue: 'integrations:svc-video' }, displayEmail: 'alan@example.com' },
       },
     },
   },

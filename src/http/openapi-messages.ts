@@ -44,7 +44,10 @@ export const REASON_MESSAGES: Readonly<Record<string, string>> = {
   oauth_client_not_in_organization:
     'OAuthClientGuard - forbidden. oAuth client with id=cm1x2y3z4a5b6c7d8e9f0g1h2 does not belong to an organization where user with id=7 is an admin or owner.',
   organization_not_found: 'Organization with id=42 not found',
-  owner_id_admin_only: 'Only the system admin may set ownerId',
+  host_not_team_member:
+    'Invalid hosts: 42 are not members of team with id 7. The membership of user 42 (id 9) is pending until they accept it: POST /v2/teams/7/memberships/9/accept, with their own credentials.',
+  event_type_no_hosts: "Can't book this team event type because it has no hosts. Please, add at least 1 host to event type with id=42 belonging to team with id=7 and try again.",
+  owner_id_admin_only: 'ADMIN required for `ownerId`',
   reservation_duration_needs_auth: 'reservationDuration can only be used for authenticated requests - use access token, api key or OAuth credentials',
   reservation_not_found: 'Slot with uid=5a9e8b6b-1047-467d-afe4-e90a25cedf61 not found',
   role_not_found: 'Role with id 42 within team id 42 not found',
