@@ -3268,6 +3268,10 @@ export interface paths {
                     orgId?: number;
                     /** @description Order by creation; default: oldest first */
                     sortCreatedAt?: "asc" | "desc";
+                    /** @description svc: at most this many event types (default and most 250) */
+                    take?: number;
+                    /** @description svc: event types to skip first (default 0) */
+                    skip?: number;
                 };
                 header?: {
                     /** @description Send 2024-06-14 (or 2026-06-12 to also set calendarInvites) */

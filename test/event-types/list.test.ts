@@ -37,6 +37,15 @@ describe('GET /v2/event-types filters (svc-api-version 2024-06-14)', () => {
     assert.deepEqual(await list('?username=nobody-by-that-name'), []);
   });
 
+  test('a page at a time (svc: take up to 250, skip): the list is bounded, in its order', async () => {
+    const name = owner.user.username as string;
+    assert.deepEqual(ids(await list('?take=2', owner.apiKey)), [visible.id, hidden.id]);
+    assert.deepEqual(ids(await list('?take=2&skip=2', owner.apiKey)), [later.id]);
+    assert.deepEqual(ids(await list(`?username=${name}&take=1&skip=1&sortCreatedAt=desc`)), [visible.id]);
+    const tooMany = await api.request('GET', '/v2/event-types?take=251', { version: V, key: owner.apiKey });
+    assertNamesField(tooMany, 'take');
+  });
+
   test('the list leaves out booking fields hidden from the booker; a single read keeps them', async () => {
     const [item] = await list(`?username=${owner.user.username}&eventSlug=visible`);
     const slugs = item.bookingFields.map((field: { slug: string }) => field.slug);

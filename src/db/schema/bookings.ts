@@ -1,6 +1,6 @@
 // Bookings, their attendees, held slots and the history of changes that webhooks deliver from.
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
 import { eventTypes } from './scheduling.js';
 import { users } from './users.js';
@@ -56,6 +56,8 @@ export const bookings = pgTable(
     index('bookings_recurring_booking_uid_idx').on(t.recurringBookingUid),
     index('bookings_user_id_end_at_idx').on(t.userId, t.endAt),
     index('bookings_event_type_id_end_at_idx').on(t.eventTypeId, t.endAt),
+    // No booking is longer than an event can be (1440 minutes): queries of a window bound both ends on the end_at indexes.
+    check('bookings_span_check', sql`${t.endAt} <= ${t.startAt} + interval '24 hours'`),
   ],
 );
 
@@ -78,7 +80,11 @@ export const bookingHosts = pgTable(
     endAt: timestamp('end_at', { withTimezone: true }).notNull(),
     status: text('status').$type<BookingStatus>().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.bookingId, t.userId] }), index('booking_hosts_user_id_end_at_idx').on(t.userId, t.endAt)],
+  (t) => [
+    primaryKey({ columns: [t.bookingId, t.userId] }),
+    index('booking_hosts_user_id_end_at_idx').on(t.userId, t.endAt),
+    check('booking_hosts_span_check', sql`${t.endAt} <= ${t.startAt} + interval '24 hours'`),
+  ],
 );
 
 /** The people a booking is for; on a seated event type each attendee holds one seat. */
@@ -135,6 +141,7 @@ export const slotReservations = pgTable(
     primaryKey({ columns: [t.uid, t.userId] }),
     index('slot_reservations_user_id_slot_end_idx').on(t.userId, t.slotEnd),
     index('slot_reservations_reserved_until_idx').on(t.reservedUntil),
+    check('slot_reservations_span_check', sql`${t.slotEnd} <= ${t.slotStart} + interval '24 hours'`),
   ],
 );
 

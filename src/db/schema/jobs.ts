@@ -26,6 +26,8 @@ export const jobs = pgTable(
   },
   (t) => [
     index('jobs_due_idx').on(t.runAt).where(sql`status = 'pending'`),
+    // Housekeeping deletes finished jobs by age: without it, every run reads the whole table.
+    index('jobs_finished_at_idx').on(t.finishedAt).where(sql`status <> 'pending'`),
     uniqueIndex('jobs_dedupe_key_key').on(t.dedupeKey),
   ],
 );

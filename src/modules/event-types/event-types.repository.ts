@@ -45,6 +45,8 @@ export interface EventTypeFilter {
   includeHidden: boolean;
   slug?: string | undefined;
   order: 'asc' | 'desc';
+  /** A page of the list (none: all of it). */
+  page?: { skip: number; take: number } | undefined;
 }
 
 /** Creation order is id order (ids are assigned in insertion order). */
@@ -52,11 +54,12 @@ export async function listEventTypesOfUser(db: Db, userId: number, filter: Event
   const conditions = [eq(eventTypes.userId, userId)];
   if (!filter.includeHidden) conditions.push(eq(eventTypes.hidden, false));
   if (filter.slug !== undefined) conditions.push(sql`lower(${eventTypes.slug}) = lower(${filter.slug})`);
-  return db
+  const ordered = db
     .select()
     .from(eventTypes)
     .where(and(...conditions))
     .orderBy(filter.order === 'desc' ? desc(eventTypes.id) : asc(eventTypes.id));
+  return filter.page ? ordered.offset(filter.page.skip).limit(filter.page.take) : ordered;
 }
 
 export async function updateEventType(db: Db, id: number, state: EventTypeState): Promise<EventTypeRow> {

@@ -186,4 +186,6 @@ export const EventTypesQuery_2024_06_14 = Type.Object({
   orgSlug: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Organization of username' })),
   orgId: Type.Optional(Type.Integer({ minimum: 1, maximum: INT4_MAX, description: 'Organization of username' })),
   sortCreatedAt: Type.Optional(StringEnum(['asc', 'desc'] as const, { description: 'Order by creation; default: oldest first' })),
+  take: Type.Optional(Type.Integer({ minimum: 1, maximum: 250, description: 'svc: at most this many event types (default and most 250)' })),
+  skip: Type.Optional(Type.Integer({ minimum: 0, maximum: INT4_MAX, description: 'svc: event types to skip first (default 0)' })),
 });

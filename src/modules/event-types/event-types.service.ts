@@ -77,7 +77,13 @@ export interface EventTypesQuery {
   orgSlug?: string | undefined;
   orgId?: number | undefined;
   sortCreatedAt?: 'asc' | 'desc' | undefined;
+  /** svc: a page of a user's list (the reference answers every event type at once). */
+  skip?: number | undefined;
+  take?: number | undefined;
 }
+
+/** A user's list answers at most this many event types per request (`skip` reaches the rest). */
+export const EVENT_TYPES_PAGE_MAX = 250;
 
 /** The reference's values for every field a create body leaves out. */
 export function initialState(): EventTypeState {
@@ -302,6 +308,7 @@ function dynamicEventType(users: EventTypeOwner[]): EventTypeView {
  */
 export async function listEventTypes(db: Db, caller: EventTypeOwner | null, query: EventTypesQuery): Promise<EventTypeView[]> {
   const order = query.sortCreatedAt ?? 'asc';
+  const page = { skip: query.skip ?? 0, take: query.take ?? EVENT_TYPES_PAGE_MAX };
   const inOrganization = query.orgSlug !== undefined || query.orgId !== undefined;
   if (query.eventSlug !== undefined && query.username === undefined) {
     throw invalidField('username', 'is required with eventSlug: several users can have an event type with the same slug');
@@ -309,12 +316,12 @@ export async function listEventTypes(db: Db, caller: EventTypeOwner | null, quer
   if (query.username !== undefined) {
     const owner = inOrganization ? undefined : await repo.findOwnerByUsername(db, query.username);
     if (!owner) return [];
-    const rows = await repo.listEventTypesOfUser(db, owner.id, { includeHidden: caller?.id === owner.id, slug: query.eventSlug, order });
+    const rows = await repo.listEventTypesOfUser(db, owner.id, { includeHidden: caller?.id === owner.id, slug: query.eventSlug, order, page });
     return rows.map((eventType) => ({ eventType, ownerId: owner.id, users: [owner] }));
   }
   if (query.usernames !== undefined) return [dynamicEventType(inOrganization ? [] : await repo.findOwnersByUsernames(db, query.usernames))];
   if (!caller) return [];
-  const rows = await repo.listEventTypesOfUser(db, caller.id, { includeHidden: true, order });
+  const rows = await repo.listEventTypesOfUser(db, caller.id, { includeHidden: true, order, page });
   return rows.map((eventType) => ({ eventType, ownerId: caller.id, users: [caller] }));
 }
 

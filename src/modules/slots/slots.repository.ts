@@ -122,6 +122,13 @@ interface BusyRow {
   live_until_ms: number | null;
 }
 
+/**
+ * No booking or reservation lasts longer than this (check constraints on bookings, booking_hosts and
+ * slot_reservations): an overlap query bounds end_at on both sides, so the (user, end_at) index reads
+ * the window's rows only, not every later booking of the host.
+ */
+const LONGEST_BOOKING = sql`interval '24 hours'`;
+
 export interface BusyQuery {
   userIds: number[];
   /** Blocks overlapping [from, to) are read. */
@@ -132,17 +139,11 @@ export interface BusyQuery {
   exceptReservationUid?: string | undefined;
 }
 
-/**
- * Busy blocks of the hosts: accepted and pending bookings they host, as organizer or not (with their event type's buffers and
- * confirmation policy, and the seats their attendees hold) and reservations live at `now`, in one
- * round trip.
- */
-export async function listBusyBlocks(db: Db, query: BusyQuery): Promise<Map<number, StoredBusyBlock[]>> {
-  const byUser = new Map<number, StoredBusyBlock[]>(query.userIds.map((id) => [id, []]));
-  if (query.userIds.length === 0) return byUser;
+/** The statement listBusyBlocks runs (exported so a test can read its plan). */
+export function busyBlocksStatement(query: BusyQuery): SQL {
   const from = iso(query.from);
   const to = iso(query.to);
-  const result = await db.execute(sql`
+  return sql`
     select bh.user_id, (extract(epoch from b.start_at) * 1000)::float8 as start_ms, (extract(epoch from b.end_at) * 1000)::float8 as end_ms,
       coalesce(et.before_event_buffer, 0) as buffer_before, coalesce(et.after_event_buffer, 0) as buffer_after,
       b.event_type_id, b.status = 'pending' as pending,
@@ -152,17 +153,27 @@ export async function listBusyBlocks(db: Db, query: BusyQuery): Promise<Map<numb
       null::float8 as live_until_ms
     from booking_hosts bh join bookings b on b.id = bh.booking_id left join event_types et on et.id = b.event_type_id
     where bh.user_id in ${query.userIds} and bh.status in ('accepted', 'pending')
-      and bh.end_at > ${from}::timestamptz and bh.start_at < ${to}::timestamptz
+      and bh.end_at > ${from}::timestamptz and bh.end_at < ${to}::timestamptz + ${LONGEST_BOOKING} and bh.start_at < ${to}::timestamptz
     union all
     select r.user_id, (extract(epoch from r.slot_start) * 1000)::float8, (extract(epoch from r.slot_end) * 1000)::float8,
       et.before_event_buffer, et.after_event_buffer, r.event_type_id, false, false, null, 'reservation', 1,
       (extract(epoch from r.reserved_until) * 1000)::float8
     from slot_reservations r join event_types et on et.id = r.event_type_id
     where r.user_id in ${query.userIds} and r.reserved_until > ${iso(query.now)}::timestamptz
-      and r.slot_end > ${from}::timestamptz and r.slot_start < ${to}::timestamptz
+      and r.slot_end > ${from}::timestamptz and r.slot_end < ${to}::timestamptz + ${LONGEST_BOOKING} and r.slot_start < ${to}::timestamptz
       and r.uid <> ${query.exceptReservationUid ?? ''}
-  `);
-  for (const row of (result as unknown as { rows: BusyRow[] }).rows) {
+  `;
+}
+
+/**
+ * Busy blocks of the hosts: accepted and pending bookings they host, as organizer or not (with their event type's buffers and
+ * confirmation policy, and the seats their attendees hold) and reservations live at `now`, in one
+ * round trip.
+ */
+export async function listBusyBlocks(db: Db, query: BusyQuery): Promise<Map<number, StoredBusyBlock[]>> {
+  const byUser = new Map<number, StoredBusyBlock[]>(query.userIds.map((id) => [id, []]));
+  if (query.userIds.length === 0) return byUser;
+  const result = await db.execute(busyBlocksStatement(query));  for (const row of (result as unknown as { rows: BusyRow[] }).rows) {
     byUser.get(row.user_id)?.push({
       start: row.start_ms,
       end: row.end_ms,
@@ -180,14 +191,19 @@ export async function listBusyBlocks(db: Db, query: BusyQuery): Promise<Map<numb
   return byUser;
 }
 
-/** Accepted and pending bookings of an event type overlapping [from, to), for its booking limits. */
-export async function listLimitBookings(db: Db, eventTypeId: number, from: number, to: number): Promise<LimitBooking[]> {
-  const result = await db.execute(sql`
+/** The statement listLimitBookings runs (exported so a test can read its plan). */
+export function listLimitBookingsStatement(eventTypeId: number, from: number, to: number): SQL {
+  return sql`
     select (extract(epoch from start_at) * 1000)::float8 as start_ms, (extract(epoch from end_at) * 1000)::float8 as end_ms, uid
     from bookings
     where event_type_id = ${eventTypeId} and status in ('accepted', 'pending')
-      and end_at > ${iso(from)}::timestamptz and start_at < ${iso(to)}::timestamptz
-  `);
+      and end_at > ${iso(from)}::timestamptz and end_at < ${iso(to)}::timestamptz + ${LONGEST_BOOKING} and start_at < ${iso(to)}::timestamptz
+  `;
+}
+
+/** Accepted and pending bookings of an event type overlapping [from, to), for its booking limits. */
+export async function listLimitBookings(db: Db, eventTypeId: number, from: number, to: number): Promise<LimitBooking[]> {
+  const result = await db.execute(listLimitBookingsStatement(eventTypeId, from, to));
   return (result as unknown as { rows: { start_ms: number; end_ms: number; uid: string }[] }).rows.map((row) => ({ start: row.start_ms, end: row.end_ms, uid: row.uid }));
 }
 

@@ -1,0 +1,4 @@
+CREATE INDEX "jobs_finished_at_idx" ON "jobs" USING btree ("finished_at") WHERE status <> 'pending';--> statement-breakpoint
+ALTER TABLE "booking_hosts" ADD CONSTRAINT "booking_hosts_span_check" CHECK ("booking_hosts"."end_at" <= "booking_hosts"."start_at" + interval '24 hours');--> statement-breakpoint
+ALTER TABLE "bookings" ADD CONSTRAINT "bookings_span_check" CHECK ("bookings"."end_at" <= "bookings"."start_at" + interval '24 hours');--> statement-breakpoint
+ALTER TABLE "slot_reservations" ADD CONSTRAINT "slot_reservations_span_check" CHECK ("slot_reservations"."slot_end" <= "slot_reservations"."slot_start" + interval '24 hours');
