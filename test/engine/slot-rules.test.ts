@@ -191,6 +191,16 @@ describe('slot engine: booking window', () => {
     assert.deepEqual(daysWithSlots({ ...business, now: utc('2026-06-04T08:00Z') }), ['2026-06-04', '2026-06-05', '2026-06-06', '2026-06-07', '2026-06-08']);
   });
 
+  test('a start both outside the window and booked is explained by the window, which is checked first', () => {
+    // The next 2 calendar days from 06-01: through 06-03.
+    const taken = booking('2026-06-04T09:00Z', '2026-06-04T10:00Z');
+    const q = query({ ...week, now: utc('2026-06-01T08:00Z'), hosts: [host('UTC', everyDay, [taken])], bookingWindow: { type: 'calendarDays', days: 2, rolling: false } });
+    assert.equal(findSlot(q, utc('2026-06-04T09:00Z')), null);
+    assert.equal(explainUnavailable(q, utc('2026-06-04T09:00Z')), 'outside_booking_window');
+    assert.equal(explainUnavailable({ ...q, bookingWindow: null }, utc('2026-06-04T09:00Z')), 'booked', 'without the window, the booking is why');
+    assert.ok(findSlot(q, utc('2026-06-03T09:00Z')), 'the window\'s last day is in it');
+  });
+
   test('a rolling window is enforced when a start is checked for booking, not only when listing (reference #29729)', () => {
     const q = query({ ...week, now: utc('2026-06-01T08:00Z'), hosts: [host('UTC', everyDay)], bookingWindow: { type: 'calendarDays', days: 2, rolling: true } });
     assert.ok(findSlot(q, utc('2026-06-02T09:00Z')));
@@ -295,6 +305,14 @@ describe('slot engine: seats', () => {
       limitBookings: [{ start: utc('2026-06-01T10:00Z'), end: utc('2026-06-01T11:00Z'), uid: 'seat-1' }],
     });
     assert.deepEqual(computeSlots(q).map((slot) => [iso(slot.start), slot.seats?.booked]), [['2026-06-01T10:00Z', 1]]);
+  });
+
+  test('a seated booking of the same start but another length is no seat to join: it blocks the slot', () => {
+    // A 30-minute seated booking at 10:00 (a variable-length event type), and the 60-minute slot at 10:00.
+    const short = seated(1, { end: utc('2026-06-01T10:30Z') });
+    const slots = computeSlots(query({ seatsPerTimeSlot: 3, hosts: [host('UTC', seatHours, [short])] }));
+    assert.deepEqual(slots.map((slot) => iso(slot.start)), ['2026-06-01T09:00Z', '2026-06-01T11:00Z']);
+    assert.equal(findSlot(query({ seatsPerTimeSlot: 3, hosts: [host('UTC', seatHours, [short])] }), utc('2026-06-01T10:00Z')), null);
   });
 
   test('onlyShowFirstAvailableSlot skips a full first slot instead of emptying the day (reference #28081)', () => {
