@@ -339,6 +339,41 @@ class Oracle {
         }
       }
     }
+    return this.passesTeamLimits(s, e);
+  }
+
+  /**
+   * The team's count limits (the bookings of every event type of the team), each period taken in the
+   * team's own zone and week start, which need not be the organizer's.
+   */
+  private passesTeamLimits(s: number, e: number): boolean {
+    const team = this.q.teamLimits;
+    if (!team) return true;
+    const ignored = this.q.ignoreBookingUid;
+    const bookings = team.bookings.filter((b) => !(ignored != null && ignored !== '' && b.uid === ignored));
+    const dayStart = (date: Date_) => wallClock(team.timeZone, date, 0);
+    for (const kind of ['day', 'week', 'month', 'year'] as const) {
+      const limit = team.count[kind];
+      if (limit === undefined) continue;
+      for (let date = localDate(team.timeZone, s); dayStart(date) < e; date = date.add({ days: 1 })) {
+        let first = date;
+        let next: Date_;
+        if (kind === 'day') next = date.add({ days: 1 });
+        else if (kind === 'week') {
+          first = date.subtract({ days: (weekdayOf(date) - team.weekStart + 7) % 7 });
+          next = first.add({ days: 7 });
+        } else if (kind === 'month') {
+          first = date.with({ day: 1 });
+          next = first.add({ months: 1 });
+        } else {
+          first = Temporal.PlainDate.from({ year: date.year, month: 1, day: 1 });
+          next = first.add({ years: 1 });
+        }
+        const [p0, p1] = [dayStart(first), dayStart(next)];
+        if (!overlaps(s, e, p0, p1)) continue;
+        if (!(bookings.filter((b) => overlaps(b.start, b.end, p0, p1)).length < limit)) return false;
+      }
+    }
     return true;
   }
 

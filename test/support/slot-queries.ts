@@ -170,6 +170,15 @@ export function rawQueryArb(options: GenOptions) {
       { maxLength: 4 },
     ),
     weekStart: fc.integer({ min: 0, max: 6 }),
+    /** A team's count limits over the bookings of all its event types, in a zone of the team's own. */
+    teamLimits: optional(
+      fc.record({
+        count: limitsArb(1, 4),
+        zone: fc.constantFrom(...TEST_ZONES),
+        weekStart: fc.integer({ min: 0, max: 6 }),
+        bookings: fc.array(fc.record({ offset: anyOrAligned(-2 * 1440, 4 * 1440), length: anyOrAligned(5, 240), uid: fc.constantFrom('b1', 't2', undefined) }), { maxLength: 5 }),
+      }),
+    ),
     onlyShowFirstAvailableSlot: fc.boolean(),
     showOptimizedSlots: options.optimized ? fc.constant(true) : fc.boolean(),
     denseBusy: fc.constant(options.optimized === true),
@@ -320,11 +329,20 @@ export function buildQuery(raw: RawQuery): SlotQuery {
     limitBookings,
   };
   if (raw.ignoreBookingUid !== undefined) query.ignoreBookingUid = raw.ignoreBookingUid;
+  if (raw.teamLimits) {
+    const team = raw.teamLimits;
+    query.teamLimits = {
+      count: team.count,
+      timeZone: team.zone,
+      weekStart: team.weekStart,
+      bookings: team.bookings.map((b) => ({ start: from + b.offset * M, end: from + (b.offset + b.length) * M, ...(b.uid !== undefined ? { uid: b.uid } : {}) })),
+    };
+  }
 
   // Seated bookings/reservations of the queried event type placed exactly on slots the query offers
   // without them (and anywhere busy blocks above happen to land).
   if (query.seatsPerTimeSlot !== null && raw.seatPicks.length > 0) {
-    const plain = oracleSlots({ ...query, now: Math.min(now, from - 400 * DAY), bookingWindow: null, bookingLimitsCount: null, bookingLimitsDuration: null, onlyShowFirstAvailableSlot: false, seatsPerTimeSlot: null });
+    const plain = oracleSlots({ ...query, now: Math.min(now, from - 400 * DAY), bookingWindow: null, bookingLimitsCount: null, bookingLimitsDuration: null, teamLimits: null, onlyShowFirstAvailableSlot: false, seatsPerTimeSlot: null });
     if (plain.length > 0) {
       for (const pick of raw.seatPicks) {
         const slot = plain[pick.index % plain.length]!;
