@@ -46,9 +46,9 @@ describe('GET /v2/teams/{teamId}/bookings', () => {
     const book = async (name: string, fixture: Parameters<typeof insertTeamBooking>[1]) => {
       uids[name] = (await insertTeamBooking(api, fixture)).uid;
     };
-    // Starts: past 01-05, cancelled 01-08 (ends 01-13), upcoming 01-12, unconfirmed 01-15, managed 01-20, recurring 01-25.
+    // Starts: past 01-05, cancelled 01-12 09:00 (ends 11:00), upcoming 01-12 10:00 (ends 10:30), unconfirmed 01-15, managed 01-20, recurring 01-25.
     await book('past', { organizerId: admin.user.id, eventTypeId: types.a.id, start: '2030-01-05T10:00:00Z', createdAt: '2029-12-03T00:00:00Z', attendees: [{ name: 'Ann Attendee', email: 'ann@example.com' }] });
-    await book('cancelled', { organizerId: owner.user.id, eventTypeId: types.a.id, start: '2030-01-08T10:00:00Z', minutes: 7200, status: 'cancelled', createdAt: '2029-12-05T00:00:00Z' });
+    await book('cancelled', { organizerId: owner.user.id, eventTypeId: types.a.id, start: '2030-01-12T09:00:00Z', minutes: 120, status: 'cancelled', createdAt: '2029-12-05T00:00:00Z' });
     await book('upcoming', { organizerId: member.user.id, eventTypeId: types.b.id, start: '2030-01-12T10:00:00Z', createdAt: '2029-12-01T00:00:00Z', attendees: [{ name: 'Bob Booker', email: 'bob@example.com' }] });
     await book('unconfirmed', { organizerId: owner.user.id, eventTypeId: types.a.id, start: '2030-01-15T10:00:00Z', status: 'pending', coHostIds: [member.user.id], createdAt: '2029-12-06T00:00:00Z' });
     await book('managed', { organizerId: member.user.id, eventTypeId: types.managedCopy.id, start: '2030-01-20T10:00:00Z', createdAt: '2029-12-02T00:00:00Z' });
