@@ -28,7 +28,6 @@ export function rankRoundRobinHosts(group: readonly RoundRobinStanding[], candid
   const totalWeight = group.reduce((sum, host) => sum + host.weight, 0);
   const totalBookings = group.reduce((sum, host) => sum + host.bookingsInPeriod, 0);
   const shortfall = (host: RoundRobinStanding) => (totalWeight === 0 ? 0 : (host.weight / totalWeight) * totalBookings - host.bookingsInPeriod);
-  const position = new Map(group.map((host, index) => [host.userId, index]));
   return group
     .filter((host) => candidates.has(host.userId))
     .sort((a, b) => {
@@ -41,7 +40,8 @@ export function rankRoundRobinHosts(group: readonly RoundRobinStanding[], candid
       const lastA = a.lastBookedAt ?? -Infinity;
       const lastB = b.lastBookedAt ?? -Infinity;
       if (lastA !== lastB) return lastA - lastB;
-      return position.get(a.userId)! - position.get(b.userId)!;
+      // Ties keep host order: Array.prototype.sort is stable, and `group` is in host order.
+      return 0;
     })
     .map((host) => host.userId);
 }
