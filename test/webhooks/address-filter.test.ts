@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { assertDeliverableUrl, isPublicAddress, publicOnlyLookup } from '../../src/modules/webhooks/subscriber-address.js';
+import { assertOutboundUrl, isPublicAddress, publicOnlyLookup } from '../../src/lib/outbound-address.js';
 import { createSender } from '../../src/modules/webhooks/webhook-delivery.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -48,20 +48,20 @@ const PUBLIC_URLS = ['http://93.184.215.14/hook', 'https://8.8.8.8/hook', 'http:
 
 const hostOf = (url: string) => new URL(url).hostname.replace(/^\[|\]$/g, '');
 
-describe('isPublicAddress and assertDeliverableUrl', () => {
+describe('isPublicAddress and assertOutboundUrl', () => {
   test('every internal address is refused, however it is written', async () => {
     for (const url of INTERNAL_URLS) {
       assert.equal(isPublicAddress(hostOf(url)), false, url);
-      await assert.rejects(assertDeliverableUrl(url, false), (error: Error & { details?: unknown }) => JSON.stringify(error.details).includes('subscriberUrl'), url);
+      await assert.rejects(assertOutboundUrl(url, false, 'subscriberUrl'), (error: Error & { details?: unknown }) => JSON.stringify(error.details).includes('subscriberUrl'), url);
       // Allowed explicitly (tests, local development), they are accepted.
-      await assertDeliverableUrl(url, true);
+      await assertOutboundUrl(url, true, 'subscriberUrl');
     }
   });
 
   test('ordinary public addresses are accepted', async () => {
     for (const url of PUBLIC_URLS) {
       assert.equal(isPublicAddress(hostOf(url)), true, url);
-      await assertDeliverableUrl(url, false);
+      await assertOutboundUrl(url, false, 'subscriberUrl');
     }
   });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DomainError } from '../../src/lib/errors.js';
 import { parsePayloadTemplate, renderPayloadTemplate } from '../../src/modules/webhooks/payload-template.js';
-import { assertDeliverableUrl, isPublicAddress } from '../../src/modules/webhooks/subscriber-address.js';
+import { assertOutboundUrl, isPublicAddress } from '../../src/lib/outbound-address.js';
 
 const payload = { title: 'Say "hi"\n', organizer: { name: 'Ada' }, attendees: [{ name: 'Bob \\ Jr' }], seats: 3, tags: ['a'] };
 
@@ -35,12 +35,12 @@ describe('subscriber addresses', () => {
   });
 
   test('subscriber URLs must be http(s), credential-free and, unless allowed, public', async () => {
-    await assert.rejects(assertDeliverableUrl('ftp://example.com/x', true));
-    await assert.rejects(assertDeliverableUrl('https://user:pw@example.com/x', true));
-    await assert.rejects(assertDeliverableUrl('http://127.0.0.1:8080/hook', false));
-    await assert.rejects(assertDeliverableUrl('http://[::1]/hook', false));
-    await assert.rejects(assertDeliverableUrl('http://localhost/hook', false));
-    await assertDeliverableUrl('http://127.0.0.1:8080/hook', true);
+    await assert.rejects(assertOutboundUrl('ftp://example.com/x', true, 'subscriberUrl'));
+    await assert.rejects(assertOutboundUrl('https://user:pw@example.com/x', true, 'subscriberUrl'));
+    await assert.rejects(assertOutboundUrl('http://127.0.0.1:8080/hook', false, 'subscriberUrl'));
+    await assert.rejects(assertOutboundUrl('http://[::1]/hook', false, 'subscriberUrl'));
+    await assert.rejects(assertOutboundUrl('http://localhost/hook', false, 'subscriberUrl'));
+    await assertOutboundUrl('http://127.0.0.1:8080/hook', true, 'subscriberUrl');
   });
 });
 

@@ -7,7 +7,7 @@ import type { Database } from '../../db/client.js';
 import { type JobHandler, JobRetry, retryDelayMs } from '../../jobs/runner.js';
 import { groupedCalls } from '../../lib/grouped-calls.js';
 import type { SecretBox } from '../../lib/secrets.js';
-import { isPublicAddress, publicOnlyLookup } from './subscriber-address.js';
+import { isPublicAddress, publicOnlyLookup } from '../../lib/outbound-address.js';
 import * as repo from './webhook-deliveries.repository.js';
 
 export { WEBHOOK_DELIVERY_JOB } from './webhook-emission.js';

@@ -7,7 +7,7 @@ import { findBookableEventType } from '../event-types/event-types.service.js';
 import { findTeamEventType } from '../event-types/team-event-types.repository.js';
 import type { UserRecord } from '../users/users.repository.js';
 import { parsePayloadTemplate } from './payload-template.js';
-import { assertDeliverableUrl } from './subscriber-address.js';
+import { assertOutboundUrl } from '../../lib/outbound-address.js';
 import { assertTriggers, DEFAULT_WEBHOOK_VERSION, type WebhookLevel, type WebhookTrigger, type WebhookVersion } from './webhook-triggers.js';
 import * as repo from './webhooks.repository.js';
 import type { WebhookFields, WebhookOwner, WebhookRow } from './webhooks.repository.js';
@@ -176,7 +176,7 @@ const OWNER_WORDS: Record<WebhookOwner['kind'], string> = {
 };
 
 async function checkUrl(deps: WebhookDeps, url: string): Promise<string> {
-  await assertDeliverableUrl(url, deps.config.allowPrivateWebhooks);
+  await assertOutboundUrl(url, deps.config.allowPrivateWebhooks, 'subscriberUrl');
   return url;
 }
 

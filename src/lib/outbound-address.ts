@@ -1,13 +1,13 @@
 import dns from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { invalidField } from '../../lib/errors.js';
+import { invalidField } from './errors.js';
 
 /** IPv6 global unicast (RFC 4291); everything outside it is loopback, link-local, IPv4-embedding or otherwise special. */
 const GLOBAL_UNICAST: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('2000::'), 3];
 
 /**
- * Whether a webhook may reach this address, decided by what it means, not how it is written: an
+ * Whether svc may reach this address on a user's behalf (webhook deliveries, calendar feeds and servers), decided by what it means, not how it is written: an
  * allow-list of global unicast. IPv4: only what ipaddr.js calls unicast (not loopback, private,
  * carrier-grade NAT, link-local, reserved, documentation, benchmarking, multicast...). IPv6: only
  * inside 2000::/3 and in none of ipaddr.js's special ranges there (6to4, Teredo, NAT64,
@@ -28,37 +28,38 @@ export function isPublicAddress(address: string): boolean {
   return parsed.range() === 'unicast' && (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST);
 }
 
-function parseSubscriberUrl(text: string): URL {
+function parseOutboundUrl(text: string, field: string): URL {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw invalidField('subscriberUrl', 'must be a valid URL', text);
+    throw invalidField(field, 'must be a valid URL', text);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidField('subscriberUrl', 'must be an http(s) URL', text);
-  if (url.username || url.password) throw invalidField('subscriberUrl', 'must not carry credentials', text);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidField(field, 'must be an http(s) URL', text);
+  if (url.username || url.password) throw invalidField(field, 'must not carry credentials', text);
   return url;
 }
 
 /**
- * A subscriber URL svc may deliver to: http(s), and (unless private targets are allowed) resolving only
- * to public addresses. Checked when a subscription is written; `publicOnlyLookup` checks again when
- * each delivery connects, so a name re-pointed later (DNS rebinding) cannot reach inside either.
+ * A URL svc may call on a user's behalf (`field` names it in errors): http(s), and (unless private
+ * targets are allowed) resolving only to public addresses. Checked when the URL is saved;
+ * `publicOnlyLookup` checks again when each request connects, so a name re-pointed later (DNS
+ * rebinding) cannot reach inside either.
  */
-export async function assertDeliverableUrl(text: string, allowPrivate: boolean): Promise<URL> {
-  const url = parseSubscriberUrl(text);
+export async function assertOutboundUrl(text: string, allowPrivate: boolean, field: string): Promise<URL> {
+  const url = parseOutboundUrl(text, field);
   if (allowPrivate) return url;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
   try {
     addresses = isIP(host) ? [host] : (await dns.promises.lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
   } catch {
-    throw invalidField('subscriberUrl', `has a host name that does not resolve (${host})`, text);
+    throw invalidField(field, `has a host name that does not resolve (${host})`, text);
   }
   if (addresses.length === 0 || !addresses.every(isPublicAddress)) {
     throw invalidField(
-      'subscriberUrl',
-      'must not point to a loopback, private, link-local or other internal address (to deliver inside your own network, e.g. in development, start svc with SVC_ALLOW_PRIVATE_WEBHOOKS=1: it is read at start, so restart svc after setting it)',
+      field,
+      'must not point to a loopback, private, link-local or other internal address (to reach inside your own network, e.g. in development, start svc with SVC_ALLOW_PRIVATE_WEBHOOKS=1: it is read at start, so restart svc after setting it)',
       text,
     );
   }
