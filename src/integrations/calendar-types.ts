@@ -32,7 +32,12 @@ export type CalendarFailureKind =
   /** The answer is not what the protocol says (not iCalendar, bad XML, too large). */
   | 'invalid_data'
   /** The URL points inside the network and private targets are not allowed. */
-  | 'refused_address';
+  | 'refused_address'
+  /**
+   * A conditional write lost (412: the event changed or appeared since the ETag the caller holds; or
+   * another resource already holds the UID): re-read the event and retry.
+   */
+  | 'conflict';
 
 export class CalendarProviderError extends Error {
   constructor(
