@@ -1,23 +1,29 @@
 import ICAL from 'ical.js';
 import { isIanaTimeZone } from '../../lib/time-zones.js';
-import { epochOfWallClock, localDateOf, utcTime } from '../../scheduling/zones.js';
+import { epochOfWallClock, localDateOf, offsetMinutes, utcTime } from '../../scheduling/zones.js';
 import { CalendarProviderError, type ExternalBusyInterval } from '../calendar-types.js';
 import { IanaZone, ianaZone, ianaZoneOfTzid } from './ics-zones.js';
 
 const DAY = 86_400_000;
-/** Occurrences of one event looked at (before and inside the window) before it is given up as unbounded. */
-export const MAX_OCCURRENCES_PER_EVENT = 10_000;
-/**
- * Candidate dates ical.js may test for one event. A rule whose filters can never match (FREQ=MONTHLY;
- * BYMONTH=2;BYMONTHDAY=30) makes its iterator test dates forever inside a single next() call, so
- * counting occurrences alone would not stop it.
- */
-export const MAX_RULE_STEPS_PER_EVENT = 50_000;
-/**
- * Occurrences scanned and dates tested in a whole feed. The feed's size is capped where it is fetched,
- * but a small file can still ask for much work, and the expansion holds the worker's event loop.
- */
-export const MAX_WORK_PER_FEED = 2_000_000;
+/** How much work one expansion may do. */
+export interface ExpansionLimits {
+  /** Occurrences of one event looked at (before and inside the window) before it is given up as unbounded. */
+  occurrencesPerEvent: number;
+  /**
+   * Candidate dates ical.js may test for one event. A rule whose filters can never match
+   * (FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30) makes its iterator test dates forever inside a single next()
+   * call, so counting occurrences alone would not stop it.
+   */
+  ruleStepsPerEvent: number;
+  /**
+   * Occurrences and candidate dates in the whole feed, past which it fails as invalid_data. The feed's
+   * size is capped where it is fetched, but a small file can still ask for much work, and the
+   * expansion holds the worker's event loop (about 5 µs a step on a 2-core machine).
+   */
+  workPerFeed: number;
+}
+
+export const DEFAULT_EXPANSION_LIMITS: ExpansionLimits = { occurrencesPerEvent: 10_000, ruleStepsPerEvent: 50_000, workPerFeed: 2_000_000 };
 
 /** [from, to) in epoch ms. */
 export interface BusyWindow {
@@ -43,16 +49,17 @@ export interface FeedBusyTimes {
 
 class UnboundedEvent extends Error {}
 
-/** What every event's expansion shares: the window, the zone of floating times, the feed's work left. */
+/** What every event's expansion shares: the window, the zone of floating times, the limits, the feed's work left. */
 interface Expansion {
   window: BusyWindow;
   floatingZone: string;
+  limits: ExpansionLimits;
   workLeft: number;
 }
 
 function spendWork(expansion: Expansion): void {
   if (--expansion.workLeft < 0) {
-    throw new CalendarProviderError('invalid_data', `the feed's recurrences need more than ${MAX_WORK_PER_FEED} steps to expand`);
+    throw new CalendarProviderError('invalid_data', `the feed's recurrences need more than ${expansion.limits.workPerFeed} steps to expand`);
   }
 }
 
@@ -63,9 +70,14 @@ function spendWork(expansion: Expansion): void {
  * the IANA (or Windows) name a TZID gives; floating times and all-day dates are in `floatingZone`, as
  * are times whose TZID names no zone svc knows. A malformed VEVENT is skipped and listed in `skipped`;
  * a file that is not iCalendar at all, or whose events are all unreadable, throws
- * CalendarProviderError('invalid_data').
+ * CalendarProviderError('invalid_data'), as does one that needs more work than `limits.workPerFeed`.
  */
-export function expandBusyIntervals(icsText: string, window: BusyWindow, floatingZone: string): FeedBusyTimes {
+export function expandBusyIntervals(
+  icsText: string,
+  window: BusyWindow,
+  floatingZone: string,
+  limits: ExpansionLimits = DEFAULT_EXPANSION_LIMITS,
+): FeedBusyTimes {
   if (!Number.isFinite(window.from) || !Number.isFinite(window.to) || window.from >= window.to) {
     throw new RangeError(`not a window: [${window.from}, ${window.to})`);
   }
@@ -115,7 +127,7 @@ export function expandBusyIntervals(icsText: string, window: BusyWindow, floatin
   }
 
   const intervals: ExternalBusyInterval[] = [];
-  const expansion: Expansion = { window, floatingZone, workLeft: MAX_WORK_PER_FEED };
+  const expansion: Expansion = { window, floatingZone, limits, workLeft: limits.workPerFeed };
   const masterLengths = new Map<string, Length>();
   for (const { component, uid } of masters) {
     try {
@@ -264,11 +276,10 @@ function pin(time: ICAL.Time, zone: IanaZone): void {
   if (!time.isDate && time.zone === ICAL.Timezone.localTimezone) time.zone = zone;
 }
 
-/** The instant of an ical.js time; a date is its midnight in `floatingZone`. */
-function epochOf(time: ICAL.Time, floatingZone: string): number {
+/** The instant of an ical.js time read in `zone` (its own by default); a date is its midnight in `floatingZone`. */
+function epochOf(time: ICAL.Time, floatingZone: string, zone: ICAL.Timezone | null = time.zone): number {
   if (time.isDate) return epochOfWallClock(floatingZone, utcTime(time.year, time.month - 1, time.day));
   const wall = utcTime(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
-  const zone = time.zone;
   if (zone === ICAL.Timezone.utcTimezone) return wall;
   if (zone instanceof IanaZone) return epochOfWallClock(zone.ianaName, wall);
   if (!zone || zone === ICAL.Timezone.localTimezone) return epochOfWallClock(floatingZone, wall);
@@ -299,11 +310,39 @@ function lengthOf(component: ICAL.Component, start: ICAL.Time, floatingZone: str
   return start.isDate ? { days: 1, ms: 0 } : { days: 0, ms: 0 };
 }
 
-function endOf(start: ICAL.Time, startMs: number, length: Length, floatingZone: string): number {
+function endOf(start: ICAL.Time, startMs: number, length: Length, floatingZone: string, zone: ICAL.Timezone | null = start.zone): number {
   if (length.days === 0) return startMs + length.ms;
   const end = start.clone();
   end.adjust(length.days, 0, 0, 0);
-  return epochOf(end, floatingZone) + length.ms;
+  return epochOf(end, floatingZone, zone) + length.ms;
+}
+
+/** The wall-clock time in `zone` at an instant, as a floating ical.js time. */
+function wallClockAt(zone: ICAL.Timezone | null, epochMs: number, floatingZone: string): ICAL.Time {
+  let wallMs: number;
+  if (zone === ICAL.Timezone.utcTimezone) wallMs = epochMs;
+  else if (zone instanceof IanaZone) wallMs = epochMs + offsetMinutes(zone.ianaName, epochMs) * 60_000;
+  else if (!zone || zone === ICAL.Timezone.localTimezone) wallMs = epochMs + offsetMinutes(floatingZone, epochMs) * 60_000;
+  else {
+    const local = ICAL.Time.fromJSDate(new Date(epochMs), true).convertToZone(zone);
+    return ICAL.Time.fromData({ year: local.year, month: local.month, day: local.day, hour: local.hour, minute: local.minute, second: local.second, isDate: false });
+  }
+  const date = new Date(wallMs);
+  return ICAL.Time.fromData({
+    year: date.getUTCFullYear(),
+    month: date.getUTCMonth() + 1,
+    day: date.getUTCDate(),
+    hour: date.getUTCHours(),
+    minute: date.getUTCMinutes(),
+    second: date.getUTCSeconds(),
+    isDate: false,
+  });
+}
+
+function floatingCopy(time: ICAL.Time): ICAL.Time {
+  const copy = time.clone();
+  copy.zone = ICAL.Timezone.localTimezone;
+  return copy;
 }
 
 function isBusy(component: ICAL.Component): boolean {
@@ -319,6 +358,8 @@ function isBusy(component: ICAL.Component): boolean {
 
 interface Occurrence {
   time: ICAL.Time;
+  /** The zone `time` is read in (the iterators' times are floating copies of the series' zone). */
+  zone: ICAL.Timezone | null;
   ms: number;
   /** RDATE periods carry their own end. */
   endMs: number | null;
@@ -338,16 +379,16 @@ function expandMaster(
   expansion: Expansion,
   out: ExternalBusyInterval[],
 ): void {
-  const { window, floatingZone } = expansion;
+  const { window, floatingZone, limits } = expansion;
   const startMs = epochOf(dtstart, floatingZone);
-  const listed: Occurrence[] = [{ time: dtstart, ms: startMs, endMs: null }];
+  const listed: Occurrence[] = [{ time: dtstart, zone: dtstart.zone, ms: startMs, endMs: null }];
   for (const property of component.getAllProperties('rdate')) {
     for (const value of property.getValues()) {
-      if (value instanceof ICAL.Time) listed.push({ time: value, ms: epochOf(value, floatingZone), endMs: null });
+      if (value instanceof ICAL.Time) listed.push({ time: value, zone: value.zone, ms: epochOf(value, floatingZone), endMs: null });
       else if (value instanceof ICAL.Period) {
         const ms = epochOf(value.start, floatingZone);
         const endMs = value.end ? epochOf(value.end, floatingZone) : endOf(value.start, ms, durationLength(value.duration), floatingZone);
-        listed.push({ time: value.start, ms, endMs });
+        listed.push({ time: value.start, zone: value.start.zone, ms, endMs });
       }
     }
   }
@@ -363,23 +404,28 @@ function expandMaster(
     }
   }
 
-  const budget = { steps: MAX_RULE_STEPS_PER_EVENT };
+  let stepsLeft = limits.ruleStepsPerEvent;
   const iterators: ICAL.RecurIterator[] = [];
   for (const property of component.getAllProperties('rrule')) {
     const rule = property.getFirstValue();
     if (!(rule instanceof ICAL.Recur)) continue;
     normalizeRule(rule, dtstart, window, floatingZone);
-    const iterator = rule.iterator(iterationStart(rule, dtstart, startMs, length, window));
+    // The rule runs on floating copies of the series' wall-clock times, UNTIL included: ical.js then
+    // compares without its zone arithmetic (a VTIMEZONE's offset lookup clones objects on every call),
+    // and each occurrence is read in the series' zone once, below.
+    const until = rule.until;
+    if (until && !until.isDate) rule.until = wallClockAt(dtstart.zone, epochOf(until, floatingZone), floatingZone);
+    const iterator = rule.iterator(floatingCopy(iterationStart(rule, dtstart, startMs, length, window)));
     const checkContractingRules = iterator.check_contracting_rules.bind(iterator);
     // Every pass of the iterator's search loop calls this first: the one place to stop it.
     iterator.check_contracting_rules = () => {
-      if (--budget.steps < 0) throw new UnboundedEvent(`recurrence tested over ${MAX_RULE_STEPS_PER_EVENT} dates without reaching the window's end`);
+      if (--stepsLeft < 0) throw new UnboundedEvent(`recurrence tested over ${limits.ruleStepsPerEvent} dates without reaching the window's end`);
       spendWork(expansion);
       return checkContractingRules();
     };
     iterators.push(iterator);
   }
-  const heads: (Occurrence | null)[] = iterators.map((iterator) => nextOf(iterator, floatingZone));
+  const heads: (Occurrence | null)[] = iterators.map((iterator) => nextOf(iterator, floatingZone, dtstart.zone));
 
   let listedIndex = 0;
   let previousMs = Number.NEGATIVE_INFINITY;
@@ -398,24 +444,24 @@ function expandMaster(
     // The occurrence is used before its iterator advances: ical.js reuses the Time it handed out.
     if (chosen.ms !== previousMs) {
       previousMs = chosen.ms;
-      if (++scanned > MAX_OCCURRENCES_PER_EVENT) {
-        throw new UnboundedEvent(`more than ${MAX_OCCURRENCES_PER_EVENT} occurrences before the window's end`);
+      if (++scanned > limits.occurrencesPerEvent) {
+        throw new UnboundedEvent(`more than ${limits.occurrencesPerEvent} occurrences before the window's end`);
       }
       spendWork(expansion);
       const excluded = excludedInstants.has(chosen.ms) || (excludedDates.size > 0 && excludedDates.has(dateKey(chosen.time)));
       if (!excluded && !overridden?.has(chosen.ms)) {
-        const endMs = chosen.endMs ?? endOf(chosen.time, chosen.ms, length, floatingZone);
+        const endMs = chosen.endMs ?? endOf(chosen.time, chosen.ms, length, floatingZone, chosen.zone);
         if (endMs > chosen.ms && endMs > window.from) out.push({ start: chosen.ms, end: endMs, uid });
       }
     }
     if (chosenIterator < 0) listedIndex += 1;
-    else heads[chosenIterator] = nextOf(iterators[chosenIterator]!, floatingZone);
+    else heads[chosenIterator] = nextOf(iterators[chosenIterator]!, floatingZone, dtstart.zone);
   }
 }
 
-function nextOf(iterator: ICAL.RecurIterator, floatingZone: string): Occurrence | null {
+function nextOf(iterator: ICAL.RecurIterator, floatingZone: string, zone: ICAL.Timezone | null): Occurrence | null {
   const time = iterator.next();
-  return time ? { time, ms: epochOf(time, floatingZone), endMs: null } : null;
+  return time ? { time, zone, ms: epochOf(time, floatingZone, zone), endMs: null } : null;
 }
 
 function durationLength(duration: ICAL.Duration): Length {
@@ -439,13 +485,10 @@ function dateKey(time: ICAL.Time): string {
  */
 function normalizeRule(rule: ICAL.Recur, dtstart: ICAL.Time, window: BusyWindow, floatingZone: string): void {
   const until = rule.until;
-  if (until) {
-    if (dtstart.isDate && !until.isDate) {
-      // All-day occurrences end the series on the day UNTIL falls on where those dates are.
-      rule.until = dateIn(floatingZone, epochOf(until, floatingZone));
-    } else if (!dtstart.isDate && until.isDate) {
+  if (until && !dtstart.isDate) {
+    if (until.isDate) {
       rule.until = ICAL.Time.fromData({ year: until.year, month: until.month, day: until.day, hour: 23, minute: 59, second: 59, isDate: false }, dtstart.zone);
-    } else if (!until.isDate && until.zone === ICAL.Timezone.localTimezone) {
+    } else if (until.zone === ICAL.Timezone.localTimezone) {
       until.zone = dtstart.zone;
     }
   }
