@@ -23,7 +23,7 @@ export class IanaZone extends ICAL.Timezone {
  * CLDR's windowsZones.xml maps them for territory 001. Outlook files normally define these zones in a
  * VTIMEZONE, which is used first; this table only serves files that leave the definition out.
  */
-const WINDOWS_ZONES: Record<string, string> = {
+export const WINDOWS_ZONES: Readonly<Record<string, string>> = {
   'Dateline Standard Time': 'Etc/GMT+12',
   'UTC-11': 'Etc/GMT+11',
   'Aleutian Standard Time': 'America/Adak',
