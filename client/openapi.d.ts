@@ -5212,6 +5212,14 @@ export interface paths {
                                     bookingUid?: string;
                                 }[];
                             };
+                            /** @description svc: hosts treated as busy where their connected calendars cannot be read (never shown free). Present only when not empty. */
+                            degradedHosts?: {
+                                userId: number;
+                                /** @description invalid_credentials: the calendar provider refused the connection (connect it again); sync_failing: reads have failed for longer than the grace period; never_synced: not read yet; beyond_sync_range: later than the time svc keeps synced. */
+                                reason: "invalid_credentials" | "sync_failing" | "never_synced" | "beyond_sync_range";
+                                /** Format: date-time */
+                                since: string;
+                            }[];
                         };
                     };
                 };
@@ -6219,6 +6227,2189 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/v2/calendars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get all calendars
+         * @description Your connected calendars, each with its calendars, which of them are read for busy time (`isSelected`), and (svc) how each one’s sync stands.
+         *
+         *     OAuth scope: `APPS_READ`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                connectedCalendars: {
+                                    integration: {
+                                        name: string;
+                                        type: string;
+                                        slug: string;
+                                        title: string;
+                                        variant: string;
+                                        categories: string[];
+                                        description: string;
+                                        logo: string;
+                                        publisher: string;
+                                        url: string;
+                                        email: string;
+                                        locationOption: null;
+                                    };
+                                    credentialId: number;
+                                    delegationCredentialId: null;
+                                    invalid: boolean;
+                                    primary?: {
+                                        externalId: string;
+                                        integration: string;
+                                        name: string;
+                                        primary: boolean | null;
+                                        readOnly: boolean;
+                                        isSelected: boolean;
+                                        credentialId: number;
+                                        delegationCredentialId: null;
+                                        /** @description svc: how the calendar’s busy time is kept. */
+                                        sync: {
+                                            lastSyncedAt: string | null;
+                                            failingSince: string | null;
+                                            failure: string | null;
+                                            /** @description true: the calendar cannot be trusted now, and its owner counts as busy where it would apply. */
+                                            degraded: boolean;
+                                        };
+                                    };
+                                    calendars: {
+                                        externalId: string;
+                                        integration: string;
+                                        name: string;
+                                        primary: boolean | null;
+                                        readOnly: boolean;
+                                        isSelected: boolean;
+                                        credentialId: number;
+                                        delegationCredentialId: null;
+                                        /** @description svc: how the calendar’s busy time is kept. */
+                                        sync: {
+                                            lastSyncedAt: string | null;
+                                            failingSince: string | null;
+                                            failure: string | null;
+                                            /** @description true: the calendar cannot be trusted now, and its owner counts as busy where it would apply. */
+                                            degraded: boolean;
+                                        };
+                                    }[];
+                                }[];
+                                destinationCalendar: null;
+                            };
+                        };
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "Access token is missing the required scope APPS_READ",
+                         *         "details": {
+                         *           "reason": "insufficient_scope"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/calendars/ics-feed/save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save an ICS feed
+         * @description Reads each feed before saving (a feed that cannot be read saves nothing), then keeps its busy time in sync (every SVC_CALENDAR_POLL_MS, 5 minutes by default). Saving again replaces your earlier feeds. Addresses inside your network are refused unless svc runs with SVC_ALLOW_PRIVATE_WEBHOOKS=1.
+         *
+         *     OAuth scope: `APPS_WRITE`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description http(s) or webcal addresses of iCalendar feeds (a secret address works: it is stored sealed and never shown again). */
+                        urls: string[];
+                        /**
+                         * @description Feeds are only read; kept for the reference’s shape.
+                         * @default true
+                         */
+                        readOnly?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                id: number;
+                                type: string;
+                                userId: number;
+                                teamId: null;
+                                appId: string;
+                                invalid: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `calendar_provider_unavailable`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/ics-feed/save",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "urls is required",
+                         *         "details": {
+                         *           "reason": "validation_failed",
+                         *           "errors": [
+                         *             {
+                         *               "property": "urls",
+                         *               "constraints": {
+                         *                 "required": "urls is required"
+                         *               }
+                         *             }
+                         *           ]
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/ics-feed/save",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/ics-feed/save",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "Access token is missing the required scope APPS_WRITE",
+                         *         "details": {
+                         *           "reason": "insufficient_scope"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `PayloadTooLargeException`. The body is larger than SVC_BODY_LIMIT_BYTES (1 MiB by default). `details.reason`: `FST_ERR_CTP_BODY_TOO_LARGE`. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/ics-feed/save",
+                         *       "error": {
+                         *         "code": "PayloadTooLargeException",
+                         *         "message": "Request body is too large",
+                         *         "details": {
+                         *           "reason": "FST_ERR_CTP_BODY_TOO_LARGE"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnsupportedMediaTypeException`. The body is not `application/json`. `details.reason`: `FST_ERR_CTP_INVALID_MEDIA_TYPE`. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/ics-feed/save",
+                         *       "error": {
+                         *         "code": "UnsupportedMediaTypeException",
+                         *         "message": "Unsupported Media Type",
+                         *         "details": {
+                         *           "reason": "FST_ERR_CTP_INVALID_MEDIA_TYPE"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/ics-feed/save",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/ics-feed/save",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/ics-feed/save",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/calendars/ics-feed/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check an ICS feed
+         * @description OAuth scope: `APPS_READ`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `calendar_not_connected`, `calendar_credentials_invalid`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/ics-feed/check",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "Credentials for Ics Feed calendar not found.",
+                         *         "details": {
+                         *           "reason": "calendar_not_connected"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`, `calendar_unreadable`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/ics-feed/check",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/ics-feed/check",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "Access token is missing the required scope APPS_READ",
+                         *         "details": {
+                         *           "reason": "insufficient_scope"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/ics-feed/check",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/ics-feed/check",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/ics-feed/check",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/calendars/busy-times": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get busy times
+         * @description The busy time svc keeps of your calendars (what slots are computed with), read from its store: no calendar provider is called.
+         *
+         *     OAuth scope: `APPS_READ`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description IANA time zone the bare dates are read in. */
+                    loggedInUsersTz: string;
+                    /** @description YYYY-MM-DD or an ISO 8601 date-time. */
+                    dateFrom?: string;
+                    /** @description YYYY-MM-DD (the whole day is included) or an ISO 8601 date-time. */
+                    dateTo?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                /** Format: date-time */
+                                start: string;
+                                /** Format: date-time */
+                                end: string;
+                                source: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/busy-times?",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "loggedInUsersTz is required",
+                         *         "details": {
+                         *           "reason": "validation_failed",
+                         *           "errors": [
+                         *             {
+                         *               "property": "loggedInUsersTz",
+                         *               "constraints": {
+                         *                 "required": "loggedInUsersTz is required"
+                         *               }
+                         *             }
+                         *           ]
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/busy-times",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/busy-times",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "Access token is missing the required scope APPS_READ",
+                         *         "details": {
+                         *           "reason": "insufficient_scope"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/busy-times",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/busy-times",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/busy-times",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/calendars/{calendar}/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save Apple calendar credentials
+         * @description `apple`: an Apple ID and an app-specific password for iCloud. svc: `caldav` with a `serverUrl` connects any CalDAV server. The account is read before anything is saved; its primary calendar is then read for busy time (select others with POST /v2/selected-calendars).
+         *
+         *     OAuth scope: `APPS_WRITE`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    calendar: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description For Apple: the Apple ID email. */
+                        username: string;
+                        /** @description For Apple: an app-specific password. Stored sealed, never shown again. */
+                        password: string;
+                        /** @description svc: the CalDAV server (Nextcloud, Fastmail, Radicale...). Apple: https://caldav.icloud.com when absent; required for caldav. */
+                        serverUrl?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `unknown_calendar`, `calendar_credentials_empty`, `calendar_connect_failed`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/credentials",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "username is required; password is required",
+                         *         "details": {
+                         *           "reason": "validation_failed",
+                         *           "errors": [
+                         *             {
+                         *               "property": "username",
+                         *               "constraints": {
+                         *                 "required": "username is required"
+                         *               }
+                         *             },
+                         *             {
+                         *               "property": "password",
+                         *               "constraints": {
+                         *                 "required": "password is required"
+                         *               }
+                         *             }
+                         *           ]
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/credentials",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/credentials",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "Access token is missing the required scope APPS_WRITE",
+                         *         "details": {
+                         *           "reason": "insufficient_scope"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `PayloadTooLargeException`. The body is larger than SVC_BODY_LIMIT_BYTES (1 MiB by default). `details.reason`: `FST_ERR_CTP_BODY_TOO_LARGE`. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/credentials",
+                         *       "error": {
+                         *         "code": "PayloadTooLargeException",
+                         *         "message": "Request body is too large",
+                         *         "details": {
+                         *           "reason": "FST_ERR_CTP_BODY_TOO_LARGE"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnsupportedMediaTypeException`. The body is not `application/json`. `details.reason`: `FST_ERR_CTP_INVALID_MEDIA_TYPE`. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/credentials",
+                         *       "error": {
+                         *         "code": "UnsupportedMediaTypeException",
+                         *         "message": "Unsupported Media Type",
+                         *         "details": {
+                         *           "reason": "FST_ERR_CTP_INVALID_MEDIA_TYPE"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/credentials",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/credentials",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/credentials",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/calendars/{calendar}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check a calendar connection
+         * @description OAuth scope: `APPS_READ`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    calendar: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `calendar_not_connected`, `calendar_credentials_invalid`, `unknown_calendar`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/check",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "Credentials for Ics Feed calendar not found.",
+                         *         "details": {
+                         *           "reason": "calendar_not_connected"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`, `calendar_unreadable`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/check",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/check",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "Access token is missing the required scope APPS_READ",
+                         *         "details": {
+                         *           "reason": "insufficient_scope"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/check",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/check",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/check",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/calendars/{calendar}/disconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disconnect a calendar
+         * @description OAuth scope: `APPS_WRITE`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    calendar: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description credentialId of the connection */
+                        id: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                id: number;
+                                type: string;
+                                userId: number;
+                                teamId: null;
+                                appId: string;
+                                invalid: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `unknown_calendar`, `calendar_type_mismatch`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/disconnect",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "id is required",
+                         *         "details": {
+                         *           "reason": "validation_failed",
+                         *           "errors": [
+                         *             {
+                         *               "property": "id",
+                         *               "constraints": {
+                         *                 "required": "id is required"
+                         *               }
+                         *             }
+                         *           ]
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/disconnect",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/disconnect",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "Access token is missing the required scope APPS_WRITE",
+                         *         "details": {
+                         *           "reason": "insufficient_scope"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `calendar_connection_not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/disconnect",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "Calendar connection with id 42 not found",
+                         *         "details": {
+                         *           "reason": "calendar_connection_not_found"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `PayloadTooLargeException`. The body is larger than SVC_BODY_LIMIT_BYTES (1 MiB by default). `details.reason`: `FST_ERR_CTP_BODY_TOO_LARGE`. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/disconnect",
+                         *       "error": {
+                         *         "code": "PayloadTooLargeException",
+                         *         "message": "Request body is too large",
+                         *         "details": {
+                         *           "reason": "FST_ERR_CTP_BODY_TOO_LARGE"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnsupportedMediaTypeException`. The body is not `application/json`. `details.reason`: `FST_ERR_CTP_INVALID_MEDIA_TYPE`. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/disconnect",
+                         *       "error": {
+                         *         "code": "UnsupportedMediaTypeException",
+                         *         "message": "Unsupported Media Type",
+                         *         "details": {
+                         *           "reason": "FST_ERR_CTP_INVALID_MEDIA_TYPE"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/disconnect",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/disconnect",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/disconnect",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/selected-calendars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a selected calendar
+         * @description Reads one of your calendars for busy time from now on (it is read at once).
+         *
+         *     OAuth scope: `APPS_WRITE`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The connection type: apple_calendar, caldav_calendar, ics-feed_calendar... */
+                        integration: string;
+                        externalId: string;
+                        credentialId: number;
+                        delegationCredentialId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                userId: number;
+                                integration: string;
+                                externalId: string;
+                                credentialId: number;
+                            };
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/selected-calendars",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "integration is required; externalId is required; credentialId is required",
+                         *         "details": {
+                         *           "reason": "validation_failed",
+                         *           "errors": [
+                         *             {
+                         *               "property": "integration",
+                         *               "constraints": {
+                         *                 "required": "integration is required"
+                         *               }
+                         *             },
+                         *             {
+                         *               "property": "externalId",
+                         *               "constraints": {
+                         *                 "required": "externalId is required"
+                         *               }
+                         *             },
+                         *             {
+                         *               "property": "credentialId",
+                         *               "constraints": {
+                         *                 "required": "credentialId is required"
+                         *               }
+                         *             }
+                         *           ]
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/selected-calendars",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/selected-calendars",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "Access token is missing the required scope APPS_WRITE",
+                         *         "details": {
+                         *           "reason": "insufficient_scope"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `calendar_connection_not_found`, `selected_calendar_not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/selected-calendars",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "Calendar connection with id 42 not found",
+                         *         "details": {
+                         *           "reason": "calendar_connection_not_found"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `PayloadTooLargeException`. The body is larger than SVC_BODY_LIMIT_BYTES (1 MiB by default). `details.reason`: `FST_ERR_CTP_BODY_TOO_LARGE`. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/selected-calendars",
+                         *       "error": {
+                         *         "code": "PayloadTooLargeException",
+                         *         "message": "Request body is too large",
+                         *         "details": {
+                         *           "reason": "FST_ERR_CTP_BODY_TOO_LARGE"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnsupportedMediaTypeException`. The body is not `application/json`. `details.reason`: `FST_ERR_CTP_INVALID_MEDIA_TYPE`. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/selected-calendars",
+                         *       "error": {
+                         *         "code": "UnsupportedMediaTypeException",
+                         *         "message": "Unsupported Media Type",
+                         *         "details": {
+                         *           "reason": "FST_ERR_CTP_INVALID_MEDIA_TYPE"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/selected-calendars",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/selected-calendars",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/selected-calendars",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /**
+         * Delete a selected calendar
+         * @description Stops reading one of your calendars for busy time.
+         *
+         *     OAuth scope: `APPS_WRITE`.
+         */
+        delete: {
+            parameters: {
+                query: {
+                    integration: string;
+                    externalId: string;
+                    credentialId: number;
+                    delegationCredentialId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                userId: number;
+                                integration: string;
+                                externalId: string;
+                                credentialId: number;
+                            };
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/selected-calendars?",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "integration is required; externalId is required; credentialId is required",
+                         *         "details": {
+                         *           "reason": "validation_failed",
+                         *           "errors": [
+                         *             {
+                         *               "property": "integration",
+                         *               "constraints": {
+                         *                 "required": "integration is required"
+                         *               }
+                         *             },
+                         *             {
+                         *               "property": "externalId",
+                         *               "constraints": {
+                         *                 "required": "externalId is required"
+                         *               }
+                         *             },
+                         *             {
+                         *               "property": "credentialId",
+                         *               "constraints": {
+                         *                 "required": "credentialId is required"
+                         *               }
+                         *             }
+                         *           ]
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/selected-calendars",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/selected-calendars",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "Access token is missing the required scope APPS_WRITE",
+                         *         "details": {
+                         *           "reason": "insufficient_scope"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `calendar_connection_not_found`, `selected_calendar_not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/selected-calendars",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "Calendar connection with id 42 not found",
+                         *         "details": {
+                         *           "reason": "calendar_connection_not_found"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/selected-calendars",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/selected-calendars",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/selected-calendars",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v2/bookings": {

@@ -30,6 +30,21 @@ export interface Config {
   mail: MailConfig;
   login: LoginLimits;
   mailLimits: MailLimits;
+  calendars: CalendarsConfig;
+}
+
+/** Connected calendars: how their busy time is synced and when it stops being trusted. */
+export interface CalendarsConfig {
+  /** How often each selected calendar is read (push, where a provider offers it, comes on top). */
+  pollMs: number;
+  /** A calendar failing longer than this makes its owner unavailable. */
+  failureGraceMs: number;
+  /** Busy time is kept from 2 days back to this many days ahead; later times count as busy. */
+  syncDays: number;
+  /** The longest one provider call may take. */
+  requestTimeoutMs: number;
+  /** The largest feed or answer read. */
+  maxResponseBytes: number;
 }
 
 /** Failed web logins allowed before each further attempt waits (see modules/auth/login-failures.service.ts). */
@@ -131,6 +146,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const webhookTimeoutMs = int(env, 'SVC_WEBHOOK_TIMEOUT_MS', 10_000, 1);
+  const calendars: CalendarsConfig = {
+    pollMs: int(env, 'SVC_CALENDAR_POLL_MS', 300_000, 1_000),
+    failureGraceMs: int(env, 'SVC_CALENDAR_FAILURE_GRACE_MS', 900_000, 0),
+    syncDays: int(env, 'SVC_CALENDAR_SYNC_DAYS', 400, 1),
+    requestTimeoutMs: int(env, 'SVC_CALENDAR_REQUEST_TIMEOUT_MS', 15_000, 1),
+    maxResponseBytes: int(env, 'SVC_CALENDAR_MAX_RESPONSE_BYTES', 20 * 1024 * 1024, 1024),
+  };
   const jobs: JobsConfig = {
     retryBaseMs: int(env, 'SVC_JOB_RETRY_BASE_MS', 10_000, 1),
     leaseMs: int(env, 'SVC_JOB_LEASE_MS', 60_000, 1000),
@@ -173,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey,
     allowPrivateWebhooks: env.SVC_ALLOW_PRIVATE_WEBHOOKS === '1',
     webhookTimeoutMs,
+    calendars,
     jobs,
     fixedNow: fixedNow(env),
     mail: loadMailConfig(env),

@@ -9,3 +9,4 @@ export * from './schema/teams.js';
 export * from './schema/platform.js';
 export * from './schema/oauth.js';
 export * from './schema/mail.js';
+export * from './schema/calendars.js';

@@ -7,6 +7,16 @@ import type { ExampleRoute } from './openapi-error-examples.js';
  * test/foundation/openapi-examples.test.ts checks each against the throw sites of src/.
  */
 export const REASON_MESSAGES: Readonly<Record<string, string>> = {
+  calendar_connect_failed: 'Could not add this CalDAV account: unauthorized: the server refused the credentials (401)',
+  calendar_connection_not_found: 'Calendar connection with id 42 not found',
+  calendar_credentials_empty: 'Username or password cannot be empty',
+  calendar_credentials_invalid: 'Invalid Ics Feed credentials.',
+  calendar_not_connected: 'Credentials for Ics Feed calendar not found.',
+  calendar_provider_unavailable: 'ICS feeds cannot be read by this server',
+  calendar_type_mismatch: 'Calendar connection 42 is a google_calendar connection',
+  calendar_unreadable: 'Ics Feed calendar cannot be read: unreachable: HTTP 500 from https://calendar.example.com',
+  selected_calendar_not_found: 'No selected calendar found',
+  unknown_calendar: 'Invalid calendar type, available calendars are: google, office365, apple, caldav, ics-feed',
   access_token_expired: 'ACCESS_TOKEN_IS_EXPIRED',
   booking_conflict: "This booking's time is no longer available: another booking holds it.",
   booking_not_found: 'Booking with uid=5a9e8b6b-1047-467d-afe4-e90a25cedf61 was not found in the database',

@@ -6,6 +6,8 @@ import { cleanUpExpiredKeys, IDEMPOTENCY_CLEANUP_JOB } from '../modules/idempote
 import { createWebhookDeliverer, WEBHOOK_DELIVERY_JOB } from '../modules/webhooks/webhook-delivery.js';
 import { bookingWebhooks, fanOutBookingEvent, WEBHOOK_FANOUT_JOB } from '../modules/webhooks/webhook-emission.js';
 import { MEETING_JOB, runMeetingJob } from '../modules/webhooks/webhook-meetings.js';
+import { CALENDAR_READERS } from '../modules/calendars/calendar-providers.js';
+import { CALENDAR_SWEEP_JOB, CALENDAR_SYNC_JOB, calendarSweep, sweepDueCalendars, syncCalendarSource } from '../modules/calendars/calendar-sync.js';
 import { HOUSEKEEPING, runHousekeeping } from './housekeeping.js';
 import { JobRegistry } from './runner.js';
 
@@ -13,12 +15,13 @@ import { JobRegistry } from './runner.js';
  * Every job kind svc knows, by module, with the runner settings of the process's config. Modules that
  * enqueue work (webhook deliveries, emails, meeting start/end) add their handler here.
  */
-export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Partial<Pick<AppContext, 'secrets'>> & { log?: InfoLog }): JobRegistry {
+export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Partial<Pick<AppContext, 'secrets' | 'changes'>> & { log?: InfoLog }): JobRegistry {
   const { config, database, log } = ctx;
   // `svc worker` has no app context: it opens secrets with the same key `svc serve` would.
   const secrets = ctx.secrets ?? lazySecretBox(config.encryptionKey, config.dataDir);
   const deliver = createWebhookDeliverer({ database, secrets, config, ...(log ? { log } : {}) });
   const mail = createMailSender({ database, config, ...(log ? { log } : {}) });
+  const calendarSync = { database, secrets, config, readers: CALENDAR_READERS, log, clock: () => config.fixedNow ?? Date.now(), changes: ctx.changes };
   return new JobRegistry(
     [
       [HOUSEKEEPING.kind, async () => void (await runHousekeeping(database.db, config.jobs, new Date()))],
@@ -28,9 +31,11 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
       [WEBHOOK_DELIVERY_JOB, deliver],
       [MEETING_JOB, (payload) => runMeetingJob(database, bookingWebhooks, payload)],
       [MAIL_SEND_JOB, mail.handler],
+      [CALENDAR_SWEEP_JOB, async () => void (await sweepDueCalendars(database, new Date()))],
+      [CALENDAR_SYNC_JOB, async (payload: { sourceId: number }) => void (await syncCalendarSource(calendarSync, payload.sourceId, Date.now()))],
     ],
     { retryBaseMs: config.jobs.retryBaseMs, leaseMs: config.jobs.leaseMs, concurrency: config.jobs.concurrency },
-    [HOUSEKEEPING],
+    [HOUSEKEEPING, calendarSweep(config.calendars)],
     [mail.close],
   );
 }

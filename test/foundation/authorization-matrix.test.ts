@@ -163,6 +163,15 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'POST /v2/bookings/:bookingUid/guests': 'bookingParticipant',
   'PATCH /v2/bookings/:bookingUid/location': 'bookingOrganizer',
   'POST /v2/webhooks': 'user',
+  'GET /v2/calendars': 'user',
+  'POST /v2/calendars/ics-feed/save': 'user',
+  'GET /v2/calendars/ics-feed/check': 'user',
+  'GET /v2/calendars/busy-times': 'user',
+  'POST /v2/calendars/:calendar/credentials': 'user',
+  'GET /v2/calendars/:calendar/check': 'user',
+  'POST /v2/calendars/:calendar/disconnect': 'user',
+  'POST /v2/selected-calendars': 'user',
+  'DELETE /v2/selected-calendars': 'user',
   'GET /v2/webhooks': 'user',
   'GET /v2/webhooks/:webhookId': 'personal403AdminOk',
   'PATCH /v2/webhooks/:webhookId': 'personal403AdminOk',
@@ -418,6 +427,8 @@ describe('authorization matrix: every route x every caller x own and other tenan
       if (name === 'webhookId' && url.startsWith('/v2/oauth-clients/')) return String(values.clientWebhookId);
       // A user's schedules under an organization: a missing one, so that a call let through changes nothing.
       if (name === 'scheduleId' && url.startsWith('/v2/organizations/')) return String(MISSING);
+      // Calendar connections are the caller's own whatever the target: any provider name serves.
+      if (name === 'calendar') return 'caldav';
       const value = values[name];
       assert.ok(value !== undefined, `no value for :${name} in ${url}`);
       return String(value);

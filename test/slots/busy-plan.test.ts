@@ -26,9 +26,9 @@ describe(`busy-time plans (${backend})`, () => {
   const from = Date.parse('2027-07-01T00:00:00Z');
   const to = from + 3 * 86_400_000;
 
-  test('hosted bookings and reservations: the end_at index bounded below and above', async () => {
+  test('hosted bookings, reservations and calendar busy time: the end_at index bounded below and above', async () => {
     const text = await plan(busyBlocksStatement({ userIds: [1, 2], from, to, now: from - 86_400_000 }));
-    for (const index of ['booking_hosts_user_id_end_at_idx', 'slot_reservations_user_id_slot_end_idx']) {
+    for (const index of ['booking_hosts_user_id_end_at_idx', 'slot_reservations_user_id_slot_end_idx', 'calendar_busy_times_user_end_idx']) {
       const line = text.split('\n').findIndex((entry) => entry.includes(index));
       assert.ok(line >= 0, `${index} is used:\n${text}`);
       const condition = text.split('\n').slice(line, line + 3).join(' ');

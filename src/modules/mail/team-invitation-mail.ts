@@ -18,7 +18,7 @@ export interface TeamInvitation {
 }
 
 /** Names chosen by users go into a subject as one short line. */
-const oneLine = (text: string, max: number) => {
+export const oneLine = (text: string, max: number) => {
   const line = text.replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 };

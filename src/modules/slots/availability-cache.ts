@@ -3,8 +3,21 @@ import type { BusyBlock, LimitBooking } from '../../scheduling/slot-query.js';
 import { END_OF_TIME } from '../../scheduling/zones.js';
 import { ByUserAndTeam } from './keyed-by-user.js';
 
-/** A busy block as read from the store; a reservation stops holding time at `liveUntil`. */
-export type StoredBusyBlock = BusyBlock & { liveUntil?: number | undefined };
+/**
+ * Why a host counts as busy throughout a range: its connected calendars cannot be trusted there
+ * (credentials refused, reads failing past the grace period, never read yet, or beyond the range synced).
+ */
+export interface CalendarDegradation {
+  reason: 'invalid_credentials' | 'sync_failing' | 'never_synced' | 'beyond_sync_range';
+  /** Since when (epoch ms). */
+  since: number;
+}
+
+/**
+ * A busy block as read from the store; a reservation stops holding time at `liveUntil`; a block with
+ * `degraded` stands for calendars that cannot be read.
+ */
+export type StoredBusyBlock = BusyBlock & { liveUntil?: number | undefined; degraded?: CalendarDegradation | undefined };
 
 interface Range {
   from: number;

@@ -7,7 +7,7 @@ import { computeSlots } from '../../scheduling/slots.js';
 import type { HostSchedule } from '../../scheduling/working-hours.js';
 import { dateOfDayNumber, formatDate, localDayNumber } from '../../scheduling/zones.js';
 import { assertLinkOf, findUsableLink } from '../event-types/private-links.service.js';
-import type { AvailabilityCache, StoredBusyBlock } from './availability-cache.js';
+import type { AvailabilityCache, CalendarDegradation, StoredBusyBlock } from './availability-cache.js';
 import { buildSlotQuery, chooseDuration, hostIdsOf, resolveSlotTarget, type SlotEventType, type SlotTarget, targetKey } from './slots.service.js';
 
 const MINUTE = 60_000;
@@ -28,6 +28,26 @@ export interface SlotList {
   slots: Slot[];
   duration: number;
   seatsPerTimeSlot: number | null;
+  /** Hosts counted busy over part of the window because their connected calendars cannot be read there. */
+  degradedHosts: DegradedHost[];
+}
+
+export interface DegradedHost extends CalendarDegradation {
+  userId: number;
+}
+
+/** The hosts whose calendars cannot be trusted somewhere in [from, to), once each (the earliest reason). */
+function degradedHostsOf(query: SlotQuery, from: number, to: number): DegradedHost[] {
+  const found: DegradedHost[] = [];
+  for (const host of query.hosts) {
+    for (const block of host.busy as readonly StoredBusyBlock[]) {
+      if (block.degraded && block.start < to && block.end > from) {
+        found.push({ userId: host.userId, ...block.degraded });
+        break;
+      }
+    }
+  }
+  return found;
 }
 
 /**
@@ -129,7 +149,7 @@ export async function listSlots(db: Db, cache: AvailabilityCache, input: ListSlo
     const query = await buildSlotQuery(db, eventType, { from: input.from, to: input.to, duration, now, ignoreBookingUid: input.bookingUidToReschedule }, cache);
     // The listing is printed without its hosts: they are not kept.
     const slots = computeSlots(query).map((slot) => ({ ...slot, hostIds: NO_HOSTS }));
-    return { query, list: { slots, duration, seatsPerTimeSlot: eventType.rules.seatsPerTimeSlot } };
+    return { query, list: { slots, duration, seatsPerTimeSlot: eventType.rules.seatsPerTimeSlot, degradedHosts: degradedHostsOf(query, input.from, input.to) } };
   };
   if (!listingOutlivesNow(eventType, input)) return (await compute()).list;
   const key = `${targetKey(target)}|${input.from}|${input.to}|${duration}`;

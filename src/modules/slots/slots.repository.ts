@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { eventTypes, schedules, slotReservations, teams, users } from '../../db/schema.js';
 import type { LimitBooking } from '../../scheduling/slot-query.js';
-import type { StoredBusyBlock } from './availability-cache.js';
+import type { CalendarDegradation, StoredBusyBlock } from './availability-cache.js';
 
 /**
  * The availability read model: what the slot engine needs about an event type, its hosts and their
@@ -117,9 +117,12 @@ interface BusyRow {
   pending: boolean;
   blocks_while_pending: boolean;
   uid: string | null;
-  source: 'booking' | 'reservation';
+  source: 'booking' | 'reservation' | 'calendar' | 'unavailable';
   seats: number;
   live_until_ms: number | null;
+  /** Unavailable rows: why the host's calendars cannot be trusted, and since when. */
+  reason: CalendarDegradation['reason'] | null;
+  since_ms: number | null;
 }
 
 /**
@@ -150,18 +153,32 @@ export function busyBlocksStatement(query: BusyQuery): SQL {
       coalesce((et.confirmation_policy ->> 'blockUnconfirmedBookingsInBooker')::boolean, false) as blocks_while_pending,
       b.uid, 'booking' as source,
       case when et.seats_per_time_slot is null then 1 else (select count(*)::int from booking_attendees a where a.booking_id = b.id) end as seats,
-      null::float8 as live_until_ms
+      null::float8 as live_until_ms, null::text as reason, null::float8 as since_ms
     from booking_hosts bh join bookings b on b.id = bh.booking_id left join event_types et on et.id = b.event_type_id
     where bh.user_id in ${query.userIds} and bh.status in ('accepted', 'pending')
       and bh.end_at > ${from}::timestamptz and bh.end_at < ${to}::timestamptz + ${LONGEST_BOOKING} and bh.start_at < ${to}::timestamptz
     union all
     select r.user_id, (extract(epoch from r.slot_start) * 1000)::float8, (extract(epoch from r.slot_end) * 1000)::float8,
       et.before_event_buffer, et.after_event_buffer, r.event_type_id, false, false, null, 'reservation', 1,
-      (extract(epoch from r.reserved_until) * 1000)::float8
+      (extract(epoch from r.reserved_until) * 1000)::float8, null, null
     from slot_reservations r join event_types et on et.id = r.event_type_id
     where r.user_id in ${query.userIds} and r.reserved_until > ${iso(query.now)}::timestamptz
       and r.slot_end > ${from}::timestamptz and r.slot_end < ${to}::timestamptz + ${LONGEST_BOOKING} and r.slot_start < ${to}::timestamptz
       and r.uid <> ${query.exceptReservationUid ?? ''}
+    union all
+    select c.user_id, (extract(epoch from c.start_at) * 1000)::float8, (extract(epoch from c.end_at) * 1000)::float8,
+      0, 0, null, false, false, null, 'calendar', 1, null, null, null
+    from calendar_busy_times c join calendar_sources s on s.id = c.source_id
+    where c.user_id in ${query.userIds} and s.selected
+      and c.end_at > ${from}::timestamptz and c.end_at < ${to}::timestamptz + interval '24 hours' and c.start_at < ${to}::timestamptz
+    union all
+    select s.user_id,
+      case when cc.invalid or s.degraded then ${query.from}::float8 else greatest(${query.from}::float8, (extract(epoch from s.synced_to) * 1000)::float8) end,
+      ${query.to}::float8, 0, 0, null, false, false, null, 'unavailable', 1, null,
+      case when cc.invalid then 'invalid_credentials' when s.last_synced_at is null then 'never_synced' when s.degraded then 'sync_failing' else 'beyond_sync_range' end,
+      (extract(epoch from coalesce(case when cc.invalid then cc.updated_at end, s.failing_since, s.created_at)) * 1000)::float8
+    from calendar_sources s join calendar_connections cc on cc.id = s.connection_id
+    where s.user_id in ${query.userIds} and s.selected and (cc.invalid or s.degraded or s.synced_to is null or s.synced_to < ${to}::timestamptz)
   `;
 }
 
@@ -174,6 +191,17 @@ export async function listBusyBlocks(db: Db, query: BusyQuery): Promise<Map<numb
   const byUser = new Map<number, StoredBusyBlock[]>(query.userIds.map((id) => [id, []]));
   if (query.userIds.length === 0) return byUser;
   const result = await db.execute(busyBlocksStatement(query));  for (const row of (result as unknown as { rows: BusyRow[] }).rows) {
+    if (row.source === 'unavailable') {
+      byUser.get(row.user_id)?.push({
+        start: row.start_ms,
+        end: row.end_ms,
+        bufferBefore: 0,
+        bufferAfter: 0,
+        source: 'calendar',
+        degraded: { reason: row.reason!, since: row.since_ms! },
+      });
+      continue;
+    }
     byUser.get(row.user_id)?.push({
       start: row.start_ms,
       end: row.end_ms,

@@ -73,3 +73,18 @@ export const ReservedSlotOutput_2024_09_04 = Type.Object({
 });
 
 export const ReservationUidParams = Type.Object({ uid: Type.String({ minLength: 1, maxLength: 100 }) });
+
+/**
+ * svc: hosts counted busy over part of the window because their connected calendars cannot be read
+ * there (present only when there are some).
+ */
+export const DegradedHosts = Type.Array(
+  Type.Object({
+    userId: Type.Integer(),
+    reason: Type.Union([Type.Literal('invalid_credentials'), Type.Literal('sync_failing'), Type.Literal('never_synced'), Type.Literal('beyond_sync_range')], {
+      description: 'invalid_credentials: the calendar provider refused the connection (connect it again); sync_failing: reads have failed for longer than the grace period; never_synced: not read yet; beyond_sync_range: later than the time svc keeps synced.',
+    }),
+    since: Type.String({ format: 'date-time' }),
+  }),
+  { description: 'svc: hosts treated as busy where their connected calendars cannot be read (never shown free). Present only when not empty.' },
+);

@@ -77,6 +77,17 @@ export const en: MailTexts = {
       'If you did not expect this, decline it or ignore this message.',
     ].join('\n'),
   },
+  calendarBroken: {
+    greeting: 'Hello {name},',
+    greetingWithoutName: 'Hello,',
+    subject: 'Your calendar "{calendar}" can no longer be read',
+    body: [
+      '{app} refused svc\'s access to your calendar "{calendar}".',
+      'Until you connect it again, svc cannot see when you are busy, so you are shown as unavailable to everyone booking you.',
+      '',
+      'Connect it again (or disconnect it) through your scheduling app, or with the API: GET /v2/calendars lists the connection as invalid.',
+    ].join('\n'),
+  },
   labels: {
     what: 'What',
     when: 'When',

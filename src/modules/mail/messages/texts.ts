@@ -46,6 +46,16 @@ export interface MailTexts {
     subject: string;
     body: string;
   };
+  /**
+   * To a user whose connected calendar refused svc's credentials (once per breakage). Placeholders:
+   * {calendar}, {app}; {name} in `greeting`.
+   */
+  calendarBroken: {
+    greeting: string;
+    greetingWithoutName: string;
+    subject: string;
+    body: string;
+  };
   labels: {
     what: string;
     when: string;

@@ -1,0 +1,110 @@
+// Connected calendars: a user's connections to outside calendars (the reference's credentials), the
+// calendars each connection holds, and the busy time synced from them.
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.js';
+import { users } from './users.js';
+
+/** The reference's credential types (`type`) and app ids (`appId`) of calendar connections. */
+export type CalendarConnectionType = 'ics-feed_calendar' | 'apple_calendar' | 'caldav_calendar' | 'google_calendar' | 'office365_calendar';
+
+/**
+ * One connection to an outside account (the reference's credential): what it takes to read it, sealed
+ * (feed URLs can carry secret tokens; CalDAV passwords; OAuth refresh tokens), never returned.
+ */
+export const calendarConnections = pgTable(
+  'calendar_connections',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type').$type<CalendarConnectionType>().notNull(),
+    appId: text('app_id').notNull(),
+    /** JSON of the provider's credentials, sealed with the process's secret box. */
+    credentialsSealed: text('credentials_sealed').notNull(),
+    /** The provider refused the credentials: the owner must connect again. */
+    invalid: boolean('invalid').notNull().default(false),
+    /** When the owner was mailed that the connection is broken (once per breakage). */
+    ownerToldAt: timestamp('owner_told_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('calendar_connections_user_id_idx').on(t.userId)],
+);
+
+/** Sync bookkeeping a provider hands back: ETag and Last-Modified of a feed; sync token and ctag of CalDAV. */
+export interface CalendarSyncState {
+  etag?: string | null;
+  lastModified?: string | null;
+  syncToken?: string | null;
+  ctag?: string | null;
+}
+
+/**
+ * A calendar of a connection. `selected` calendars are read for busy time (the reference's selected
+ * calendars); their sync state says how far the stored busy time can be trusted.
+ */
+export const calendarSources = pgTable(
+  'calendar_sources',
+  {
+    id: serial('id').primaryKey(),
+    connectionId: integer('connection_id')
+      .notNull()
+      .references(() => calendarConnections.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    externalId: text('external_id').notNull(),
+    name: text('name').notNull(),
+    isPrimary: boolean('is_primary').notNull().default(false),
+    readOnly: boolean('read_only').notNull().default(true),
+    timeZone: text('time_zone'),
+    selected: boolean('selected').notNull().default(true),
+    syncState: jsonb('sync_state').$type<CalendarSyncState>().notNull().default({}),
+    /** Busy time is stored for [synced_from, synced_to) as of the last successful sync. */
+    syncedFrom: timestamp('synced_from', { withTimezone: true }),
+    syncedTo: timestamp('synced_to', { withTimezone: true }),
+    lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
+    /** First failure of the current run of failures; null while syncs succeed. */
+    failingSince: timestamp('failing_since', { withTimezone: true }),
+    failure: text('failure'),
+    /**
+     * Set by the sync job once failures outlast the grace period (or the calendar was never read):
+     * its owner is then unavailable, never silently free.
+     */
+    degraded: boolean('degraded').notNull().default(true),
+    nextSyncAt: timestamp('next_sync_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('calendar_sources_connection_external_idx').on(t.connectionId, t.externalId),
+    index('calendar_sources_user_id_idx').on(t.userId),
+    index('calendar_sources_next_sync_idx').on(t.nextSyncAt),
+  ],
+);
+
+/**
+ * Busy time of a calendar within its synced range. An event longer than a day is stored in pieces of
+ * at most 24 hours, so the slot query bounds its index range on both ends as it does for bookings.
+ */
+export const calendarBusyTimes = pgTable(
+  'calendar_busy_times',
+  {
+    id: serial('id').primaryKey(),
+    sourceId: integer('source_id')
+      .notNull()
+      .references(() => calendarSources.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull(),
+    /** The provider's key of the object it came from (CalDAV href); '' for a feed read whole. */
+    objectKey: text('object_key').notNull().default(''),
+    uid: text('uid'),
+    startAt: timestamp('start_at', { withTimezone: true }).notNull(),
+    endAt: timestamp('end_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('calendar_busy_times_user_end_idx').on(t.userId, t.endAt),
+    index('calendar_busy_times_source_key_idx').on(t.sourceId, t.objectKey),
+    check('calendar_busy_times_piece_check', sql`${t.endAt} > ${t.startAt} and ${t.endAt} - ${t.startAt} <= interval '24 hours'`),
+  ],
+);

@@ -1,0 +1,27 @@
+import type { CalendarConnectionType, CalendarSyncState } from '../../db/schema.js';
+import type { ExternalCalendar } from '../../integrations/calendar-types.js';
+import type { OutboundPolicy } from '../../integrations/outbound-fetch.js';
+
+/** What one read of a calendar brought: iCalendar objects to expand, and objects gone. */
+export interface CalendarRead {
+  /** true: `objects` is the whole calendar (everything stored before is replaced). */
+  full: boolean;
+  objects: { key: string; ics: string }[];
+  /** Keys of objects deleted since the last read (incremental reads only). */
+  removed: string[];
+  state: CalendarSyncState;
+  /** The calendar's name as the provider now gives it, if it gives one. */
+  name?: string | null | undefined;
+}
+
+/**
+ * How svc reads one kind of connection (an adapter of src/integrations behind it). `credentials` is
+ * the connection's opened secret; `state` is empty when a full read is wanted.
+ */
+export interface CalendarReader {
+  /** The calendars the credentials reach, to store as sources when connecting. */
+  discover(credentials: unknown, policy: OutboundPolicy): Promise<ExternalCalendar[]>;
+  read(credentials: unknown, externalId: string, state: CalendarSyncState, policy: OutboundPolicy): Promise<CalendarRead>;
+}
+
+export type CalendarReaders = Partial<Record<CalendarConnectionType, CalendarReader>>;

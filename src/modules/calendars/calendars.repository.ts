@@ -1,0 +1,202 @@
+import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { CHANGES_CHANNEL, formatChange } from '../../db/change-feed.js';
+import type { Db } from '../../db/client.js';
+import { calendarBusyTimes, calendarConnections, type CalendarConnectionType, calendarSources, type CalendarSyncState, users } from '../../db/schema.js';
+import type { ExternalBusyInterval, ExternalCalendar } from '../../integrations/calendar-types.js';
+
+export type CalendarConnectionRow = typeof calendarConnections.$inferSelect;
+export type CalendarSourceRow = typeof calendarSources.$inferSelect;
+
+const DAY = 86_400_000;
+
+export async function insertConnection(db: Db, row: { userId: number; type: CalendarConnectionType; appId: string; credentialsSealed: string }): Promise<CalendarConnectionRow> {
+  const [connection] = await db.insert(calendarConnections).values(row).returning();
+  return connection!;
+}
+
+export async function insertSources(
+  db: Db,
+  connection: CalendarConnectionRow,
+  calendars: readonly ExternalCalendar[],
+  nextSyncAt: Date,
+  selected: (calendar: ExternalCalendar) => boolean = () => true,
+): Promise<CalendarSourceRow[]> {
+  if (calendars.length === 0) return [];
+  return db
+    .insert(calendarSources)
+    .values(
+      calendars.map((calendar) => ({
+        connectionId: connection.id,
+        userId: connection.userId,
+        externalId: calendar.externalId,
+        name: calendar.name,
+        isPrimary: calendar.primary,
+        readOnly: calendar.readOnly,
+        timeZone: calendar.timeZone,
+        selected: selected(calendar),
+        nextSyncAt,
+      })),
+    )
+    .returning();
+}
+
+export async function listConnectionsOf(db: Db, userId: number, type?: CalendarConnectionType): Promise<CalendarConnectionRow[]> {
+  return db
+    .select()
+    .from(calendarConnections)
+    .where(and(eq(calendarConnections.userId, userId), type ? eq(calendarConnections.type, type) : undefined))
+    .orderBy(asc(calendarConnections.id));
+}
+
+export async function listSourcesOf(db: Db, userId: number): Promise<CalendarSourceRow[]> {
+  return db.select().from(calendarSources).where(eq(calendarSources.userId, userId)).orderBy(asc(calendarSources.connectionId), asc(calendarSources.id));
+}
+
+export async function findSourceForSync(db: Db, sourceId: number): Promise<{ source: CalendarSourceRow; connection: CalendarConnectionRow } | undefined> {
+  const [row] = await db
+    .select({ source: calendarSources, connection: calendarConnections })
+    .from(calendarSources)
+    .innerJoin(calendarConnections, eq(calendarConnections.id, calendarSources.connectionId))
+    .where(eq(calendarSources.id, sourceId));
+  return row;
+}
+
+/** Locks a source row for its sync's write (two syncs of one calendar must not interleave their replace). */
+export async function lockSource(db: Db, sourceId: number): Promise<CalendarSourceRow | undefined> {
+  const [row] = await db.select().from(calendarSources).where(eq(calendarSources.id, sourceId)).for('update');
+  return row;
+}
+
+export async function deleteConnections(db: Db, ids: readonly number[]): Promise<void> {
+  if (ids.length > 0) await db.delete(calendarConnections).where(inArray(calendarConnections.id, [...ids]));
+}
+
+/** Sources whose next sync is due, oldest first (the sweep queues a sync job for each). */
+export async function listDueSources(db: Db, now: Date, limit: number): Promise<{ id: number; nextSyncAt: Date }[]> {
+  return db
+    .select({ id: calendarSources.id, nextSyncAt: calendarSources.nextSyncAt })
+    .from(calendarSources)
+    .where(lte(calendarSources.nextSyncAt, now))
+    .orderBy(asc(calendarSources.nextSyncAt))
+    .limit(limit);
+}
+
+/** Intervals cut into pieces of at most a day (the table's check; the busy query relies on it). */
+export function piecesOf<T extends ExternalBusyInterval>(intervals: readonly T[]): T[] {
+  const pieces: T[] = [];
+  for (const interval of intervals) {
+    for (let start = interval.start; start < interval.end; start += DAY) pieces.push({ ...interval, start, end: Math.min(interval.end, start + DAY) });
+  }
+  return pieces;
+}
+
+/** Rows inserted per statement: far under PostgreSQL's 65,535 parameters at 6 a row. */
+const INSERT_BATCH = 2_000;
+
+/**
+ * Replaces the busy time the source holds under `objectKeys` (all of it when null) with `intervals`,
+ * leaving out events whose UID is one of the owner's bookings: svc wrote those, and the booking is
+ * busy on its own (and must not block its own reschedule).
+ */
+export async function replaceBusyTimes(
+  db: Db,
+  source: Pick<CalendarSourceRow, 'id' | 'userId'>,
+  objectKeys: readonly string[] | null,
+  intervals: readonly (ExternalBusyInterval & { objectKey: string })[],
+): Promise<void> {
+  await db
+    .delete(calendarBusyTimes)
+    .where(and(eq(calendarBusyTimes.sourceId, source.id), objectKeys === null ? undefined : inArray(calendarBusyTimes.objectKey, [...objectKeys])));
+  const uids = [...new Set(intervals.map((interval) => interval.uid).filter((uid): uid is string => uid !== null))];
+  const own = uids.length === 0 ? new Set<string>() : await ownBookingUids(db, source.userId, uids);
+  const rows = piecesOf(intervals.filter((interval) => interval.uid === null || !own.has(interval.uid)))
+    .map((piece) => ({ sourceId: source.id, userId: source.userId, objectKey: piece.objectKey, uid: piece.uid, startAt: new Date(piece.start), endAt: new Date(piece.end) }));
+  for (let index = 0; index < rows.length; index += INSERT_BATCH) await db.insert(calendarBusyTimes).values(rows.slice(index, index + INSERT_BATCH));
+}
+
+async function ownBookingUids(db: Db, userId: number, uids: readonly string[]): Promise<Set<string>> {
+  const result = await db.execute(sql`
+    select distinct b.ics_uid from bookings b join booking_hosts bh on bh.booking_id = b.id
+    where bh.user_id = ${userId} and b.ics_uid in ${uids}`);
+  return new Set((result as unknown as { rows: { ics_uid: string }[] }).rows.map((row) => row.ics_uid));
+}
+
+export interface SyncSuccess {
+  syncState: CalendarSyncState;
+  syncedFrom: Date;
+  syncedTo: Date;
+  name?: string | undefined;
+  nextSyncAt: Date;
+}
+
+export async function recordSyncSuccess(db: Db, sourceId: number, now: Date, outcome: SyncSuccess): Promise<void> {
+  await db
+    .update(calendarSources)
+    .set({
+      syncState: outcome.syncState,
+      syncedFrom: outcome.syncedFrom,
+      syncedTo: outcome.syncedTo,
+      lastSyncedAt: now,
+      failingSince: null,
+      failure: null,
+      degraded: false,
+      nextSyncAt: outcome.nextSyncAt,
+      ...(outcome.name ? { name: outcome.name } : {}),
+    })
+    .where(eq(calendarSources.id, sourceId));
+}
+
+export async function recordSyncFailure(db: Db, sourceId: number, failure: { failingSince: Date; message: string; degraded: boolean; nextSyncAt: Date }): Promise<void> {
+  await db
+    .update(calendarSources)
+    .set({ failingSince: failure.failingSince, failure: failure.message, degraded: failure.degraded, nextSyncAt: failure.nextSyncAt })
+    .where(eq(calendarSources.id, sourceId));
+}
+
+/** Flags the connection invalid; true the first time (its owner is to be told then, once). */
+export async function markConnectionInvalid(db: Db, connectionId: number, now: Date): Promise<boolean> {
+  const told = await db
+    .update(calendarConnections)
+    .set({ invalid: true, ownerToldAt: now, updatedAt: now })
+    .where(and(eq(calendarConnections.id, connectionId), isNull(calendarConnections.ownerToldAt)))
+    .returning({ id: calendarConnections.id });
+  if (told.length > 0) return true;
+  await db.update(calendarConnections).set({ invalid: true }).where(eq(calendarConnections.id, connectionId));
+  return false;
+}
+
+export async function findOwner(db: Db, userId: number): Promise<{ email: string; name: string | null; timeZone: string; locale: string | null } | undefined> {
+  const [owner] = await db.select({ email: users.email, name: users.name, timeZone: users.timeZone, locale: users.locale }).from(users).where(eq(users.id, userId));
+  return owner;
+}
+
+/** A calendar selected again is read before it counts (its busy time may be old): unknown until then. */
+export async function setSourceSelected(db: Db, sourceId: number, selected: boolean, now: Date): Promise<void> {
+  await db
+    .update(calendarSources)
+    .set(selected ? { selected, nextSyncAt: now, syncedFrom: null, syncedTo: null, syncState: {} } : { selected })
+    .where(eq(calendarSources.id, sourceId));
+}
+
+/** Tells every process the user's busy time changed (their caches drop it), on commit. */
+export async function announceBusyTimeChange(db: Db, userId: number): Promise<void> {
+  await db.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${formatChange({ kind: 'busyTime', userId })})`);
+}
+
+export interface StoredBusyInterval {
+  start: number;
+  end: number;
+  sourceId: number;
+}
+
+/** The user's stored busy time from selected calendars overlapping [from, to), pieces joined again. */
+export async function listBusyIntervals(db: Db, userId: number, from: number, to: number, sourceIds: readonly number[] | null): Promise<StoredBusyInterval[]> {
+  const result = await db.execute(sql`
+    select c.source_id, (extract(epoch from c.start_at) * 1000)::float8 as start_ms, (extract(epoch from c.end_at) * 1000)::float8 as end_ms
+    from calendar_busy_times c join calendar_sources s on s.id = c.source_id
+    where c.user_id = ${userId} and ${sourceIds === null ? sql`s.selected` : sourceIds.length === 0 ? sql`false` : sql`c.source_id in ${sourceIds}`}
+      and c.end_at > ${new Date(from).toISOString()}::timestamptz and c.end_at < ${new Date(to).toISOString()}::timestamptz + interval '24 hours'
+      and c.start_at < ${new Date(to).toISOString()}::timestamptz
+    order by c.start_at, c.end_at`);
+  return (result as unknown as { rows: { source_id: number; start_ms: number; end_ms: number }[] }).rows.map((row) => ({ sourceId: row.source_id, start: row.start_ms, end: row.end_ms }));
+}

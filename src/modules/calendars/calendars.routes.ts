@@ -1,0 +1,177 @@
+import type { App } from '../../http/app.js';
+import type { AppContext } from '../../app/context.js';
+import type { CalendarConnectionType } from '../../db/schema.js';
+import { access } from '../../http/access.js';
+import { Envelope, ok } from '../../http/envelope.js';
+import { principalOf } from '../../http/request-guard.js';
+import { badRequest, invalidField } from '../../lib/errors.js';
+import { isIanaTimeZone } from '../../lib/time-zones.js';
+import { parseWindowBound } from '../slots/slots.versions.js';
+import { ICLOUD_CALDAV_URL } from '../../integrations/caldav/index.js';
+import {
+  BusyTimesOutput,
+  BusyTimesQuery,
+  CaldavCredentialsBody,
+  CalendarParams,
+  CalendarsOutput,
+  ConnectionOutput,
+  DisconnectBody,
+  SaveIcsFeedBody,
+  SelectedCalendarBody,
+  SelectedCalendarOutput,
+  SelectedCalendarQuery,
+} from './calendars.schemas.js';
+import { busyTimes, checkConnection, disconnect, listCalendars, saveCaldavAccount, saveIcsFeeds, setCalendarSelected } from './calendars.service.js';
+
+const tags = ['Calendars'];
+
+/** The reference's `:calendar` path values, and svc's `caldav` (any CalDAV server). */
+const CALENDAR_TYPES: Record<string, CalendarConnectionType> = {
+  google: 'google_calendar',
+  office365: 'office365_calendar',
+  apple: 'apple_calendar',
+  caldav: 'caldav_calendar',
+  'ics-feed': 'ics-feed_calendar',
+};
+
+function connectionTypeOf(calendar: string): CalendarConnectionType {
+  const type = CALENDAR_TYPES[calendar];
+  if (!type) throw badRequest('unknown_calendar', `Invalid calendar type, available calendars are: ${Object.keys(CALENDAR_TYPES).join(', ')}`);
+  return type;
+}
+
+/** `calendarsToLoad[0][credentialId]=1&calendarsToLoad[0][externalId]=...` from the raw query string. */
+function calendarsToLoadOf(rawUrl: string): { credentialId: number; externalId: string }[] {
+  const params = new URLSearchParams(rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?') + 1) : '');
+  const byIndex = new Map<number, { credentialId?: string; externalId?: string }>();
+  for (const [key, value] of params) {
+    const match = /^calendarsToLoad\[(\d{1,3})\]\[(credentialId|externalId)\]$/.exec(key);
+    if (!match) continue;
+    const index = Number(match[1]);
+    const entry = byIndex.get(index) ?? {};
+    entry[match[2] as 'credentialId' | 'externalId'] = value;
+    byIndex.set(index, entry);
+  }
+  return [...byIndex.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([index, entry]) => {
+      const credentialId = Number(entry.credentialId);
+      if (!entry.credentialId || !Number.isInteger(credentialId) || credentialId < 1) throw invalidField(`calendarsToLoad.${index}.credentialId`, 'must be a positive integer', entry.credentialId);
+      if (!entry.externalId) throw invalidField(`calendarsToLoad.${index}.externalId`, 'should not be empty', entry.externalId);
+      return { credentialId, externalId: entry.externalId };
+    });
+}
+
+export function registerCalendarRoutes(app: App, ctx: AppContext): void {
+  app.get('/v2/calendars', {
+    config: { access: access.user('APPS_READ') },
+    schema: {
+      tags,
+      summary: 'Get all calendars',
+      description: 'Your connected calendars, each with its calendars, which of them are read for busy time (`isSelected`), and (svc) how each one’s sync stands.',
+      response: { 200: Envelope(CalendarsOutput) },
+    },
+    handler: async (request) => ok(await listCalendars(ctx, principalOf(request).user.id)),
+  });
+
+  app.post('/v2/calendars/ics-feed/save', {
+    config: { access: access.user('APPS_WRITE') },
+    schema: {
+      tags,
+      summary: 'Save an ICS feed',
+      description:
+        'Reads each feed before saving (a feed that cannot be read saves nothing), then keeps its busy time in sync (every SVC_CALENDAR_POLL_MS, 5 minutes by default). Saving again replaces your earlier feeds. Addresses inside your network are refused unless svc runs with SVC_ALLOW_PRIVATE_WEBHOOKS=1.',
+      body: SaveIcsFeedBody,
+      response: { 200: Envelope(ConnectionOutput) },
+    },
+    handler: async (request) => ok(await saveIcsFeeds(ctx, principalOf(request).user.id, { urls: request.body.urls, readOnly: request.body.readOnly ?? true })),
+  });
+
+  app.get('/v2/calendars/ics-feed/check', {
+    config: { access: access.user('APPS_READ') },
+    schema: { tags, summary: 'Check an ICS feed', response: { 200: { type: 'object', properties: { status: { type: 'string', enum: ['success'] } }, required: ['status'] } } },
+    handler: async (request) => {
+      await checkConnection(ctx, principalOf(request).user.id, 'ics-feed_calendar');
+      return { status: 'success' as const };
+    },
+  });
+
+  app.get('/v2/calendars/busy-times', {
+    config: { access: access.user('APPS_READ') },
+    schema: {
+      tags,
+      summary: 'Get busy times',
+      description: 'The busy time svc keeps of your calendars (what slots are computed with), read from its store: no calendar provider is called.',
+      querystring: BusyTimesQuery,
+      response: { 200: Envelope(BusyTimesOutput) },
+    },
+    handler: async (request) => {
+      const { loggedInUsersTz: zone, dateFrom, dateTo } = request.query;
+      if (!isIanaTimeZone(zone)) throw invalidField('loggedInUsersTz', 'must be a valid IANA time zone', zone);
+      const calendarsToLoad = calendarsToLoadOf(request.raw.url ?? '');
+      if (!dateFrom || !dateTo) return ok([]);
+      const from = parseWindowBound(dateFrom, zone, 'start');
+      const to = parseWindowBound(dateTo, zone, 'end');
+      if (to <= from) throw invalidField('dateTo', 'must be after dateFrom', dateTo);
+      if (to - from > 400 * 86_400_000) throw invalidField('dateTo', 'must be at most 400 days after dateFrom', dateTo);
+      return ok(await busyTimes(ctx, principalOf(request).user.id, { from, to, calendarsToLoad }));
+    },
+  });
+
+  app.post('/v2/calendars/:calendar/credentials', {
+    config: { access: access.user('APPS_WRITE') },
+    schema: {
+      tags,
+      summary: 'Save Apple calendar credentials',
+      description:
+        '`apple`: an Apple ID and an app-specific password for iCloud. svc: `caldav` with a `serverUrl` connects any CalDAV server. The account is read before anything is saved; its primary calendar is then read for busy time (select others with POST /v2/selected-calendars).',
+      params: CalendarParams,
+      body: CaldavCredentialsBody,
+      response: { 200: { type: 'object', properties: { status: { type: 'string', enum: ['success'] } }, required: ['status'] } },
+    },
+    handler: async (request) => {
+      const type = connectionTypeOf(request.params.calendar);
+      if (type !== 'apple_calendar' && type !== 'caldav_calendar') throw badRequest('unknown_calendar', 'Invalid calendar type, available calendars are: apple, caldav');
+      const serverUrl = request.body.serverUrl ?? (type === 'apple_calendar' ? ICLOUD_CALDAV_URL : undefined);
+      if (!serverUrl) throw invalidField('serverUrl', 'should not be empty');
+      await saveCaldavAccount(ctx, principalOf(request).user.id, type, { serverUrl, username: request.body.username, password: request.body.password });
+      return { status: 'success' as const };
+    },
+  });
+
+  app.get('/v2/calendars/:calendar/check', {
+    config: { access: access.user('APPS_READ') },
+    schema: { tags, summary: 'Check a calendar connection', params: CalendarParams, response: { 200: { type: 'object', properties: { status: { type: 'string', enum: ['success'] } }, required: ['status'] } } },
+    handler: async (request) => {
+      await checkConnection(ctx, principalOf(request).user.id, connectionTypeOf(request.params.calendar));
+      return { status: 'success' as const };
+    },
+  });
+
+  app.post('/v2/calendars/:calendar/disconnect', {
+    config: { access: access.user('APPS_WRITE') },
+    schema: { tags, summary: 'Disconnect a calendar', params: CalendarParams, body: DisconnectBody, response: { 200: Envelope(ConnectionOutput) } },
+    handler: async (request) => {
+      const type = connectionTypeOf(request.params.calendar);
+      return ok(await disconnect(ctx, principalOf(request).user.id, request.body.id, type));
+    },
+  });
+
+  app.post('/v2/selected-calendars', {
+    config: { access: access.user('APPS_WRITE') },
+    schema: { tags: ['Selected Calendars'], summary: 'Add a selected calendar', description: 'Reads one of your calendars for busy time from now on (it is read at once).', body: SelectedCalendarBody, response: { 201: Envelope(SelectedCalendarOutput) } },
+    handler: async (request, reply) => {
+      const { integration, externalId, credentialId } = request.body;
+      return reply.status(201).send(ok(await setCalendarSelected(ctx, principalOf(request).user.id, { integration, externalId, credentialId }, true)));
+    },
+  });
+
+  app.delete('/v2/selected-calendars', {
+    config: { access: access.user('APPS_WRITE') },
+    schema: { tags: ['Selected Calendars'], summary: 'Delete a selected calendar', description: 'Stops reading one of your calendars for busy time.', querystring: SelectedCalendarQuery, response: { 200: Envelope(SelectedCalendarOutput) } },
+    handler: async (request) => {
+      const { integration, externalId, credentialId } = request.query;
+      return ok(await setCalendarSelected(ctx, principalOf(request).user.id, { integration, externalId, credentialId }, false));
+    },
+  });
+}
