@@ -130,9 +130,6 @@ export function bookingLimitChecker(rules: LimitRules, bookings: readonly LimitB
     for (const period of active) {
       const countLimit = rules.count?.[period];
       const durationLimit = rules.duration?.[period] === undefined ? undefined : rules.duration[period]! * MINUTE;
-      // Every period the candidate touches would hold at least the candidate itself.
-      if (countLimit !== undefined && countLimit < 1) return false;
-      if (durationLimit !== undefined && millis > durationLimit) return false;
       const { first, last } = keyRange(period, start, end);
       const most = busiest(tallies.get(period)!, first, last);
       if (countLimit !== undefined && most.count >= countLimit) return false;
