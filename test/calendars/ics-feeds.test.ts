@@ -9,7 +9,7 @@ import { CALENDAR_READERS } from '../../src/modules/calendars/calendar-providers
 import { syncCalendarSource } from '../../src/modules/calendars/calendar-sync.js';
 import { eventually } from '../support/eventually.js';
 import { createTeamWithEventType } from '../support/team-scheduling.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { backend, createPeerApp, createTestApp, type TestApp } from '../support/test-app.js';
 import { createEventType, createHost, getSlots, type Host, slotsOf, startsOf } from '../slots/helpers.js';
 
 const SECRET = 'feed-token-7f3a9c';
@@ -291,5 +291,30 @@ describe('the sync job', () => {
     assert.ok(startsOf(await slotsOf(api, { eventTypeId: eventType.id, start: MONDAY, end: MONDAY })).includes(at('11:00')));
     serveFeed('/polled.ics', calendar([event('new', ['DTSTART:20270111T110000Z', 'DTEND:20270111T120000Z'])]));
     await eventually(async () => !startsOf(await slotsOf(api, { eventTypeId: eventType.id, start: MONDAY, end: MONDAY })).includes(at('11:00')), 30_000);
+  });
+});
+
+describe('a sync seen by another process on the same PostgreSQL', { skip: backend !== 'postgres' && 'needs PostgreSQL (PGlite is single-process)' }, () => {
+  let api: TestApp;
+  let peer: TestApp;
+  before(async () => {
+    api = await createTestApp();
+    peer = await createPeerApp(api, { SVC_CALENDAR_POLL_MS: '3600000' });
+  });
+  after(async () => {
+    await peer?.close();
+    await api?.close();
+  });
+
+  test("the peer's cached slots drop the host's busy time when the sync commits", async () => {
+    const host = await createHost(api, 'Europe/London');
+    const url = serveFeed('/shared.ics', calendar([]));
+    assert.equal((await saveFeeds(api, host, [url])).status, 200);
+    const eventType = await createEventType(api, host, { lengthInMinutes: 60 });
+    const peerStarts = async () => startsOf((await getSlots(peer, { eventTypeId: eventType.id, start: MONDAY, end: MONDAY })).body.data);
+    assert.ok((await peerStarts()).includes(at('15:00')), 'the peer lists (and caches) 15:00');
+    serveFeed('/shared.ics', calendar([event('late', ['DTSTART:20270111T150000Z', 'DTEND:20270111T160000Z'])]));
+    assert.deepEqual(await syncAll(api, host.userId), ['synced']);
+    await eventually(async () => !(await peerStarts()).includes(at('15:00')), 5_000);
   });
 });
