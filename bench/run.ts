@@ -34,6 +34,7 @@ import { TEAM_NOTE, teamBench, type TeamHarness } from './team-e2e.js';
 import { TENANCY_NOTE, TENANCY_TARGET_RATIO, tenancyFixture } from './tenancy-e2e.js';
 import { type BenchSmtp, MAIL_MAX_COST, MAIL_NOTE, startBenchSmtp } from './mail-e2e.js';
 import { WEBHOOKS_NOTE, webhooksBench, type WebhooksHarness } from './webhooks-e2e.js';
+import { DATA_EMBEDDED_SIZE, DATA_NOTE, DATA_SIZES, dataBench, dataGoals, type DataHarness } from './data-e2e.js';
 
 /** svc requires a sealing key on PostgreSQL; any fixed one serves a benchmark. */
 const BENCH_ENCRYPTION_KEY = 'be'.repeat(32);
@@ -58,7 +59,11 @@ const CONNECTIONS = 10;
 const READY_TIMEOUT_MS = 30_000;
 const STOP_GRACE_MS = 10_000;
 // The team benchmark (bench/team-e2e.ts) adds about 90 s to a full run (377 s in all on a loaded 2-core machine).
-const WATCHDOG_MS = 480_000;
+// A full run skips the data benchmark (bench/data-e2e.ts): it takes 6-11 minutes by itself on a loaded
+// 2-core machine (bulk loads up to 210k bookings, about 3,600 timed requests per size and store), which
+// would more than double a full run and blow its watchdog. It runs alone, with --only=data, under a
+// watchdog of its own.
+const WATCHDOG_MS = process.argv.includes('--only=data') ? 900_000 : 480_000;
 const BOOKINGS_TARGET_RPS = 300;
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -95,7 +100,9 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 const watchdog = setTimeout(() => {
   log(`watchdog: still running after ${WATCHDOG_MS} ms; killing children`);
   killAllSync();
-  process.exit(1);
+  // As on a signal: drop the PostgreSQL databases made for this run (the data benchmark's holds 210k bookings).
+  const timeout = new Promise((resolve) => setTimeout(resolve, 3000).unref());
+  void Promise.race([Promise.allSettled(cleanups.map((cleanup) => cleanup())), timeout]).then(() => process.exit(1));
 }, WATCHDOG_MS);
 watchdog.unref();
 
@@ -840,6 +847,66 @@ async function teamOnBothStores() {
   }
 }
 
+/** The data benchmark (bench/data-e2e.ts): every size on one PostgreSQL database, then the middle size on a fresh embedded store. */
+async function dataOnBothStores() {
+  const harness = (exec: (sqlText: string) => Promise<void>, rows: <T>(sqlText: string) => Promise<T[]>, analyze: string | null, beforeStart: () => Promise<void> = async () => {}): DataHarness => ({
+    startServer: async (env, label, args) => {
+      await beforeStart();
+      return startServer(env, label, args);
+    },
+    exec,
+    rows,
+    analyze,
+    log,
+    notes,
+  });
+  let postgres: unknown = { skipped: 'PostgreSQL did not answer' };
+  if (await withTimeout(postgresAvailable(), 5000, 'PostgreSQL connect').catch(() => false)) {
+    const database = await createTestDatabase({ empty: true });
+    cleanups.push(database.drop);
+    try {
+      const url = database.url;
+      const version = await withPgClient(url, async (client) => (await client.query<{ server_version: string }>('show server_version')).rows[0]!.server_version);
+      const postgresHarness = harness(
+        (sqlText) => withPgClient(url, async (client) => void (await client.query(sqlText))),
+        <T>(sqlText: string) => withPgClient(url, async (client) => (await client.query(sqlText)).rows as T[]),
+        'vacuum analyze',
+      );
+      const env = benchEnv({ DATABASE_URL: url, SVC_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY });
+      const result = await reportFailure('postgres-data', 'data', () => dataBench(postgresHarness, env, ADMIN_API_KEY, DATA_SIZES, 'postgres-data'));
+      postgres = { version, ...result, goals: 'sizes' in result ? dataGoals(result.sizes) : null };
+    } finally {
+      cleanups.splice(cleanups.indexOf(database.drop), 1);
+      await database.drop();
+    }
+  }
+  const dir = tempDataDir();
+  try {
+    // One PGlite instance stays open across consecutive SQL steps, and is closed before a server takes the data dir.
+    let open: Awaited<ReturnType<typeof openDatabase>> | null = null;
+    const database = async () => (open ??= await openDatabase({ dataDir: dir }));
+    const close = async () => {
+      const current = open;
+      open = null;
+      await current?.close();
+    };
+    const embeddedHarness = harness(
+      async (sqlText) => (await database()).exec(sqlText),
+      async <T>(sqlText: string) => ((await (await database()).db.execute(sql.raw(sqlText))) as unknown as { rows: T[] }).rows,
+      null,
+      close,
+    );
+    try {
+      const embedded = await reportFailure('embedded-data', 'data', () => dataBench(embeddedHarness, benchEnv({ SVC_DATA_DIR: dir }), ADMIN_API_KEY, [DATA_EMBEDDED_SIZE], 'embedded-data'));
+      return { postgres, embedded };
+    } finally {
+      await close();
+    }
+  } finally {
+    removeTempDir(dir);
+  }
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, sleep(ms).then(() => Promise.reject(new Error(`${what} timed out after ${ms} ms`)))]);
 }
@@ -880,6 +947,12 @@ async function main() {
     const engine = runEngineBench(log);
     notes.push(SHARED_ROUND_ROBIN_NOTE);
     return { machine: machineOf(loadAtStart), engine, totalSeconds: round((performance.now() - began) / 1000), notes };
+  }
+  // `npm run bench -- --only=data`: the cost that follows the data, alone (never part of a full run; see WATCHDOG_MS).
+  if (process.argv.includes('--only=data')) {
+    const data = await dataOnBothStores();
+    notes.push(DATA_NOTE);
+    return { machine: machineOf(loadAtStart), data, totalSeconds: round((performance.now() - began) / 1000), notes };
   }
   // `npm run bench -- --only=team`: the team scheduling benchmark alone.
   if (process.argv.includes('--only=team')) {

@@ -17,7 +17,8 @@ import { secretBox } from '../src/lib/secrets.js';
 import { BOOKINGS_API_VERSION, BOOKINGS_CONNECTIONS, bookingBody, type BookingHost, bookingRequests, bookingsPlan, SlotDealer } from './bookings-e2e.js';
 
 export const WEBHOOKS_ENCRYPTION_KEY = '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0';
-const SECRET = 'bench-webhook-secret';
+/** Every subscription of the bench benchmarks signs with this secret; the receiver checks it. */
+export const WEBHOOK_SECRET = 'bench-webhook-secret';
 export const SUBSCRIPTIONS_PER_HOST = 2;
 const LIVE_BOOKINGS = { pglite: 600, postgres: 1200 } as const;
 /** The backlog is sized to this many seconds of the live phase's booking rate. */
@@ -81,7 +82,7 @@ export async function startBenchReceiver(): Promise<BenchReceiver> {
       } catch {
         // counted below
       }
-      const signed = request.headers['x-svc-signature-256'] === createHmac('sha256', SECRET).update(body).digest('hex');
+      const signed = request.headers['x-svc-signature-256'] === createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex');
       if (!signed || uid === null || !id) receiver.errors += 1;
       receiver.arrivals.push({ id, uid, at });
     });
@@ -92,14 +93,14 @@ export async function startBenchReceiver(): Promise<BenchReceiver> {
   return receiver;
 }
 
-/** One user webhook and one event-type webhook per host, signed with SECRET (ids are integers, checked). */
+/** One user webhook and one event-type webhook per host, signed with WEBHOOK_SECRET (ids are integers, checked). */
 export function subscriptionsSql(hosts: BookingHost[], url: string): string {
   const box = secretBox(Buffer.from(WEBHOOKS_ENCRYPTION_KEY, 'hex'));
   if (!hosts.every((host) => Number.isInteger(host.userId) && Number.isInteger(host.eventTypeId))) throw new Error('bad host ids');
   if (!/^http:\/\/127\.0\.0\.1:\d+\/hook$/.test(url)) throw new Error(`unexpected receiver url ${url}`);
   const rows = hosts.flatMap((host) => [
-    `('user', ${host.userId}, null, '${url}', true, array['BOOKING_CREATED'], '${box.seal(SECRET)}')`,
-    `('eventType', null, ${host.eventTypeId}, '${url}', true, array['BOOKING_CREATED'], '${box.seal(SECRET)}')`,
+    `('user', ${host.userId}, null, '${url}', true, array['BOOKING_CREATED'], '${box.seal(WEBHOOK_SECRET)}')`,
+    `('eventType', null, ${host.eventTypeId}, '${url}', true, array['BOOKING_CREATED'], '${box.seal(WEBHOOK_SECRET)}')`,
   ]);
   return `insert into webhooks (owner_kind, user_id, event_type_id, subscriber_url, active, triggers, secret_sealed) values ${rows.join(', ')}`;
 }

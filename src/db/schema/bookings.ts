@@ -56,6 +56,8 @@ export const bookings = pgTable(
     index('bookings_recurring_booking_uid_idx').on(t.recurringBookingUid),
     index('bookings_user_id_end_at_idx').on(t.userId, t.endAt),
     index('bookings_event_type_id_end_at_idx').on(t.eventTypeId, t.endAt),
+    // Booking lists walk an event type's bookings in start order and stop after their page (bookings.repository.ts sourcePage).
+    index('bookings_event_type_id_start_at_idx').on(t.eventTypeId, t.startAt, t.id),
     // No booking is longer than an event can be (1440 minutes): queries of a window bound both ends on the end_at indexes.
     check('bookings_span_check', sql`${t.endAt} <= ${t.startAt} + interval '24 hours'`),
   ],
@@ -83,6 +85,8 @@ export const bookingHosts = pgTable(
   (t) => [
     primaryKey({ columns: [t.bookingId, t.userId] }),
     index('booking_hosts_user_id_end_at_idx').on(t.userId, t.endAt),
+    // A host's bookings in start order, read from the index alone (booking lists: sourcePage, sourceCount).
+    index('booking_hosts_user_id_start_at_idx').on(t.userId, t.startAt, t.bookingId),
     check('booking_hosts_span_check', sql`${t.endAt} <= ${t.startAt} + interval '24 hours'`),
   ],
 );

@@ -196,9 +196,12 @@ const attendedBy = (lowerEmails: SQL) => sql`select ba.booking_id from ${booking
 const bookingIdsIn = (...sets: SQL[]) => sql`${bookings.id} in (${sql.join(sets, sql` union `)})`;
 
 /** The event types of these teams, and the members' copies of their managed event types. */
+// The copies are read per parent (lateral): without statistics (the embedded store is never analyzed)
+// `parent_id in (...)` was planned as a scan of every event type.
 const teamEventTypes = (teamIds: SQL) =>
   sql`select et.id from ${eventTypes} et where et.team_id in (${teamIds})
-    union all select et.id from ${eventTypes} et where et.parent_id in (select parent.id from ${eventTypes} parent where parent.team_id in (${teamIds}))`;
+    union all select copy.id from ${eventTypes} parent cross join lateral (select et.id from ${eventTypes} et where et.parent_id = parent.id) copy
+      where parent.team_id in (${teamIds})`;
 const ofTeamEventTypes = (teamIds: SQL) => sql`select b.id from ${bookings} b where b.event_type_id in (${teamEventTypes(teamIds)})`;
 
 /** Bookings of these teams' event types, or of the members' copies of their managed event types. */
@@ -232,11 +235,14 @@ function hostSets(userIds: readonly number[], emails: readonly string[]): SQL[] 
  * An organization's users are those it created that are still its members: a user merely added to it
  * keeps their other bookings to themselves (any user id can be added to an organization).
  */
-function organizationCondition(organizationId: number): SQL {
-  const ownUsers = sql`from ${users} u where u.organization_id = ${organizationId}
+const organizationUsers = (organizationId: number) => sql`from ${users} u where u.organization_id = ${organizationId}
     and exists (select 1 from ${memberships} m where m.user_id = u.id and m.team_id = ${organizationId})`;
+const organizationTeams = (organizationId: number) => sql`select t.id from ${teams} t where t.parent_id = ${organizationId} or t.id = ${organizationId}`;
+
+function organizationCondition(organizationId: number): SQL {
+  const ownUsers = organizationUsers(organizationId);
   return bookingIdsIn(
-    ofTeamEventTypes(sql`select t.id from ${teams} t where t.parent_id = ${organizationId} or t.id = ${organizationId}`),
+    ofTeamEventTypes(organizationTeams(organizationId)),
     hostedBy(sql`select u.id ${ownUsers}`),
     attendedBy(sql`select lower(u.verified_email) ${ownUsers} and u.verified_email is not null`),
   );
@@ -270,9 +276,25 @@ function statusCondition(status: ListStatus, now: Date): SQL {
   }
 }
 
-function listConditions(filter: BookingListFilter): SQL[] {
+/** Statuses whose bookings all end at or after `now`. */
+const ENDING_LATER: readonly ListStatus[] = ['upcoming', 'recurring', 'unconfirmed'];
+
+/**
+ * An instant no booking of the list starts before, implied by its filters: a booking ends at most 24
+ * hours after it starts (bookings_span_check), so one ending at or after `now` started at most 24 hours
+ * before. Lists walk their indexes from it rather than from each source's first booking.
+ */
+function startsNoEarlierThan(filter: BookingListFilter): number | undefined {
+  const bounds: number[] = [];
+  if (filter.statuses?.length && filter.statuses.every((status) => ENDING_LATER.includes(status))) bounds.push(filter.now - 86_400_000);
+  if (filter.afterStart !== undefined) bounds.push(filter.afterStart);
+  return bounds.length > 0 ? Math.max(...bounds) : undefined;
+}
+
+/** The list's conditions besides its scope. */
+function filterConditions(filter: BookingListFilter): SQL[] {
   const at = (epochMs: number) => new Date(epochMs);
-  const conditions: SQL[] = [scopeCondition(filter.scope)];
+  const conditions: SQL[] = [];
   if (filter.participants) conditions.push(bookingIdsIn(...participantSets(filter.participants.userIds, filter.participants.emails)));
   if (filter.hostedBy) conditions.push(bookingIdsIn(...hostSets(filter.hostedBy.userIds, filter.hostedBy.emails)));
   if (filter.statuses?.length) conditions.push(or(...filter.statuses.map((status) => statusCondition(status, at(filter.now))))!);
@@ -306,27 +328,162 @@ export async function findScopedBooking(db: Db, scope: BookingListScope, uid: st
   return row;
 }
 
-/** The two statements of a list: one page of bookings, and how many match in all (exported so that their plans can be read). */
+/**
+ * Where a list's bookings come from, each through its own index: those these users host (booking_hosts
+ * by user and time), those these lowercased emails attend (booking_attendees by lower(email)), those of
+ * these event types (bookings by event type and time). `users` and `eventTypes` select one column, `id`.
+ */
+type BookingSource =
+  | { kind: 'hosted'; users: SQL; oneUser: boolean }
+  | { kind: 'attended'; lowerEmails: SQL }
+  | { kind: 'eventTypes'; eventTypes: SQL };
+
+/** The sources of a scope (the same bookings as scopeCondition), event types last: see sourceCount. */
+function scopeSources(scope: BookingListScope): BookingSource[] {
+  switch (scope.kind) {
+    case 'user': {
+      const sources: BookingSource[] = [{ kind: 'hosted', users: sql`select ${scope.userId}::int as id`, oneUser: true }];
+      if (scope.email !== null) sources.push({ kind: 'attended', lowerEmails: sql`${scope.email.toLowerCase()}` });
+      sources.push({ kind: 'eventTypes', eventTypes: teamEventTypes(administeredTeams(scope.userId)) });
+      return sources;
+    }
+    case 'team':
+      return [{ kind: 'eventTypes', eventTypes: teamEventTypes(sql`${scope.teamId}`) }];
+    case 'organization': {
+      const ownUsers = organizationUsers(scope.organizationId);
+      return [
+        { kind: 'hosted', users: sql`select u.id ${ownUsers}`, oneUser: false },
+        { kind: 'attended', lowerEmails: sql`select lower(u.verified_email) ${ownUsers} and u.verified_email is not null` },
+        { kind: 'eventTypes', eventTypes: teamEventTypes(organizationTeams(scope.organizationId)) },
+      ];
+    }
+  }
+}
+
+/** A row count written into the statement: a LIMIT bound as a parameter is planned as unknown, which can turn an index walk into a sort of every row. */
+function literalCount(value: number): SQL {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a row count: ${value}`);
+  return sql.raw(String(value));
+}
+
+/**
+ * The first `limit` bookings of one source in the list's order that pass the filters, as (id, key). By
+ * start or end time this walks an index in that order (per host, per event type) from `since` and stops
+ * after `limit` rows, so a page costs what it shows and skips, whatever the source holds; by created
+ * or updated time every booking of the source is sorted.
+ */
+function sourcePage(source: BookingSource, filters: ListFilters, order: BookingListFilter['order'], limit: number): SQL {
+  const column = ORDER_COLUMNS[order.column];
+  const direction = sql.raw(order.direction);
+  const rows = literalCount(limit);
+  const filtered = filters.where ? sql` and ${filters.where}` : sql``;
+  switch (source.kind) {
+    case 'hosted': {
+      // booking_hosts keeps its booking's start and end (the booking's triggers).
+      const hostColumn = order.column === 'start' ? sql`bh.start_at` : order.column === 'end' ? sql`bh.end_at` : null;
+      const hosts = sql`bh.user_id = host.id${filters.since ? sql` and bh.start_at >= ${filters.since}::timestamptz` : sql``}`;
+      // Without filters on the booking, its host rows carry all the walk needs: booking_hosts' index alone is read.
+      const hostRows = hostColumn && !filters.where
+        ? sql`select bh.booking_id as id, ${hostColumn} as key from ${bookingHosts} bh where ${hosts}`
+        : sql`select ${bookings.id} as id, ${column} as key from ${bookingHosts} bh join ${bookings} on ${bookings.id} = bh.booking_id where ${hosts}${filtered}`;
+      return sql`select pick.id, pick.key from (${source.users}) host cross join lateral (${hostRows} order by ${hostColumn ?? column} ${direction}, bh.booking_id asc limit ${rows}) pick`;
+    }
+    case 'attended':
+      return sql`select pick.id, pick.key from (${attendedIds(source)}) attended cross join lateral (
+        select ${bookings.id} as id, ${column} as key from ${bookings} where ${bookings.id} = attended.id${startsFrom(filters)}${filtered}) pick
+        order by pick.key ${direction}, pick.id asc limit ${rows}`;
+    case 'eventTypes':
+      return sql`select pick.id, pick.key from (${source.eventTypes}) event_type cross join lateral (
+        select ${bookings.id} as id, ${column} as key from ${bookings} where ${bookings.eventTypeId} = event_type.id${startsFrom(filters)}${filtered}
+        order by ${column} ${direction}, ${bookings.id} asc limit ${rows}) pick`;
+  }
+}
+
+const attendedIds = (source: Extract<BookingSource, { kind: 'attended' }>) =>
+  sql`select distinct ba.booking_id as id from ${bookingAttendees} ba where lower(ba.email) in (${source.lowerEmails})`;
+
+/** The list's filters: `where` on the bookings row, and `since` (ISO), the start no booking of the list comes before. */
+interface ListFilters {
+  where: SQL | undefined;
+  since: string | undefined;
+}
+
+const startsFrom = (filters: ListFilters) => (filters.since ? sql` and ${bookings.startAt} >= ${filters.since}::timestamptz` : sql``);
+
+/** Whether the source holds the booking of the enclosing `bookings` row. */
+function sourceHolds(source: BookingSource): SQL {
+  switch (source.kind) {
+    case 'hosted':
+      return sql`exists (select 1 from ${bookingHosts} held where held.booking_id = ${bookings.id} and held.user_id in (${source.users}))`;
+    case 'attended':
+      return sql`exists (select 1 from ${bookingAttendees} held where held.booking_id = ${bookings.id} and lower(held.email) in (${source.lowerEmails}))`;
+    case 'eventTypes':
+      return sql`${bookings.eventTypeId} in (${source.eventTypes})`;
+  }
+}
+
+/**
+ * The bookings of one source that pass the filters and that no `earlier` source holds, each read
+ * through its index per host, per event type or per attended booking (lateral), so that the count
+ * never scans the bookings table, statistics or not. Without filters a host's bookings are counted
+ * on booking_hosts' index alone.
+ */
+function sourceCount(source: BookingSource, filters: ListFilters, earlier: BookingSource[]): SQL {
+  const conditions = [...(filters.where ? [filters.where] : []), ...earlier.map((other) => sql`not ${sourceHolds(other)}`)];
+  const filtered = conditions.length > 0 ? sql` and ${and(...conditions)}` : sql``;
+  switch (source.kind) {
+    case 'hosted': {
+      const hosts = sql`bh.user_id = host.id${filters.since ? sql` and bh.start_at >= ${filters.since}::timestamptz` : sql``}`;
+      const hostRows = conditions.length === 0
+        ? sql`select bh.booking_id as id from ${bookingHosts} bh where ${hosts}`
+        : sql`select bh.booking_id as id from ${bookingHosts} bh join ${bookings} on ${bookings.id} = bh.booking_id where ${hosts}${filtered}`;
+      // Several hosts of one booking can be among the users.
+      return sql`select ${source.oneUser ? sql`count(*)` : sql`count(distinct counted.id)`} from (${source.users}) host cross join lateral (${hostRows}) counted`;
+    }
+    case 'attended':
+      if (conditions.length === 0) return sql`select count(*) from (${attendedIds(source)}) attended`;
+      return sql`select count(*) from (${attendedIds(source)}) attended cross join lateral (select 1 from ${bookings} where ${bookings.id} = attended.id${startsFrom(filters)}${filtered}) counted`;
+    case 'eventTypes':
+      return sql`select count(*) from (${source.eventTypes}) event_type cross join lateral (
+        select 1 from ${bookings} where ${bookings.eventTypeId} = event_type.id${startsFrom(filters)}${filtered}) counted`;
+  }
+}
+
+/**
+ * The two statements of a list (exported so that their plans can be read). The page: each source's
+ * first skip + take bookings in the list's order (the page lies among them), merged, and the page cut
+ * from those. The count: each source's bookings less those an earlier source holds, summed, so that
+ * no set of every booking id of the scope is built to remove duplicates.
+ */
 export function bookingListStatements(db: Db, filter: BookingListFilter) {
-  const where = and(...listConditions(filter));
+  const sources = scopeSources(filter.scope);
+  const conditions = filterConditions(filter);
+  const since = startsNoEarlierThan(filter);
+  const filters: ListFilters = { where: conditions.length > 0 ? and(...conditions) : undefined, since: since === undefined ? undefined : new Date(since).toISOString() };
   const column = ORDER_COLUMNS[filter.order.column];
+  const direction = sql.raw(filter.order.direction);
+  const candidates = sql.join(
+    sources.map((source) => sql`(${sourcePage(source, filters, filter.order, filter.skip + filter.take)})`),
+    sql` union all `,
+  );
+  const pageIds = sql`select page.id from (select distinct candidate.id, candidate.key from (${candidates}) candidate
+    order by candidate.key ${direction}, candidate.id asc limit ${literalCount(filter.take)} offset ${literalCount(filter.skip)}) page`;
+  const terms = sources.map((source, index) => sql`(${sourceCount(source, filters, sources.slice(0, index))})`);
   return {
     page: db
       .select()
       .from(bookings)
-      .where(where)
-      .orderBy(filter.order.direction === 'asc' ? asc(column) : desc(column), asc(bookings.id))
-      .limit(filter.take)
-      .offset(filter.skip),
-    count: db.select({ total: sql<number>`count(*)::int` }).from(bookings).where(where),
+      .where(sql`${bookings.id} in (${pageIds})`)
+      .orderBy(filter.order.direction === 'asc' ? asc(column) : desc(column), asc(bookings.id)),
+    count: sql`select (${sql.join(terms, sql` + `)})::int as total`,
   };
 }
 
 export async function listBookings(db: Db, filter: BookingListFilter): Promise<{ rows: BookingRow[]; total: number }> {
   const statements = bookingListStatements(db, filter);
   const rows = await statements.page;
-  const [count] = await statements.count;
-  return { rows, total: count?.total ?? 0 };
+  const counted = (await db.execute(statements.count)) as unknown as { rows: { total: number }[] };
+  return { rows, total: Number(counted.rows[0]?.total ?? 0) };
 }
 
 export type NewBookingEvent = Omit<typeof bookingEvents.$inferInsert, 'id' | 'createdAt'>;

@@ -6,7 +6,7 @@ import { attemptsSpanning } from '../../jobs/runner.js';
 import type { BookingEventListener, RecordedBookingEvent } from '../bookings/booking-events.js';
 import type { BookingRecord } from '../bookings/bookings.repository.js';
 import * as repo from './webhook-deliveries.repository.js';
-import type { MatchedSubscription, WebhookAudience } from './webhook-deliveries.repository.js';
+import type { MatchedSubscription, PayloadContext, WebhookAudience } from './webhook-deliveries.repository.js';
 import { scheduleMeetingJob } from './webhook-meetings.js';
 import { bookingPayload, noShowPayload, renderBody } from './webhook-payload.js';
 
@@ -92,7 +92,10 @@ const triggersOf = (trigger: string, record: BookingRecord) => (becomesAccepted(
  * own insert: one row whatever the number of subscriptions.
  */
 export function bookingSubscriptionsQuery(trigger: string, record: BookingRecord, alsoUserIds: readonly number[] = []): SQL | null {
-  return repo.subscriptionInterestQuery(bookingAudience(record, alsoUserIds), triggersOf(trigger, record));
+  const interest = repo.subscriptionInterestQuery(bookingAudience(record, alsoUserIds), triggersOf(trigger, record));
+  if (!interest || trigger === 'BOOKING_NO_SHOW_UPDATED') return interest;
+  // What the payload shows of the organizer and event type, read by the same statement: no round trip of its own.
+  return repo.withPayloadContext(interest, record.booking.userId, record.booking.eventTypeId);
 }
 
 /** The job that makes one booking event's deliveries (payload FanOutPayload). */
@@ -125,7 +128,7 @@ export async function emitBookingWebhooks(tx: Db, event: RecordedBookingEvent, i
     const payload =
       trigger === 'BOOKING_NO_SHOW_UPDATED'
         ? noShowPayload(record, event.extra)
-        : bookingPayload(trigger, record, event.extra, await repo.loadPayloadContext(tx, record.booking.userId, record.booking.eventTypeId));
+        : bookingPayload(trigger, record, event.extra, await payloadContextOf(tx, record, interestRows));
     const fanOut: FanOutPayload = { trigger, bookingEventId: event.bookingEventId, createdAt: event.createdAt.toISOString(), payload, audience: bookingAudience(record, event.alsoUserIds) };
     await insertJob(tx, { kind: WEBHOOK_FANOUT_JOB, payload: fanOut, maxAttempts: WEBHOOK_MAX_ATTEMPTS, dedupeKey: `fanout:${event.bookingEventId}` });
   }
@@ -133,6 +136,13 @@ export async function emitBookingWebhooks(tx: Db, event: RecordedBookingEvent, i
   for (const meeting of MEETING_TRIGGERS) {
     if (interested.has(meeting)) await scheduleMeetingJob(tx, meeting, record.booking);
   }
+}
+
+/** The payload context bookingSubscriptionsQuery read with the event, or (rows from elsewhere) read now. */
+function payloadContextOf(tx: Db, record: BookingRecord, interestRows: Record<string, unknown>[]): Promise<PayloadContext> | PayloadContext {
+  const row = interestRows[0];
+  if (row && 'payload_context' in row) return repo.parsePayloadContext(row.payload_context);
+  return repo.loadPayloadContext(tx, record.booking.userId, record.booking.eventTypeId);
 }
 
 /**

@@ -1,0 +1,2 @@
+CREATE INDEX "booking_hosts_user_id_start_at_idx" ON "booking_hosts" USING btree ("user_id","start_at","booking_id");--> statement-breakpoint
+CREATE INDEX "bookings_event_type_id_start_at_idx" ON "bookings" USING btree ("event_type_id","start_at","id");
