@@ -27,7 +27,7 @@ import {
   SlotDealer,
 } from './bookings-e2e.js';
 import { runEngineBench, SHARED_ROUND_ROBIN_NOTE } from './engine.js';
-import { idleRss, MEMORY_NOTE, type RssSample } from './memory.js';
+import { idleRss, MEMORY_NOTE, MEMORY_ONLY_NOTE, type RssSample, type StartMemory, startMemory } from './memory.js';
 import { OAUTH_NOTE, OAUTH_TARGET_RATIO, oauthFixture } from './oauth-e2e.js';
 import { PLATFORM_NOTE, PLATFORM_TARGET_RATIO, platformFixture } from './platform-e2e.js';
 import { TEAM_NOTE, teamBench, type TeamHarness } from './team-e2e.js';
@@ -840,6 +840,38 @@ async function teamOnBothStores() {
   }
 }
 
+const MEMORY_RUNS = 3;
+
+/**
+ * `--only=memory`: MEMORY_RUNS times, a fresh start on an empty data dir and a restart on it, each
+ * sampled after IDLE_SAMPLE_MS without requests (bench/memory.ts).
+ */
+async function memoryAlone() {
+  const fresh: StartMemory[] = [];
+  const restart: StartMemory[] = [];
+  for (let i = 0; i < MEMORY_RUNS; i += 1) {
+    const dir = tempDataDir();
+    try {
+      for (const [kind, list] of [['fresh', fresh], ['restart', restart]] as const) {
+        const server = await startServer({ SVC_DATA_DIR: dir, SVC_ADMIN_API_KEY: ADMIN_API_KEY }, `memory-${kind}-${i + 1}`);
+        const sample = startMemory(server.readyMs, await idleRss(server.child.pid));
+        list.push(sample);
+        const stopped = await server.stop();
+        if (stopped.code !== 0) notes.push(`memory ${kind} ${i + 1}: server exited with code ${stopped.code} signal ${stopped.signal} after SIGTERM`);
+        log(`memory ${kind} ${i + 1}: ${JSON.stringify(sample)}`);
+      }
+    } finally {
+      removeTempDir(dir);
+    }
+  }
+  const medianOf = (list: StartMemory[], key: 'idleMiB' | 'startupPeakMiB') => {
+    const values = list.map((sample) => sample[key]).filter((value): value is number => value !== null);
+    return values.length ? median(values) : null;
+  };
+  const summary = (list: StartMemory[]) => ({ idleMiB: medianOf(list, 'idleMiB'), startupPeakMiB: medianOf(list, 'startupPeakMiB'), samples: list });
+  return { fresh: summary(fresh), restart: summary(restart) };
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, sleep(ms).then(() => Promise.reject(new Error(`${what} timed out after ${ms} ms`)))]);
 }
@@ -888,6 +920,12 @@ async function main() {
     return { machine: machineOf(loadAtStart), team, totalSeconds: round((performance.now() - began) / 1000), notes };
   }
 
+  // `npm run bench -- --only=memory`: start-up peak and idle memory of fresh starts and restarts.
+  if (process.argv.includes('--only=memory')) {
+    const memory = await memoryAlone();
+    notes.push(MEMORY_ONLY_NOTE);
+    return { machine: machineOf(loadAtStart), embedded: { memory }, totalSeconds: round((performance.now() - began) / 1000), notes };
+  }
   // 0. slot engine, in process (before any server runs, so it has the cores to itself)
   const engine = runEngineBench(log);
 
