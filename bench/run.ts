@@ -27,6 +27,7 @@ import {
   SlotDealer,
 } from './bookings-e2e.js';
 import { runEngineBench, SHARED_ROUND_ROBIN_NOTE } from './engine.js';
+import { LATENCY_NOTE, latencyBench, type LatencyHarness } from './latency.js';
 import { idleRss, MEMORY_NOTE, MEMORY_ONLY_NOTE, type RssSample, type StartMemory, startMemory } from './memory.js';
 import { OAUTH_NOTE, OAUTH_TARGET_RATIO, oauthFixture } from './oauth-e2e.js';
 import { PLATFORM_NOTE, PLATFORM_TARGET_RATIO, platformFixture } from './platform-e2e.js';
@@ -872,6 +873,37 @@ async function memoryAlone() {
   return { fresh: summary(fresh), restart: summary(restart) };
 }
 
+/** The latency benchmark (bench/latency.ts) on a fresh embedded store and a fresh PostgreSQL database. */
+async function latencyOnBothStores() {
+  const harness = (writer: BookingWriter): LatencyHarness => ({
+    startServer,
+    createBookingHosts,
+    postJson,
+    insertSql: (sqlText) => writer.insert(sqlText),
+    whileServerRuns: writer.whileServerRuns,
+    log,
+    notes,
+  });
+  const dir = tempDataDir();
+  let embedded: unknown;
+  try {
+    embedded = await reportFailure('embedded-latency', 'latency', () => latencyBench(harness(pgliteWriter(dir)), benchEnv({ SVC_DATA_DIR: dir }), ADMIN_API_KEY, 'embedded-latency'));
+  } finally {
+    removeTempDir(dir);
+  }
+  if (!(await withTimeout(postgresAvailable(), 5000, 'PostgreSQL connect').catch(() => false))) return { embedded, postgres: { skipped: 'PostgreSQL did not answer' } };
+  const database = await createTestDatabase({ empty: true });
+  cleanups.push(database.drop);
+  try {
+    const storeEnv = { DATABASE_URL: database.url, SVC_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY };
+    const postgres = await reportFailure('postgres-latency', 'latency', () => latencyBench(harness(postgresWriter(database.url)), benchEnv(storeEnv), ADMIN_API_KEY, 'postgres-latency'));
+    return { embedded, postgres };
+  } finally {
+    cleanups.splice(cleanups.indexOf(database.drop), 1);
+    await database.drop();
+  }
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, sleep(ms).then(() => Promise.reject(new Error(`${what} timed out after ${ms} ms`)))]);
 }
@@ -926,6 +958,13 @@ async function main() {
     notes.push(MEMORY_ONLY_NOTE);
     return { machine: machineOf(loadAtStart), embedded: { memory }, totalSeconds: round((performance.now() - began) / 1000), notes };
   }
+  // `npm run bench -- --only=latency`: p50/p95/p99 at a fixed rate on both stores (bench/latency.ts).
+  if (process.argv.includes('--only=latency')) {
+    const latency = await latencyOnBothStores();
+    notes.push(LATENCY_NOTE);
+    return { machine: machineOf(loadAtStart), latency, totalSeconds: round((performance.now() - began) / 1000), notes };
+  }
+
   // 0. slot engine, in process (before any server runs, so it has the cores to itself)
   const engine = runEngineBench(log);
 
