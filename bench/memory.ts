@@ -32,5 +32,23 @@ export async function idleRss(pid: number | undefined, idleMs = IDLE_SAMPLE_MS):
   return readRss(pid);
 }
 
+/** One start of a server and its idle sample; `--only=memory` repeats it (bench/run.ts). */
+export interface StartMemory {
+  readyMs: number;
+  /** VmRSS after IDLE_SAMPLE_MS without requests, MiB. */
+  idleMiB: number | null;
+  /** VmHWM then: the start-up peak, MiB. */
+  startupPeakMiB: number | null;
+}
+
+export const startMemory = (readyMs: number, sample: RssSample | null): StartMemory => ({
+  readyMs: Math.round(readyMs),
+  idleMiB: sample?.rssMiB ?? null,
+  startupPeakMiB: sample?.peakMiB ?? null,
+});
+
+export const MEMORY_ONLY_NOTE =
+  `memory (--only=memory): \`svc serve\` on the embedded store started on an empty SVC_DATA_DIR (fresh: the snapshot unpacked, the system admin created) and then again on the same directory (restart), several times, each left alone for ${IDLE_SAMPLE_MS / 1000} s after GET /health first answered: idleMiB is VmRSS then and startupPeakMiB is VmHWM, the most it had resident since it started; medians over the runs, every run in samples. Run it under each Node (PATH) to compare them.`;
+
 export const MEMORY_NOTE =
-  `memory: resident set (VmRSS, and VmHWM = peak since the process started) of the \`svc serve\` child, read from /proc/<pid>/status after ${IDLE_SAMPLE_MS / 1000} s without requests: idleAfterFirstStart on the fresh store (the snapshot unpacked into an empty SVC_DATA_DIR), idleAfterRestart on the same data dir after the restart that precedes the slots run (PGlite; PostgreSQL keeps running instead), idleAfterLoad after every load of that server (slots, then bookings). The embedded store's PostgreSQL runs inside this process (PGlite, WebAssembly), so its buffer pool counts here; on PostgreSQL the server's memory is not included.`;
+  `memory: resident set (VmRSS, and VmHWM = peak since the process started) of the \`svc serve\` child, read from /proc/<pid>/status after ${IDLE_SAMPLE_MS / 1000} s without requests: idleAfterFirstStart on the fresh store (the snapshot unpacked into an empty SVC_DATA_DIR), idleAfterRestart on the same data dir after the restart that precedes the slots run (PGlite; PostgreSQL keeps running instead), idleAfterLoad after every load of that server (slots, then bookings). No request reaches the server before the first two samples, so their peakMiB is the start-up peak (a fresh start and a restart); idleAfterLoad's is the peak of the whole run. The embedded store's PostgreSQL runs inside this process (PGlite, WebAssembly), so its buffer pool counts here; on PostgreSQL the server's memory is not included.`;

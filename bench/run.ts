@@ -27,7 +27,8 @@ import {
   SlotDealer,
 } from './bookings-e2e.js';
 import { runEngineBench, SHARED_ROUND_ROBIN_NOTE } from './engine.js';
-import { idleRss, MEMORY_NOTE, type RssSample } from './memory.js';
+import { LATENCY_NOTE, latencyBench, type LatencyHarness } from './latency.js';
+import { idleRss, MEMORY_NOTE, MEMORY_ONLY_NOTE, type RssSample, type StartMemory, startMemory } from './memory.js';
 import { OAUTH_NOTE, OAUTH_TARGET_RATIO, oauthFixture } from './oauth-e2e.js';
 import { PLATFORM_NOTE, PLATFORM_TARGET_RATIO, platformFixture } from './platform-e2e.js';
 import { TEAM_NOTE, teamBench, type TeamHarness } from './team-e2e.js';
@@ -907,6 +908,69 @@ async function dataOnBothStores() {
   }
 }
 
+const MEMORY_RUNS = 3;
+
+/**
+ * `--only=memory`: MEMORY_RUNS times, a fresh start on an empty data dir and a restart on it, each
+ * sampled after IDLE_SAMPLE_MS without requests (bench/memory.ts).
+ */
+async function memoryAlone() {
+  const fresh: StartMemory[] = [];
+  const restart: StartMemory[] = [];
+  for (let i = 0; i < MEMORY_RUNS; i += 1) {
+    const dir = tempDataDir();
+    try {
+      for (const [kind, list] of [['fresh', fresh], ['restart', restart]] as const) {
+        const server = await startServer({ SVC_DATA_DIR: dir, SVC_ADMIN_API_KEY: ADMIN_API_KEY }, `memory-${kind}-${i + 1}`);
+        const sample = startMemory(server.readyMs, await idleRss(server.child.pid));
+        list.push(sample);
+        const stopped = await server.stop();
+        if (stopped.code !== 0) notes.push(`memory ${kind} ${i + 1}: server exited with code ${stopped.code} signal ${stopped.signal} after SIGTERM`);
+        log(`memory ${kind} ${i + 1}: ${JSON.stringify(sample)}`);
+      }
+    } finally {
+      removeTempDir(dir);
+    }
+  }
+  const medianOf = (list: StartMemory[], key: 'idleMiB' | 'startupPeakMiB') => {
+    const values = list.map((sample) => sample[key]).filter((value): value is number => value !== null);
+    return values.length ? median(values) : null;
+  };
+  const summary = (list: StartMemory[]) => ({ idleMiB: medianOf(list, 'idleMiB'), startupPeakMiB: medianOf(list, 'startupPeakMiB'), samples: list });
+  return { fresh: summary(fresh), restart: summary(restart) };
+}
+
+/** The latency benchmark (bench/latency.ts) on a fresh embedded store and a fresh PostgreSQL database. */
+async function latencyOnBothStores() {
+  const harness = (writer: BookingWriter): LatencyHarness => ({
+    startServer,
+    createBookingHosts,
+    postJson,
+    insertSql: (sqlText) => writer.insert(sqlText),
+    whileServerRuns: writer.whileServerRuns,
+    log,
+    notes,
+  });
+  const dir = tempDataDir();
+  let embedded: unknown;
+  try {
+    embedded = await reportFailure('embedded-latency', 'latency', () => latencyBench(harness(pgliteWriter(dir)), benchEnv({ SVC_DATA_DIR: dir }), ADMIN_API_KEY, 'embedded-latency'));
+  } finally {
+    removeTempDir(dir);
+  }
+  if (!(await withTimeout(postgresAvailable(), 5000, 'PostgreSQL connect').catch(() => false))) return { embedded, postgres: { skipped: 'PostgreSQL did not answer' } };
+  const database = await createTestDatabase({ empty: true });
+  cleanups.push(database.drop);
+  try {
+    const storeEnv = { DATABASE_URL: database.url, SVC_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY };
+    const postgres = await reportFailure('postgres-latency', 'latency', () => latencyBench(harness(postgresWriter(database.url)), benchEnv(storeEnv), ADMIN_API_KEY, 'postgres-latency'));
+    return { embedded, postgres };
+  } finally {
+    cleanups.splice(cleanups.indexOf(database.drop), 1);
+    await database.drop();
+  }
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, sleep(ms).then(() => Promise.reject(new Error(`${what} timed out after ${ms} ms`)))]);
 }
@@ -959,6 +1023,19 @@ async function main() {
     const team = await teamOnBothStores();
     notes.push(TEAM_NOTE);
     return { machine: machineOf(loadAtStart), team, totalSeconds: round((performance.now() - began) / 1000), notes };
+  }
+
+  // `npm run bench -- --only=memory`: start-up peak and idle memory of fresh starts and restarts.
+  if (process.argv.includes('--only=memory')) {
+    const memory = await memoryAlone();
+    notes.push(MEMORY_ONLY_NOTE);
+    return { machine: machineOf(loadAtStart), embedded: { memory }, totalSeconds: round((performance.now() - began) / 1000), notes };
+  }
+  // `npm run bench -- --only=latency`: p50/p95/p99 at a fixed rate on both stores (bench/latency.ts).
+  if (process.argv.includes('--only=latency')) {
+    const latency = await latencyOnBothStores();
+    notes.push(LATENCY_NOTE);
+    return { machine: machineOf(loadAtStart), latency, totalSeconds: round((performance.now() - began) / 1000), notes };
   }
 
   // 0. slot engine, in process (before any server runs, so it has the cores to itself)

@@ -140,6 +140,8 @@ export interface BuiltTeam {
   busyBookings: number;
   busyBlocks: number;
   setupMs: number;
+  /** The team owner's API key (to add event types to the team). */
+  ownerApiKey: string;
 }
 
 /** One host: user, schedules, personal event type, and its busy time booked through POST /v2/bookings. */
@@ -193,8 +195,9 @@ export async function buildTeam(baseUrl: string, adminKey: string, fixture: Team
   const hosts = await inBatches(fixture.hosts, SETUP_PARALLEL, (host, index) => buildHost(baseUrl, adminKey, host, index));
   log(`team: ${hosts.length} hosts with ${hosts.reduce((sum, host) => sum + host.pieces, 0)} busy bookings`);
   const team = await postJson(`${baseUrl}/v2/teams`, ownerAuth, { name: 'Round robin 50', slug: 'round-robin-50', timeZone: TEAM_ZONE }, 'POST /v2/teams');
+  // Added by the system admin: members the owner adds stay pending until each accepts (no host until then).
   await inBatches(hosts, SETUP_PARALLEL, (host) =>
-    postJson(`${baseUrl}/v2/teams/${team.id}/memberships`, ownerAuth, { userId: host.userId, role: 'MEMBER', accepted: true }, `POST /v2/teams/${team.id}/memberships`),
+    postJson(`${baseUrl}/v2/teams/${team.id}/memberships`, admin, { userId: host.userId, role: 'MEMBER', accepted: true }, `POST /v2/teams/${team.id}/memberships`),
   );
   const eventType = await postJson(
     `${baseUrl}/v2/teams/${team.id}/event-types`,
@@ -217,6 +220,7 @@ export async function buildTeam(baseUrl: string, adminKey: string, fixture: Team
     busyBookings: hosts.reduce((sum, host) => sum + host.pieces, 0),
     busyBlocks: fixture.hosts.reduce((sum, host) => sum + host.busy.length, 0),
     setupMs: Math.round(performance.now() - startedAt),
+    ownerApiKey: owner.apiKey as string,
   };
 }
 
@@ -377,6 +381,9 @@ export interface TeamHarness {
 
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
+/** The setup as printed: the owner's key stays out of the bench JSON. */
+const withoutKey = ({ ownerApiKey: _key, ...setup }: BuiltTeam) => setup;
+
 /** The server env that puts svc's clock at the file's `now`. */
 export const teamServerEnv = (fixture: TeamFixture) => ({ SVC_NOW: fixture.now });
 
@@ -403,7 +410,7 @@ export async function teamBench(harness: TeamHarness, env: Record<string, string
       targetRps: TEAM_SLOTS_TARGET_RPS,
       metTarget: check.ok && measured.rps >= TEAM_SLOTS_TARGET_RPS && measured.non2xx === 0 && measured.errors === 0,
     };
-    if (!harness.queryRow) return { setup: team, slots };
+    if (!harness.queryRow) return { setup: withoutKey(team), slots };
 
     const plan = await teamBookingsPlan(server.baseUrl, team.eventTypeId, fixture.lengthInMinutes);
     const warmupStarts = plan.slice(0, WARMUP_BOOKINGS);
@@ -452,7 +459,7 @@ export async function teamBench(harness: TeamHarness, env: Record<string, string
       targetRps: TEAM_BOOKINGS_TARGET_RPS,
       metTarget: rps >= TEAM_BOOKINGS_TARGET_RPS && created === run.requests && run.errors === 0 && verified.ok,
     };
-    return { setup: team, slots, bookings };
+    return { setup: withoutKey(team), slots, bookings };
   } finally {
     const stopped = await server.stop();
     if (stopped.code !== 0) harness.notes.push(`${label}: team server exited with code ${stopped.code} signal ${stopped.signal} after SIGTERM`);

@@ -5,12 +5,14 @@ import path from 'node:path';
 import { openDatabase } from '../src/db/client.js';
 import { migrateDatabase } from '../src/db/migrate.js';
 import { pgliteBaseSnapshotPath } from '../src/db/pglite-snapshot.js';
+import { applyPgliteWasmTiering } from '../src/db/pglite-wasm.js';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 
 const target = pgliteBaseSnapshotPath();
 if (!fs.existsSync(target)) {
   fs.mkdirSync(path.dirname(target), { recursive: true });
+  applyPgliteWasmTiering();
   const client = await PGlite.create({ extensions: { btree_gist } });
   const database = await openDatabase({ pglite: client });
   await migrateDatabase(database);

@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { NamingClient } from './named-statements.js';
 import { pgliteBaseSnapshotPath, UNPACKING_MARKER, unpackSnapshot } from './pglite-snapshot.js';
+import { applyPgliteWasmTiering } from './pglite-wasm.js';
 import { usePreparedStatements } from './pglite-statements.js';
 import * as schema from './schema.js';
 
@@ -107,6 +108,7 @@ async function startPglite(options: OpenOptions, loadDataDir: Blob | undefined, 
     }
   }
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
+  if (!options.pglite) applyPgliteWasmTiering();
   const client =
     options.pglite ?? (await PGlite.create({ dataDir: options.dataDir, loadDataDir, extensions, startParams: pgliteStartParams() }));
   usePreparedStatements(client);
