@@ -15,11 +15,12 @@ export async function tenancyFixture(baseUrl: string, adminHeaders: Record<strin
   const organization = await postJson(`${baseUrl}/v2/admin/organizations`, adminHeaders, { name: 'Bench Org', ownerId: owner.user.id }, `${label}: POST /v2/admin/organizations`);
   const ownerAuth = { authorization: `Bearer ${owner.apiKey}` };
   const orgAdmin = await user('org-admin@example.com');
-  await postJson(`${baseUrl}/v2/organizations/${organization.id}/memberships`, ownerAuth, { userId: orgAdmin.user.id, role: 'ADMIN', accepted: true }, `${label}: org admin membership`);
+  // Organization members are added by the system admin, so they join at once (the owner's additions wait for each to accept).
+  await postJson(`${baseUrl}/v2/organizations/${organization.id}/memberships`, adminHeaders, { userId: orgAdmin.user.id, role: 'ADMIN', accepted: true }, `${label}: org admin membership`);
   const team = await postJson(`${baseUrl}/v2/organizations/${organization.id}/teams`, ownerAuth, { name: 'Bench Team' }, `${label}: POST org team`);
   for (let i = 1; i < TENANCY_TEAM_MEMBERS; i++) {
     const member = await user(`team-member-${i}@example.com`);
-    await postJson(`${baseUrl}/v2/organizations/${organization.id}/memberships`, ownerAuth, { userId: member.user.id, accepted: true }, `${label}: org membership`);
+    await postJson(`${baseUrl}/v2/organizations/${organization.id}/memberships`, adminHeaders, { userId: member.user.id, accepted: true }, `${label}: org membership`);
     await postJson(`${baseUrl}/v2/organizations/${organization.id}/teams/${team.id}/memberships`, ownerAuth, { userId: member.user.id, accepted: true }, `${label}: team membership`);
   }
   return { url: `${baseUrl}/v2/organizations/${organization.id}/teams/${team.id}/memberships`, headers: { authorization: `Bearer ${orgAdmin.apiKey}` } };
