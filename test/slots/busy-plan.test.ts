@@ -28,20 +28,31 @@ describe(`busy-time plans (${backend})`, () => {
 
   test('hosted bookings, reservations and calendar busy time: the end_at index bounded below and above', async () => {
     const text = await plan(busyBlocksStatement({ userIds: [1, 2], from, to, now: from - 86_400_000 }));
-    for (const index of ['booking_hosts_user_id_end_at_idx', 'slot_reservations_user_id_slot_end_idx', 'calendar_busy_times_user_end_idx']) {
-      const line = text.split('\n').findIndex((entry) => entry.includes(index));
-      assert.ok(line >= 0, `${index} is used:\n${text}`);
-      const condition = text.split('\n').slice(line, line + 3).join(' ');
-      assert.match(condition, /Index Cond:.*end_at|slot_end/, text);
-      assert.match(condition, /(end_at|slot_end) > .*(end_at|slot_end) < /, `both ends bound the index:\n${text}`);
+    // Each table by one of its time indexes (a host's bookings by end or by start), bounded on both ends of
+    // that index's column.
+    const choices: [RegExp, string][] = [
+      [/booking_hosts_user_id_(end|start)_at_idx/, 'booking_hosts'],
+      [/slot_reservations_user_id_slot_end_idx/, 'slot_reservations'],
+      [/calendar_busy_times_user_end_idx/, 'calendar_busy_times'],
+    ];
+    const lines = text.split('\n');
+    for (const [index, table] of choices) {
+      const line = lines.findIndex((entry) => index.test(entry));
+      assert.ok(line >= 0, `${table}: an index of ${index} is used:\n${text}`);
+      const column = /slot_end/.test(lines[line]!) ? 'slot_end' : /_start_at_idx/.test(lines[line]!) ? 'start_at' : 'end_at';
+      assert.match(lines.slice(line, line + 3).join(' '), new RegExp(`Index Cond:.*${column} > .*${column} < `), `${table}: both ends bound the index:\n${text}`);
     }
   });
 
   test("an event type's bookings for its limits: bounded the same way", async () => {
+    // Either of the event type's time indexes serves, bounded on both ends of its column (no booking is
+    // longer than 24 hours, so the query bounds start_at as well as end_at).
     const text = await plan(listLimitBookingsStatement(1, from, to));
-    const line = text.split('\n').findIndex((entry) => entry.includes('bookings_event_type_id_end_at_idx'));
+    const lines = text.split('\n');
+    const line = lines.findIndex((entry) => /bookings_event_type_id_(end|start)_at_idx/.test(entry));
     assert.ok(line >= 0, text);
-    assert.match(text.split('\n').slice(line, line + 3).join(' '), /end_at > .*end_at < /, text);
+    const column = lines[line]!.includes('_end_at_idx') ? 'end_at' : 'start_at';
+    assert.match(lines.slice(line, line + 3).join(' '), new RegExp(`Index Cond:.*${column} > .*${column} < `), text);
   });
 
   test('a booking longer than 24 hours is refused by the store', async () => {

@@ -156,7 +156,8 @@ export function busyBlocksStatement(query: BusyQuery): SQL {
       null::float8 as live_until_ms, null::text as reason, null::float8 as since_ms
     from booking_hosts bh join bookings b on b.id = bh.booking_id left join event_types et on et.id = b.event_type_id
     where bh.user_id in ${query.userIds} and bh.status in ('accepted', 'pending')
-      and bh.end_at > ${from}::timestamptz and bh.end_at < ${to}::timestamptz + ${LONGEST_BOOKING} and bh.start_at < ${to}::timestamptz
+      and bh.end_at > ${from}::timestamptz and bh.end_at < ${to}::timestamptz + ${LONGEST_BOOKING}
+      and bh.start_at > ${from}::timestamptz - ${LONGEST_BOOKING} and bh.start_at < ${to}::timestamptz
     union all
     select r.user_id, (extract(epoch from r.slot_start) * 1000)::float8, (extract(epoch from r.slot_end) * 1000)::float8,
       et.before_event_buffer, et.after_event_buffer, r.event_type_id, false, false, null, 'reservation', 1,
@@ -225,7 +226,8 @@ export function listLimitBookingsStatement(eventTypeId: number, from: number, to
     select (extract(epoch from start_at) * 1000)::float8 as start_ms, (extract(epoch from end_at) * 1000)::float8 as end_ms, uid
     from bookings
     where event_type_id = ${eventTypeId} and status in ('accepted', 'pending')
-      and end_at > ${iso(from)}::timestamptz and end_at < ${iso(to)}::timestamptz + ${LONGEST_BOOKING} and start_at < ${iso(to)}::timestamptz
+      and end_at > ${iso(from)}::timestamptz and end_at < ${iso(to)}::timestamptz + ${LONGEST_BOOKING}
+      and start_at > ${iso(from)}::timestamptz - ${LONGEST_BOOKING} and start_at < ${iso(to)}::timestamptz
   `;
 }
 
