@@ -65,7 +65,7 @@ describe('CalDAV calendars through the API', { skip: RADICALE_SKIP }, () => {
     await radicale.putRaw('ada', `${work}meeting.ics`, eventIcs('meeting', at('10:00'), at('11:00'), 'Board meeting'));
     await radicale.putRaw('ada', `${family}school.ics`, eventIcs('school', at('14:00'), at('15:00'), 'School run'));
     const saved = await api.request('POST', '/v2/calendars/apple/credentials', { key: host.apiKey, body: { serverUrl: radicale.baseUrl, username: 'ada', password: PASSWORD } });
-    assert.equal(saved.status, 200, saved.text);
+    assert.equal(saved.status, 201, saved.text);
     assert.deepEqual(saved.body, { status: 'success' });
     const listed = await api.request('GET', '/v2/calendars', { key: host.apiKey });
     assert.ok(!listed.text.includes(PASSWORD));
@@ -121,7 +121,7 @@ describe('CalDAV calendars through the API', { skip: RADICALE_SKIP }, () => {
     try {
       await rad.createCalendar('bob', 'main', { name: 'Main' });
       const saved = await api.request('POST', '/v2/calendars/caldav/credentials', { key: other.apiKey, body: { serverUrl: rad.baseUrl, username: 'bob', password: 'first-password' } });
-      assert.equal(saved.status, 200, saved.text);
+      assert.equal(saved.status, 201, saved.text);
       assert.ok(startsOf(await slotsOf(api, { eventTypeId: own.id, start: MONDAY, end: MONDAY })).length > 0);
       // The password is changed at the provider: point the stored connection at a server that refuses it.
       const refusing = await startRadicale({ users: { bob: 'changed-password' } });

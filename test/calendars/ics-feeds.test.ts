@@ -83,7 +83,7 @@ describe('ICS feeds', () => {
     const host = await createHost(api, 'Europe/London');
     const url = serveFeed('/buffers.ics', calendar([event('dentist-1', ['DTSTART:20270111T140000Z', 'DTEND:20270111T150000Z', 'SUMMARY:Dentist'])]));
     const saved = await saveFeeds(api, host, [url]);
-    assert.equal(saved.status, 200, saved.text);
+    assert.equal(saved.status, 201, saved.text);
     assert.deepEqual(Object.keys(saved.body.data).sort(), ['appId', 'id', 'invalid', 'teamId', 'type', 'userId']);
     assert.equal(saved.body.data.type, 'ics-feed_calendar');
     assert.equal(saved.body.data.appId, 'ics-feed');
@@ -107,7 +107,7 @@ describe('ICS feeds', () => {
   test('the feed is not called on the slot path, and a change in it shows after the next sync', async () => {
     const host = await createHost(api, 'Europe/London');
     const url = serveFeed('/changes.ics', calendar([event('standup', ['DTSTART:20270111T100000Z', 'DTEND:20270111T110000Z'])]));
-    assert.equal((await saveFeeds(api, host, [url])).status, 200);
+    assert.equal((await saveFeeds(api, host, [url])).status, 201);
     const eventType = await createEventType(api, host, { lengthInMinutes: 60 });
     feedRequests = [];
     const before = startsOf(await slotsOf(api, { eventTypeId: eventType.id, start: MONDAY, end: MONDAY }));
@@ -132,7 +132,7 @@ describe('ICS feeds', () => {
         event('holiday', ['DTSTART;VALUE=DATE:20270331', 'DTEND;VALUE=DATE:20270401']),
       ]),
     );
-    assert.equal((await saveFeeds(api, host, [url])).status, 200);
+    assert.equal((await saveFeeds(api, host, [url])).status, 201);
     const eventType = await createEventType(api, host, { lengthInMinutes: 60 });
     const query = { eventTypeId: eventType.id, start: '2027-03-19', end: '2027-04-02', timeZone: 'Europe/Berlin' };
     const data = await slotsOf(api, query);
@@ -149,7 +149,7 @@ describe('ICS feeds', () => {
     const failing = await createHost(api, 'Europe/London');
     const healthy = await createHost(api, 'Europe/London');
     const url = serveFeed('/flaky.ics', calendar([]));
-    assert.equal((await saveFeeds(api, failing, [url])).status, 200);
+    assert.equal((await saveFeeds(api, failing, [url])).status, 201);
     feeds.set('/flaky.ics', { status: 500, body: 'down' });
     // The grace period (15 minutes by default) has not passed: the stored busy time still stands.
     assert.deepEqual(await syncAll(api, failing.userId), ['failed']);
@@ -188,7 +188,7 @@ describe('ICS feeds', () => {
   test('a feed that refuses its token marks the connection invalid at once', async () => {
     const host = await createHost(api, 'Europe/London');
     const url = serveFeed('/revoked.ics', calendar([]));
-    assert.equal((await saveFeeds(api, host, [url])).status, 200);
+    assert.equal((await saveFeeds(api, host, [url])).status, 201);
     feeds.set('/revoked.ics', { status: 401, body: 'token revoked' });
     assert.deepEqual(await syncAll(api, host.userId), ['failed']);
     const listed = await api.request('GET', '/v2/calendars', { key: host.apiKey });
@@ -225,7 +225,7 @@ describe('ICS feeds', () => {
   test('another user\'s calendars can be neither read nor disconnected', async () => {
     const owner = await createHost(api, 'Europe/London');
     const other = await createHost(api, 'Europe/London');
-    assert.equal((await saveFeeds(api, owner, [serveFeed('/owner.ics', calendar([]))])).status, 200);
+    assert.equal((await saveFeeds(api, owner, [serveFeed('/owner.ics', calendar([]))])).status, 201);
     const mine = (await api.request('GET', '/v2/calendars', { key: owner.apiKey })).body.data.connectedCalendars[0];
     assert.deepEqual((await api.request('GET', '/v2/calendars', { key: other.apiKey })).body.data.connectedCalendars, []);
     const busy = await api.request(
@@ -286,7 +286,7 @@ describe('the sync job', () => {
   test('reads each calendar again every SVC_CALENDAR_POLL_MS, and the change reaches the slots', async () => {
     const host = await createHost(api, 'Europe/London');
     const url = serveFeed('/polled.ics', calendar([]));
-    assert.equal((await saveFeeds(api, host, [url])).status, 200);
+    assert.equal((await saveFeeds(api, host, [url])).status, 201);
     const eventType = await createEventType(api, host, { lengthInMinutes: 60 });
     assert.ok(startsOf(await slotsOf(api, { eventTypeId: eventType.id, start: MONDAY, end: MONDAY })).includes(at('11:00')));
     serveFeed('/polled.ics', calendar([event('new', ['DTSTART:20270111T110000Z', 'DTEND:20270111T120000Z'])]));
@@ -309,7 +309,7 @@ describe('a sync seen by another process on the same PostgreSQL', { skip: backen
   test("the peer's cached slots drop the host's busy time when the sync commits", async () => {
     const host = await createHost(api, 'Europe/London');
     const url = serveFeed('/shared.ics', calendar([]));
-    assert.equal((await saveFeeds(api, host, [url])).status, 200);
+    assert.equal((await saveFeeds(api, host, [url])).status, 201);
     const eventType = await createEventType(api, host, { lengthInMinutes: 60 });
     const peerStarts = async () => startsOf((await getSlots(peer, { eventTypeId: eventType.id, start: MONDAY, end: MONDAY })).body.data);
     assert.ok((await peerStarts()).includes(at('15:00')), 'the peer lists (and caches) 15:00');

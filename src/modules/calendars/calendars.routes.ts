@@ -82,9 +82,10 @@ export function registerCalendarRoutes(app: App, ctx: AppContext): void {
       description:
         'Reads each feed before saving (a feed that cannot be read saves nothing), then keeps its busy time in sync (every SVC_CALENDAR_POLL_MS, 5 minutes by default). Saving again replaces your earlier feeds. Addresses inside your network are refused unless svc runs with SVC_ALLOW_PRIVATE_WEBHOOKS=1.',
       body: SaveIcsFeedBody,
-      response: { 200: Envelope(ConnectionOutput) },
+      response: { 201: Envelope(ConnectionOutput) },
     },
-    handler: async (request) => ok(await saveIcsFeeds(ctx, principalOf(request).user.id, { urls: request.body.urls, readOnly: request.body.readOnly ?? true })),
+    handler: async (request, reply) =>
+      reply.status(201).send(ok(await saveIcsFeeds(ctx, principalOf(request).user.id, { urls: request.body.urls, readOnly: request.body.readOnly ?? true }))),
   });
 
   app.get('/v2/calendars/ics-feed/check', {
@@ -127,15 +128,15 @@ export function registerCalendarRoutes(app: App, ctx: AppContext): void {
         '`apple`: an Apple ID and an app-specific password for iCloud. svc: `caldav` with a `serverUrl` connects any CalDAV server. The account is read before anything is saved; its primary calendar is then read for busy time (select others with POST /v2/selected-calendars).',
       params: CalendarParams,
       body: CaldavCredentialsBody,
-      response: { 200: { type: 'object', properties: { status: { type: 'string', enum: ['success'] } }, required: ['status'] } },
+      response: { 201: { type: 'object', properties: { status: { type: 'string', enum: ['success'] } }, required: ['status'] } },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const type = connectionTypeOf(request.params.calendar);
       if (type !== 'apple_calendar' && type !== 'caldav_calendar') throw badRequest('unknown_calendar', 'Invalid calendar type, available calendars are: apple, caldav');
       const serverUrl = request.body.serverUrl ?? (type === 'apple_calendar' ? ICLOUD_CALDAV_URL : undefined);
       if (!serverUrl) throw invalidField('serverUrl', 'should not be empty');
       await saveCaldavAccount(ctx, principalOf(request).user.id, type, { serverUrl, username: request.body.username, password: request.body.password });
-      return { status: 'success' as const };
+      return reply.status(201).send({ status: 'success' as const });
     },
   });
 
