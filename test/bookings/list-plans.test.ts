@@ -43,9 +43,9 @@ describe(`booking list plans (${backend})`, () => {
     const statements = bookingListStatements(api.runtime.ctx.database.db, { now: Date.parse('2030-01-15T00:00:00Z'), order: { column: 'start', direction: 'asc' }, take: 10, skip: 0, ...filter });
     return api.runtime.ctx.database.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`);
-      const explain = async (statement: typeof statements.page | typeof statements.count) =>
+      const explain = async (statement: typeof statements.page | typeof statements.count | typeof statements.pageWithCount) =>
         ((await tx.execute(sql`explain ${statement}`)) as unknown as { rows: Record<string, string>[] }).rows.map((row) => Object.values(row)[0]).join('\n');
-      return [await explain(statements.page), await explain(statements.count)];
+      return [await explain(statements.page), await explain(statements.count), await explain(statements.pageWithCount)];
     });
   }
 

@@ -92,6 +92,11 @@ describe('GET /v2/bookings (svc-api-version 2024-08-13)', () => {
     const page = await list('?sortStart=desc&take=2&skip=2');
     assert.deepEqual(uidsOf(page), [uids.upcoming, uids.cancelled]);
     assert.deepEqual(page.pagination, { totalItems: 5, remainingItems: 1, returnedItems: 2, itemsPerPage: 2, currentPage: 2, totalPages: 3, hasNextPage: true, hasPreviousPage: true });
+    // Past the last page no row carries the count: it is still the list's.
+    const beyond = await list('?sortStart=desc&take=2&skip=10');
+    assert.deepEqual(uidsOf(beyond), []);
+    assert.equal(beyond.pagination.totalItems, 5);
+    assert.equal(beyond.pagination.returnedItems, 0);
     assertNamesField(await api.request('GET', '/v2/bookings?take=251', { key: host.apiKey, version: BOOKINGS_VERSION }), 'take');
   });
 

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { bookingAttendees, bookingEvents, bookingHosts, bookings, eventTypes, memberships, profiles, teams, users } from '../../db/schema.js';
 
@@ -79,35 +79,56 @@ export async function owningTeamOf(db: Db, eventType: { id: number; teamId: numb
   return row?.teamId ?? null;
 }
 
+/** An attendee row as JSON (every column, by its property name), for `a` a booking_attendees row. */
+const attendeeJson = sql.raw(
+  `json_build_object(${Object.entries(getTableColumns(bookingAttendees))
+    .map(([property, column]) => `'${property}', a."${column.name}"`)
+    .join(', ')})`,
+);
+
+interface RecordEventType {
+  id: number;
+  slug: string;
+  teamId: number | null;
+  seatsPerTimeSlot: number | null;
+  seatsShowAttendees: boolean;
+}
+
 /** Bookings with their attendees, organizer and event type, in the order of `rows`. */
 export async function loadRecords(db: Db, rows: BookingRow[]): Promise<BookingRecord[]> {
   if (rows.length === 0) return [];
-  const ids = rows.map((row) => row.id);
-  // One statement at a time: `db` may be a transaction, which is a single connection.
-  const attendees = await db.select().from(bookingAttendees).where(inArray(bookingAttendees.bookingId, ids)).orderBy(asc(bookingAttendees.id));
-  const hosts = await db
-    .select({ id: users.id, name: users.name, email: users.email, username: users.username, timeZone: users.timeZone })
-    .from(users)
-    .where(inArray(users.id, [...new Set(rows.map((row) => row.userId))]));
-  const coHosts = await db
-    .select({ bookingId: bookingHosts.bookingId, id: users.id, name: users.name, email: users.email, timeZone: users.timeZone, locale: users.locale })
-    .from(bookingHosts)
-    .innerJoin(bookings, eq(bookings.id, bookingHosts.bookingId))
-    .innerJoin(users, eq(users.id, bookingHosts.userId))
-    .where(and(inArray(bookingHosts.bookingId, ids), sql`${bookingHosts.userId} <> ${bookings.userId}`))
-    .orderBy(asc(users.id));
-  const types = await db
-    .select({ id: eventTypes.id, slug: eventTypes.slug, teamId: owningTeamId, seatsPerTimeSlot: eventTypes.seatsPerTimeSlot, seatsShowAttendees: eventTypes.seatsShowAttendees })
-    .from(eventTypes)
-    .where(inArray(eventTypes.id, [...new Set(rows.flatMap((row) => (row.eventTypeId === null ? [] : [row.eventTypeId])))].concat(-1)));
+  const ids = sql.param(rows.map((row) => row.id));
+  const hostIds = sql.param([...new Set(rows.map((row) => row.userId))]);
+  const typeIds = sql.param([...new Set(rows.flatMap((row) => (row.eventTypeId === null ? [] : [row.eventTypeId])))]);
+  // One statement, its parts as JSON: a page of bookings costs one round trip, not one per table.
+  const result = (await db.execute(sql`select
+    (select coalesce(json_agg(${attendeeJson} order by a.id), '[]'::json) from ${bookingAttendees} a where a.booking_id = any(${ids}::int[])) as attendees,
+    (select coalesce(json_agg(json_build_object('id', u.id, 'name', u.name, 'email', u.email, 'username', u.username, 'timeZone', u.time_zone)), '[]'::json)
+      from ${users} u where u.id = any(${hostIds}::int[])) as hosts,
+    (select coalesce(json_agg(json_build_object('bookingId', bh.booking_id, 'id', u.id, 'name', u.name, 'email', u.email, 'timeZone', u.time_zone,
+        'locale', u.locale) order by u.id), '[]'::json)
+      from ${bookingHosts} bh join ${bookings} b on b.id = bh.booking_id join ${users} u on u.id = bh.user_id
+      where bh.booking_id = any(${ids}::int[]) and bh.user_id <> b.user_id) as co_hosts,
+    (select coalesce(json_agg(json_build_object('id', et.id, 'slug', et.slug, 'teamId', coalesce(et.team_id, parent.team_id),
+        'seatsPerTimeSlot', et.seats_per_time_slot, 'seatsShowAttendees', et.seats_show_attendees)), '[]'::json)
+      from ${eventTypes} et left join ${eventTypes} parent on parent.id = et.parent_id where et.id = any(${typeIds}::int[])) as types`)) as unknown as {
+    rows: [{ attendees: (Omit<AttendeeRow, 'createdAt'> & { createdAt: string })[]; hosts: BookingHost[]; co_hosts: (BookingCoHost & { bookingId: number })[]; types: RecordEventType[] }];
+  };
+  const { attendees, hosts, co_hosts: coHosts, types } = result.rows[0];
   const hostById = new Map(hosts.map((host) => [host.id, host]));
   const typeById = new Map(types.map((type) => [type.id, type]));
+  const attendeesOf = new Map<number, AttendeeRow[]>();
+  for (const attendee of attendees) {
+    attendeesOf.set(attendee.bookingId, [...(attendeesOf.get(attendee.bookingId) ?? []), { ...attendee, createdAt: new Date(attendee.createdAt) }]);
+  }
+  const coHostsOf = new Map<number, BookingCoHost[]>();
+  for (const { bookingId, ...coHost } of coHosts) coHostsOf.set(bookingId, [...(coHostsOf.get(bookingId) ?? []), coHost]);
   return rows.map((booking) => {
     const type = booking.eventTypeId === null ? undefined : typeById.get(booking.eventTypeId);
     return {
       booking,
-      attendees: attendees.filter((attendee) => attendee.bookingId === booking.id),
-      coHosts: coHosts.filter((coHost) => coHost.bookingId === booking.id).map(({ bookingId: _bookingId, ...coHost }) => coHost),
+      attendees: attendeesOf.get(booking.id) ?? [],
+      coHosts: coHostsOf.get(booking.id) ?? [],
       host: hostById.get(booking.userId) ?? { id: booking.userId, name: null, email: 'unknown', username: null, timeZone: 'UTC' },
       eventType: type ? { id: type.id, slug: type.slug, teamId: type.teamId } : null,
       seating: type && type.seatsPerTimeSlot !== null ? { showAttendees: type.seatsShowAttendees } : null,
@@ -469,19 +490,26 @@ export function bookingListStatements(db: Db, filter: BookingListFilter) {
   const pageIds = sql`select page.id from (select distinct candidate.id, candidate.key from (${candidates}) candidate
     order by candidate.key ${direction}, candidate.id asc limit ${literalCount(filter.take)} offset ${literalCount(filter.skip)}) page`;
   const terms = sources.map((source, index) => sql`(${sourceCount(source, filters, sources.slice(0, index))})`);
+  const count = sql`select (${sql.join(terms, sql` + `)})::int as total`;
+  const order = [filter.order.direction === 'asc' ? asc(column) : desc(column), asc(bookings.id)];
   return {
-    page: db
-      .select()
+    page: db.select().from(bookings).where(sql`${bookings.id} in (${pageIds})`).orderBy(...order),
+    count,
+    // What a list runs: the page with the count riding along (an uncorrelated subquery runs once), one round trip.
+    pageWithCount: db
+      .select({ ...getTableColumns(bookings), listTotal: sql<number>`(${count})`.as('list_total') })
       .from(bookings)
       .where(sql`${bookings.id} in (${pageIds})`)
-      .orderBy(filter.order.direction === 'asc' ? asc(column) : desc(column), asc(bookings.id)),
-    count: sql`select (${sql.join(terms, sql` + `)})::int as total`,
+      .orderBy(...order),
   };
 }
 
 export async function listBookings(db: Db, filter: BookingListFilter): Promise<{ rows: BookingRow[]; total: number }> {
   const statements = bookingListStatements(db, filter);
-  const rows = await statements.page;
+  const page = await statements.pageWithCount;
+  const rows = page.map(({ listTotal: _total, ...row }) => row);
+  if (page.length > 0 || filter.skip === 0) return { rows, total: Number(page[0]?.listTotal ?? 0) };
+  // Past the last page: no row carried the count.
   const counted = (await db.execute(statements.count)) as unknown as { rows: { total: number }[] };
   return { rows, total: Number(counted.rows[0]?.total ?? 0) };
 }
