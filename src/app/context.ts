@@ -22,7 +22,7 @@ export interface AppContext {
   changes: ChangeFeed;
   rateLimitStore: RateLimitStore;
   metrics: HttpMetrics;
-  /** Who hears of booking events besides their mail: the webhook subscriptions. */
+  /** Who hears of booking events besides their mail: the webhook subscriptions, the calendar writes. */
   bookingEvents: BookingEventListener;
   /** Seals and opens stored secrets (webhook secrets...). */
   secrets: SecretBox;

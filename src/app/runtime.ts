@@ -9,6 +9,8 @@ import { lazySecretBox } from '../lib/secrets.js';
 import { CredentialCache } from '../modules/auth/credential-cache.js';
 import { TenancyCache } from '../modules/access/tenancy-cache.js';
 import { AvailabilityCache } from '../modules/slots/availability-cache.js';
+import { bookingEventListeners } from '../modules/bookings/booking-events.js';
+import { calendarEventWrites } from '../modules/calendars/calendar-events.js';
 import { bookingWebhooks } from '../modules/webhooks/webhook-emission.js';
 import { jobHandlers } from '../jobs/handlers.js';
 import { type JobRunner, startJobRunner } from '../jobs/runner.js';
@@ -80,7 +82,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     rateLimitStore,
     metrics: createHttpMetrics({ processMetrics: options.processMetrics ?? false }),
     clock: options.clock ?? clockOf(config),
-    bookingEvents: bookingWebhooks,
+    bookingEvents: bookingEventListeners([bookingWebhooks, calendarEventWrites]),
     secrets,
     lifecycle: { draining: false },
   };

@@ -7,6 +7,8 @@ import { createWebhookDeliverer, WEBHOOK_DELIVERY_JOB } from '../modules/webhook
 import { bookingWebhooks, fanOutBookingEvent, WEBHOOK_FANOUT_JOB } from '../modules/webhooks/webhook-emission.js';
 import { MEETING_JOB, runMeetingJob } from '../modules/webhooks/webhook-meetings.js';
 import { CALENDAR_READERS } from '../modules/calendars/calendar-providers.js';
+import { CALENDAR_WRITE_JOB, writeCalendarEvents } from '../modules/calendars/calendar-events.js';
+import { CALENDAR_WRITERS } from '../modules/calendars/calendar-writers.js';
 import { CALENDAR_SWEEP_JOB, CALENDAR_SYNC_JOB, calendarSweep, sweepDueCalendars, syncCalendarSource } from '../modules/calendars/calendar-sync.js';
 import { HOUSEKEEPING, runHousekeeping } from './housekeeping.js';
 import { JobRegistry } from './runner.js';
@@ -22,6 +24,7 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
   const deliver = createWebhookDeliverer({ database, secrets, config, ...(log ? { log } : {}) });
   const mail = createMailSender({ database, config, ...(log ? { log } : {}) });
   const calendarSync = { database, secrets, config, readers: CALENDAR_READERS, log, clock: () => config.fixedNow ?? Date.now(), changes: ctx.changes };
+  const calendarWrites = { database, secrets, config, writers: CALENDAR_WRITERS, log };
   return new JobRegistry(
     [
       [HOUSEKEEPING.kind, async () => void (await runHousekeeping(database.db, config.jobs, new Date()))],
@@ -33,6 +36,7 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
       [MAIL_SEND_JOB, mail.handler],
       [CALENDAR_SWEEP_JOB, async () => void (await sweepDueCalendars(database, new Date()))],
       [CALENDAR_SYNC_JOB, async (payload: { sourceId: number }) => void (await syncCalendarSource(calendarSync, payload.sourceId, Date.now()))],
+      [CALENDAR_WRITE_JOB, (payload: { icsUid: string }) => writeCalendarEvents(calendarWrites, payload.icsUid)],
     ],
     { retryBaseMs: config.jobs.retryBaseMs, leaseMs: config.jobs.leaseMs, concurrency: config.jobs.concurrency },
     [HOUSEKEEPING, calendarSweep(config.calendars)],

@@ -54,6 +54,8 @@ export const bookings = pgTable(
   (t) => [
     uniqueIndex('bookings_uid_key').on(t.uid),
     index('bookings_recurring_booking_uid_idx').on(t.recurringBookingUid),
+    // A rescheduled booking's successor keeps its icsUid: calendar writes and busy time find them by it.
+    index('bookings_ics_uid_idx').on(t.icsUid),
     index('bookings_user_id_end_at_idx').on(t.userId, t.endAt),
     index('bookings_event_type_id_end_at_idx').on(t.eventTypeId, t.endAt),
     // Booking lists walk an event type's bookings in start order and stop after their page (bookings.repository.ts sourcePage).

@@ -3,6 +3,8 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
+import { bookings } from './bookings.js';
+import { eventTypes } from './scheduling.js';
 import { users } from './users.js';
 
 /** The reference's credential types (`type`) and app ids (`appId`) of calendar connections. */
@@ -108,3 +110,76 @@ export const calendarBusyTimes = pgTable(
     check('calendar_busy_times_piece_check', sql`${t.endAt} > ${t.startAt} and ${t.endAt} - ${t.startAt} <= interval '24 hours'`),
   ],
 );
+
+/**
+ * Where a user's bookings are written (the reference's destination calendar): one of their writable
+ * calendars, for all their bookings (`event_type_id` null) or for one event type's. Without one, a
+ * booking goes to the primary calendar of the user's first writable connection.
+ */
+export const destinationCalendars = pgTable(
+  'destination_calendars',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    eventTypeId: integer('event_type_id').references(() => eventTypes.id, { onDelete: 'cascade' }),
+    sourceId: integer('source_id')
+      .notNull()
+      .references(() => calendarSources.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('destination_calendars_user_idx').on(t.userId).where(sql`${t.eventTypeId} is null`),
+    uniqueIndex('destination_calendars_event_type_idx').on(t.eventTypeId, t.userId),
+    index('destination_calendars_source_idx').on(t.sourceId),
+  ],
+);
+
+/**
+ * An event svc wrote into a host's calendar for a booking (the reference's booking reference). Keyed
+ * by the booking's icsUid and the host: a rescheduled booking keeps its icsUid, so its event is moved,
+ * not written again, and the reference follows the booking that now carries it.
+ */
+export const bookingCalendarEvents = pgTable(
+  'booking_calendar_events',
+  {
+    id: serial('id').primaryKey(),
+    icsUid: text('ics_uid').notNull(),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    connectionId: integer('connection_id')
+      .notNull()
+      .references(() => calendarConnections.id, { onDelete: 'cascade' }),
+    type: text('type').$type<CalendarConnectionType>().notNull(),
+    /** The calendar's external id (CalDAV collection URL, Google / Graph calendar id). */
+    calendarExternalId: text('calendar_external_id').notNull(),
+    /** The provider's id of the event (CalDAV resource URL, Google / Graph event id). */
+    eventId: text('event_id').notNull(),
+    etag: text('etag'),
+    /** Hash of what was written: an unchanged booking is not written again. */
+    contentHash: text('content_hash').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('booking_calendar_events_uid_user_idx').on(t.icsUid, t.userId),
+    index('booking_calendar_events_booking_idx').on(t.bookingId),
+    index('booking_calendar_events_connection_idx').on(t.connectionId),
+  ],
+);
+
+/**
+ * Writes of one icsUid's events run one at a time (two jobs of one booking could otherwise interleave
+ * their provider calls): a job holds the lease while it writes, without holding a transaction open.
+ */
+export const calendarEventLeases = pgTable('calendar_event_leases', {
+  icsUid: text('ics_uid').primaryKey(),
+  holder: text('holder').notNull(),
+  leasedUntil: timestamp('leased_until', { withTimezone: true }).notNull(),
+});

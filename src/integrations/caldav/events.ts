@@ -59,6 +59,16 @@ export async function putEvent(
   return { href, etag };
 }
 
+/**
+ * Writes the event over whatever the calendar holds under its name now (someone edited it, or an
+ * earlier write's answer was lost): its current ETag is read and the write made on it.
+ */
+export async function replaceEvent(creds: CalDavCredentials, calendarUrl: string, event: { uid: string; ics: string }, policy: OutboundPolicy): Promise<{ href: string; etag: string | null }> {
+  const s = session(creds, policy);
+  const href = new URL(eventResourceName(event.uid), collectionUrl(s, calendarUrl)).href;
+  return putEvent(creds, calendarUrl, { ...event, etag: await currentEtag(s, href) }, policy);
+}
+
 /** Deletes an event (If-Match when an etag is given). An event already gone counts as deleted; a changed one is a 'conflict'. */
 export async function deleteEvent(creds: CalDavCredentials, href: string, etag: string | null, policy: OutboundPolicy): Promise<void> {
   const s = session(creds, policy);

@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { mailKindOf, queueBookingMail, type RemovedAttendee, revises } from '../mail/booking-mail.js';
 import { bookingMailAudienceQuery, parseMailAudience } from '../mail/mail.repository.js';
@@ -27,9 +27,12 @@ export type BookingTrigger =
   | 'MEETING_STARTED'
   | 'MEETING_ENDED';
 
+/** Changes recorded in a booking's history that no webhook trigger announces (svc's own). */
+export type BookingChangeTrigger = 'GUESTS_ADDED' | 'LOCATION_CHANGED';
+
 /** A booking event as it was recorded, for those who hear of it. */
 export interface RecordedBookingEvent {
-  trigger: BookingTrigger;
+  trigger: BookingTrigger | BookingChangeTrigger;
   bookingEventId: number;
   createdAt: Date;
   record: BookingRecord;
@@ -45,9 +48,30 @@ export interface RecordedBookingEvent {
  */
 export interface BookingEventListener {
   /** A query of those the event may concern, run by the event's own insert (null: nobody). */
-  audienceQuery(trigger: BookingTrigger, record: BookingRecord, alsoUserIds: readonly number[]): SQL | null;
+  audienceQuery(trigger: BookingTrigger | BookingChangeTrigger, record: BookingRecord, alsoUserIds: readonly number[]): SQL | null;
   /** Acts on the event, given the rows its audience query found. */
   hear(tx: Db, event: RecordedBookingEvent, audience: Record<string, unknown>[]): Promise<void>;
+}
+
+/**
+ * Several listeners as one. Each listener's audience query gives exactly one row with column names of
+ * its own: the queries run side by side in the event's insert (one row, every listener's columns), and
+ * every listener hears of the event with that row.
+ */
+export function bookingEventListeners(listeners: readonly BookingEventListener[]): BookingEventListener {
+  return {
+    audienceQuery(trigger, record, alsoUserIds) {
+      const queries = listeners.map((listener) => listener.audienceQuery(trigger, record, alsoUserIds)).filter((query): query is SQL => query !== null);
+      if (queries.length <= 1) return queries[0] ?? null;
+      return sql`select * from ${sql.join(
+        queries.map((query, index) => sql`(${query}) ${sql.identifier(`listener_${index}`)}`),
+        sql` cross join `,
+      )}`;
+    },
+    async hear(tx, event, audience) {
+      for (const listener of listeners) await listener.hear(tx, event, audience);
+    },
+  };
 }
 
 /** Where a booking event is recorded: the change's transaction, and who hears of it. */
@@ -110,18 +134,25 @@ export async function recordBookingEvent(
 
 /**
  * A change no webhook trigger announces (guests added, location changed): recorded in the booking's
- * history all the same, and mailed to hosts and attendees with the revised invitation.
+ * history all the same, heard by the scope's listener (calendar events are rewritten), and mailed to
+ * hosts and attendees with the revised invitation.
  */
-export async function recordBookingChange(tx: Db, kind: 'guestsAdded' | 'locationChanged', record: BookingRecord): Promise<void> {
+export async function recordBookingChange(scope: BookingEventScope, kind: 'guestsAdded' | 'locationChanged', record: BookingRecord): Promise<void> {
+  const { tx, listener } = scope;
   const trigger = kind === 'guestsAdded' ? 'GUESTS_ADDED' : 'LOCATION_CHANGED';
-  const event = await insertBookingEvent(tx, {
-    bookingId: record.booking.id,
-    bookingUid: record.booking.uid,
-    trigger,
-    userId: record.booking.userId,
-    eventTypeId: record.booking.eventTypeId,
-    payload: bookingSnapshot(record),
-  });
+  const event = await insertBookingEvent(
+    tx,
+    {
+      bookingId: record.booking.id,
+      bookingUid: record.booking.uid,
+      trigger,
+      userId: record.booking.userId,
+      eventTypeId: record.booking.eventTypeId,
+      payload: bookingSnapshot(record),
+    },
+    listener.audienceQuery(trigger, record, []),
+  );
+  await listener.hear(tx, { trigger, bookingEventId: event.id, createdAt: event.createdAt, record, extra: {}, alsoUserIds: [] }, event.alongside);
   await queueBookingMail(tx, { kind, bookingEventId: event.id, record, extra: {}, alsoUserIds: [], toGuests: record.booking.status === 'accepted' });
 }
 

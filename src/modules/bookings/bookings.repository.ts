@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { bookingAttendees, bookingEvents, bookingHosts, bookings, eventTypes, memberships, profiles, teams, users } from '../../db/schema.js';
+import { bookingAttendees, bookingCalendarEvents, bookingEvents, bookingHosts, bookings, eventTypes, memberships, profiles, teams, users } from '../../db/schema.js';
 
 export type BookingRow = typeof bookings.$inferSelect;
 export type NewBooking = Omit<typeof bookings.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
@@ -560,3 +560,12 @@ export async function hasBookingEvent(db: Db, bookingUid: string, trigger: strin
   return row !== undefined;
 }
 
+
+/** The events svc wrote into calendars for a booking (its references), oldest first. */
+export async function listCalendarEventsOfBooking(db: Db, bookingId: number) {
+  return db
+    .select({ id: bookingCalendarEvents.id, type: bookingCalendarEvents.type, icsUid: bookingCalendarEvents.icsUid, eventId: bookingCalendarEvents.eventId, calendarExternalId: bookingCalendarEvents.calendarExternalId })
+    .from(bookingCalendarEvents)
+    .where(eq(bookingCalendarEvents.bookingId, bookingId))
+    .orderBy(asc(bookingCalendarEvents.id));
+}

@@ -157,6 +157,13 @@ async function ownerZone(database: Database, userId: number): Promise<string> {
   return user?.timeZone ?? 'UTC';
 }
 
+/** Marks a connection whose credentials the provider refused, and mails its owner (once per breakage). */
+export async function flagConnectionInvalid(tx: Db, connection: repo.CalendarConnectionRow, calendarName: string, now: number): Promise<void> {
+  if (!(await repo.markConnectionInvalid(tx, connection.id, new Date(now)))) return;
+  const owner = await repo.findOwner(tx, connection.userId);
+  if (owner) await queueCalendarBrokenMail(tx, { owner, calendarName, appName: CONNECTION_APP_NAMES[connection.type] });
+}
+
 async function recordFailure(deps: CalendarSyncDeps, found: { source: repo.CalendarSourceRow; connection: repo.CalendarConnectionRow }, error: unknown, now: number): Promise<void> {
   const { source, connection } = found;
   const { calendars } = deps.config;
@@ -170,10 +177,7 @@ async function recordFailure(deps: CalendarSyncDeps, found: { source: repo.Calen
   const retryIn = Math.max(backoff, providerError?.retryAfterMs ?? 0);
   await calendarTransaction(deps, async (tx, busyTimeChanged) => {
     await repo.recordSyncFailure(tx, source.id, { failingSince, message: message.slice(0, 500), degraded, nextSyncAt: new Date(now + retryIn) });
-    if (unauthorized && (await repo.markConnectionInvalid(tx, connection.id, new Date(now)))) {
-      const owner = await repo.findOwner(tx, connection.userId);
-      if (owner) await queueCalendarBrokenMail(tx, { owner, calendarName: source.name, appName: CONNECTION_APP_NAMES[connection.type] });
-    }
+    if (unauthorized) await flagConnectionInvalid(tx, connection, source.name, now);
     if (degraded !== source.degraded || unauthorized) await busyTimeChanged(source.userId);
   });
   deps.log?.warn?.({ calendarSourceId: source.id, type: connection.type, failure: message, degraded, retryInMs: retryIn }, 'calendar sync failed');

@@ -154,6 +154,16 @@ export async function recordSyncFailure(db: Db, sourceId: number, failure: { fai
 }
 
 /** Flags the connection invalid; true the first time (its owner is to be told then, once). */
+export async function findConnection(db: Db, connectionId: number): Promise<CalendarConnectionRow | undefined> {
+  const [row] = await db.select().from(calendarConnections).where(eq(calendarConnections.id, connectionId));
+  return row;
+}
+
+/** Stores credentials a provider renewed (an OAuth refresh). */
+export async function saveCredentials(db: Db, connectionId: number, credentialsSealed: string): Promise<void> {
+  await db.update(calendarConnections).set({ credentialsSealed, updatedAt: sql`now()` }).where(eq(calendarConnections.id, connectionId));
+}
+
 export async function markConnectionInvalid(db: Db, connectionId: number, now: Date): Promise<boolean> {
   const told = await db
     .update(calendarConnections)

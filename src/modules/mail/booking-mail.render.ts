@@ -69,7 +69,7 @@ function timeRange(start: Date, end: Date, locale: string | null, timeZone: stri
 }
 
 /** A location a calendar can show: not an app placeholder such as `integrations:daily`. */
-const placeOf = (location: string | undefined) => (location && !location.startsWith('integrations:') ? location : null);
+export const placeOf = (location: string | null | undefined) => (location && !location.startsWith('integrations:') ? location : null);
 
 export interface RenderOptions {
   appUrl: string;

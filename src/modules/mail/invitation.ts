@@ -1,4 +1,4 @@
-import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
+import ical, { type ICalAttendeeData, ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 
 export interface InvitationPerson {
   name: string | null;
@@ -11,7 +11,8 @@ export interface InvitationAttendee extends InvitationPerson {
 }
 
 export interface Invitation {
-  method: 'REQUEST' | 'CANCEL';
+  /** null: the event as a calendar stores it (CalDAV objects carry no METHOD, RFC 4791 4.1). */
+  method: 'REQUEST' | 'CANCEL' | null;
   /** The booking's icsUid: one calendar event through all its revisions. */
   uid: string;
   sequence: number;
@@ -37,7 +38,8 @@ const parameterText = (text: string | null) => (text ?? '').replace(/"/g, "'").r
  * ical-generator; every line ends with CRLF.
  */
 export function invitationIcs(invitation: Invitation): string {
-  const calendar = ical({ prodId: { company: 'svc', product: 'svc', language: 'EN' }, method: invitation.method === 'CANCEL' ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST });
+  const method = invitation.method === null ? null : invitation.method === 'CANCEL' ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST;
+  const calendar = ical({ prodId: { company: 'svc', product: 'svc', language: 'EN' }, ...(method ? { method } : {}) });
   calendar.createEvent({
     id: invitation.uid,
     sequence: invitation.sequence,
@@ -55,6 +57,9 @@ export function invitationIcs(invitation: Invitation): string {
       role: ICalAttendeeRole.REQ,
       status: attendee.accepted ? ICalAttendeeStatus.ACCEPTED : ICalAttendeeStatus.NEEDSACTION,
       rsvp: !attendee.accepted,
+      // Stored in a calendar (no METHOD), the event must not make a scheduling server (RFC 6638: iCloud,
+      // Nextcloud) invite the attendees again: svc mails them its own invitations.
+      ...(invitation.method === null ? { scheduleAgent: 'CLIENT' as NonNullable<ICalAttendeeData['scheduleAgent']> } : {}),
     })),
   });
   return `${calendar.toString()}\r\n`;

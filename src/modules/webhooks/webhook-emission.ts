@@ -92,6 +92,8 @@ const triggersOf = (trigger: string, record: BookingRecord) => (becomesAccepted(
  * own insert: one row whatever the number of subscriptions.
  */
 export function bookingSubscriptionsQuery(trigger: string, record: BookingRecord, alsoUserIds: readonly number[] = []): SQL | null {
+  // svc's own history entries (guests added, location changed) have no webhook trigger.
+  if (trigger === 'GUESTS_ADDED' || trigger === 'LOCATION_CHANGED') return null;
   const interest = repo.subscriptionInterestQuery(bookingAudience(record, alsoUserIds), triggersOf(trigger, record));
   if (!interest || trigger === 'BOOKING_NO_SHOW_UPDATED') return interest;
   // What the payload shows of the organizer and event type, read by the same statement: no round trip of its own.

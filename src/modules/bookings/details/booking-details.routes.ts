@@ -100,7 +100,7 @@ export function registerBookingDetailRoutes(app: App, ctx: AppContext): void {
     },
     handler: (request, reply) =>
       runMutation(ctx, request, reply, async (tx) => {
-        const record = await addGuests(tx, callerOf(request), request.params.bookingUid, request.body.guests);
+        const record = await addGuests({ tx, listener: ctx.bookingEvents }, callerOf(request), request.params.bookingUid, request.body.guests);
         return { status: 200, body: ok(present(request, record)) };
       }),
   });
@@ -120,7 +120,7 @@ export function registerBookingDetailRoutes(app: App, ctx: AppContext): void {
     },
     handler: (request, reply) =>
       runMutation(ctx, request, reply, async (tx) => {
-        const record = await updateLocation(tx, callerOf(request), request.params.bookingUid, request.body.location);
+        const record = await updateLocation({ tx, listener: ctx.bookingEvents }, callerOf(request), request.params.bookingUid, request.body.location);
         return { status: 200, body: ok(present(request, record)) };
       }),
   });
@@ -144,7 +144,7 @@ export function registerBookingDetailRoutes(app: App, ctx: AppContext): void {
       tags,
       summary: 'Get booking references',
       description:
-        "The organizer's external calendar events and video meetings of the booking. svc does not write bookings to external calendars or video apps yet, so the list is always empty.",
+        "The calendar events svc wrote for the booking into its hosts' connected calendars (CalDAV and Apple today), for the organizer. svc makes no video meetings yet.",
       headers: readHeaders,
       params: BookingUidParams,
       querystring: ReferencesQuery,

@@ -109,7 +109,8 @@ async function assertGuestsAllowed(tx: Db, record: BookingRecord): Promise<void>
 }
 
 /** Adds guests (as attendees and to the `guests` answer); emails already attending are skipped. */
-export async function addGuests(tx: Db, caller: Caller, uid: string, guests: NewGuest[]): Promise<BookingRecord> {
+export async function addGuests(scope: BookingEventScope, caller: Caller, uid: string, guests: NewGuest[]): Promise<BookingRecord> {
+  const { tx } = scope;
   if (guests.length > MAX_GUESTS_PER_REQUEST) throw fieldRejected('guests', 'too_many_guests', 'Cannot add more than 10 guests at a time', guests.length);
   const record = await recordOf(tx, uid, true);
   const { booking, attendees } = record;
@@ -152,7 +153,7 @@ export async function addGuests(tx: Db, caller: Caller, uid: string, guests: New
   const listed = Array.isArray(booking.responses.guests) ? (booking.responses.guests as string[]) : [];
   await repo.updateBooking(tx, booking.id, { responses: { ...booking.responses, guests: [...listed, ...fresh.map((guest) => guest.email)] } });
   const updated = await reload(tx, booking);
-  await recordBookingChange(tx, 'guestsAdded', updated);
+  await recordBookingChange(scope, 'guestsAdded', updated);
   return updated;
 }
 
@@ -197,7 +198,8 @@ export function parseLocationUpdate(update: LocationUpdate): { type: LocationUpd
 }
 
 /** Changes where the booking happens (its `location` text and the `location` answer); no body: unchanged. */
-export async function updateLocation(tx: Db, caller: Caller, uid: string, update: LocationUpdate | undefined): Promise<BookingRecord> {
+export async function updateLocation(scope: BookingEventScope, caller: Caller, uid: string, update: LocationUpdate | undefined): Promise<BookingRecord> {
+  const { tx } = scope;
   const parsed = update ? parseLocationUpdate(update) : null;
   const record = await recordOf(tx, uid, true);
   const { booking } = record;
@@ -213,7 +215,7 @@ export async function updateLocation(tx: Db, caller: Caller, uid: string, update
     responses: { ...booking.responses, location: { value: parsed.type, optionValue: parsed.value } },
   });
   const updated = await reload(tx, booking);
-  await recordBookingChange(tx, 'locationChanged', updated);
+  await recordBookingChange(scope, 'locationChanged', updated);
   return updated;
 }
 
@@ -244,21 +246,34 @@ export async function bookingCalendarLinks(db: Db, caller: Caller, uid: string):
   });
 }
 
-export const REFERENCE_TYPES = ['google_calendar', 'office365_calendar', 'daily_video', 'google_video', 'office365_video', 'zoom_video'] as const;
+export const REFERENCE_TYPES = ['google_calendar', 'office365_calendar', 'apple_calendar', 'caldav_calendar', 'daily_video', 'google_video', 'office365_video', 'zoom_video'] as const;
 
 export interface BookingReference {
   id: number;
-  type: (typeof REFERENCE_TYPES)[number];
+  type: string;
   eventUid: string;
   destinationCalendarId: string | null;
 }
 
 /**
- * The external calendar events and video meetings made for the booking. svc writes to no external
- * calendar or video app yet, so there are none; the checks are the reference's.
+ * The calendar events svc wrote for a booking, as the reference lists its booking references: the
+ * event's id at the provider (a CalDAV event's is its iCalendar UID) and the calendar it is in.
  */
-export async function bookingReferences(db: Db, caller: Caller, uid: string, _type?: BookingReference['type']): Promise<BookingReference[]> {
+export async function referencesOfBooking(db: Db, bookingId: number, type?: string): Promise<BookingReference[]> {
+  const events = await repo.listCalendarEventsOfBooking(db, bookingId);
+  return events
+    .filter((event) => type === undefined || event.type === type)
+    .map((event) => ({
+      id: event.id,
+      type: event.type,
+      eventUid: event.type === 'apple_calendar' || event.type === 'caldav_calendar' ? event.icsUid : event.eventId,
+      destinationCalendarId: event.calendarExternalId,
+    }));
+}
+
+/** The booking's references, for its organizer (the reference's check). */
+export async function bookingReferences(db: Db, caller: Caller, uid: string, type?: string): Promise<BookingReference[]> {
   const record = await recordOf(db, uid, false);
   if (!isOrganizer(record.booking, caller.id)) throw forbidden('not_booking_organizer', `Booking with uid ${uid} does not belong to user`);
-  return [];
+  return referencesOfBooking(db, record.booking.id, type);
 }

@@ -97,7 +97,7 @@ export function registerTeamBookingRoutes(app: App, ctx: AppContext): void {
     schema: {
       tags: ['Orgs / Teams / Bookings'],
       summary: 'Get booking references',
-      description: "The external calendar events and video meetings of one of the team's bookings (404 for any other booking). svc connects to no calendar or video app yet, so the list is empty.",
+      description: "The calendar events svc wrote into its hosts' connected calendars for one of the team's bookings (404 for any other booking). svc makes no video meetings yet.",
       params: OrgTeamBookingParams,
       querystring: ReferencesQuery,
       response: { 200: ReferencesOutput },

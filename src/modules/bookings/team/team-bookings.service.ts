@@ -1,6 +1,6 @@
 import type { Db } from '../../../db/client.js';
 import { fieldRejected, forbidden, notFound } from '../../../lib/errors.js';
-import type { BookingReference } from '../details/booking-details.service.js';
+import { type BookingReference, referencesOfBooking } from '../details/booking-details.service.js';
 import * as repo from '../bookings.repository.js';
 import { listScopedBookings, type ListBookingsInput } from '../bookings.service.js';
 import { findUsersForOrganization } from './team-bookings.repository.js';
@@ -33,12 +33,9 @@ export async function listOrganizationUserBookings(db: Db, organizationId: numbe
   return listScopedBookings(db, { kind: 'organization', organizationId }, { ...input, participants }, now);
 }
 
-/**
- * The external calendar events and video meetings of one of the team's bookings. svc writes to no
- * external calendar or video app yet, so there are none; a booking that is not the team's is a 404.
- */
-export async function teamBookingReferences(db: Db, teamId: number, uid: string, _type?: BookingReference['type']): Promise<BookingReference[]> {
+/** The calendar events svc wrote for one of the team's bookings; a booking that is not the team's is a 404. */
+export async function teamBookingReferences(db: Db, teamId: number, uid: string, type?: string): Promise<BookingReference[]> {
   const booking = await repo.findScopedBooking(db, { kind: 'team', teamId }, uid);
   if (!booking) throw notFound('booking_not_found', `Booking with uid ${uid} not found`);
-  return [];
+  return referencesOfBooking(db, booking.id, type);
 }

@@ -1,0 +1,211 @@
+// Bookings written into their hosts' calendars: a booking event queues a job (in the booking's
+// transaction), and the job brings the calendars in line with the booking as it then is.
+import { createHash, randomUUID } from 'node:crypto';
+import type { CalendarsConfig } from '../../app/config.js';
+import type { Database, Db } from '../../db/client.js';
+import { insertJob } from '../../jobs/jobs.repository.js';
+import { attemptsSpanning, JobRetry } from '../../jobs/runner.js';
+import { type CalendarEventInput, CalendarProviderError } from '../../integrations/calendar-types.js';
+import type { SecretBox } from '../../lib/secrets.js';
+import type { BookingEventListener, BookingChangeTrigger, BookingTrigger } from '../bookings/booking-events.js';
+import { type BookingRecord, loadRecords } from '../bookings/bookings.repository.js';
+import { bookingLinks, placeOf } from '../mail/booking-mail.render.js';
+import { renderInviteTemplate, resolveInviteTemplate, standardDescription } from '../mail/invite-description.js';
+import { loadInviteContext } from '../mail/mail.repository.js';
+import * as repo from './calendar-events.repository.js';
+import { flagConnectionInvalid, outboundPolicy } from './calendar-sync.js';
+import type { CalendarWriters } from './calendar-writers.js';
+import { findConnection, saveCredentials } from './calendars.repository.js';
+
+/** The job that writes one icsUid's events (payload `{icsUid}`). */
+export const CALENDAR_WRITE_JOB = 'calendar.write';
+/** Retries span a day (the runner's backoff), as webhook deliveries do. */
+export const CALENDAR_WRITE_MAX_ATTEMPTS = attemptsSpanning(24 * 3_600_000);
+/** How long one write may hold its icsUid (a job that dies frees it after this). */
+const LEASE_MS = 120_000;
+/** Another job writing the same icsUid: try again after it. */
+const BUSY_RETRY_MS = 5_000;
+
+/** Booking events that can change what a calendar shows. */
+const WRITE_TRIGGERS: ReadonlySet<BookingTrigger | BookingChangeTrigger> = new Set([
+  'BOOKING_CREATED',
+  'BOOKING_REQUESTED',
+  'BOOKING_RESCHEDULED',
+  'BOOKING_CANCELLED',
+  'BOOKING_REJECTED',
+  'BOOKING_REASSIGNED',
+  'GUESTS_ADDED',
+  'LOCATION_CHANGED',
+]);
+
+/**
+ * How booking events reach calendars: when a host (or a previous host) holds a writable connection,
+ * or events were written for the booking before, the event's transaction queues a write job.
+ */
+export const calendarEventWrites: BookingEventListener = {
+  audienceQuery(trigger, record, alsoUserIds) {
+    if (!WRITE_TRIGGERS.has(trigger)) return null;
+    const userIds = [record.booking.userId, ...record.coHosts.map((host) => host.id), ...alsoUserIds];
+    return repo.calendarWriteInterestQuery(userIds, record.booking.icsUid);
+  },
+  async hear(tx, event, audience) {
+    if (audience[0]?.calendar_write !== true) return;
+    await insertJob(tx, {
+      kind: CALENDAR_WRITE_JOB,
+      payload: { icsUid: event.record.booking.icsUid },
+      maxAttempts: CALENDAR_WRITE_MAX_ATTEMPTS,
+      dedupeKey: `${CALENDAR_WRITE_JOB}:${event.bookingEventId}`,
+    });
+  },
+};
+
+export interface CalendarWriteDeps {
+  database: Database;
+  secrets: SecretBox;
+  config: { calendars: CalendarsConfig; allowPrivateWebhooks: boolean; appUrl: string };
+  writers: CalendarWriters;
+  log?: { info(obj: object, msg: string): void; warn?(obj: object, msg: string): void } | undefined;
+}
+
+/** The event every host's calendar shows for the booking: the invitation's content as the host reads it. */
+async function eventContent(db: Db, record: BookingRecord, appUrl: string): Promise<CalendarEventInput> {
+  const { booking, host, coHosts, attendees } = record;
+  const context = await loadInviteContext(db, { id: booking.id, eventTypeId: booking.eventTypeId, organizerId: booking.userId });
+  const guests = new Set((Array.isArray(booking.responses.guests) ? booking.responses.guests : []).map((email) => String(email).toLowerCase()));
+  const booker = attendees.find((attendee) => !guests.has(attendee.email.toLowerCase())) ?? attendees[0];
+  const organizerName = host.name || host.email;
+  const location = placeOf(booking.location);
+  const values = {
+    title: booking.title,
+    eventTypeTitle: context.eventTypeTitle ?? booking.title,
+    location: location ?? '',
+    attendeeName: booker?.name ?? '',
+    organizerName,
+    durationMinutes: Math.round((booking.endAt.getTime() - booking.startAt.getTime()) / 60_000),
+    manageLink: bookingLinks(appUrl, booking.uid).manage,
+    responses: booking.responses,
+    bookingFields: context.bookingFields,
+  };
+  const people = [`${organizerName} <${host.email}>`, ...coHosts.map((coHost) => `${coHost.name || coHost.email} <${coHost.email}>`), ...attendees.map((a) => `${a.name} <${a.email}>`)];
+  const template = resolveInviteTemplate('host', context.invites, context.organizationInvites);
+  const description = template === null ? standardDescription({ ...values, description: booking.description ?? '', people }, 'host') : renderInviteTemplate(template, values, 'host');
+  return {
+    uid: booking.icsUid,
+    sequence: booking.icsSequence,
+    title: booking.title,
+    description,
+    location,
+    start: booking.startAt.getTime(),
+    end: booking.endAt.getTime(),
+    timeZone: host.timeZone,
+    organizer: { name: host.name, email: host.email },
+    attendees: [...coHosts.map(({ name, email }) => ({ name, email })), ...attendees.map(({ name, email }) => ({ name, email }))],
+  };
+}
+
+const contentHash = (calendar: string, event: CalendarEventInput) => createHash('sha256').update(JSON.stringify([calendar, event])).digest('base64url');
+
+/** Where a host's events go: the event type's destination, else theirs, else their first writable connection's primary calendar. */
+function destinationOf(calendars: repo.WritableCalendar[], userId: number): repo.WritableCalendar | null {
+  const own = calendars.filter((calendar) => calendar.userId === userId);
+  const chosen = own.find((calendar) => calendar.forEventType) ?? own.find((calendar) => calendar.forUser);
+  if (chosen) return chosen.invalid ? null : chosen;
+  return own.find((calendar) => !calendar.invalid && calendar.isPrimary) ?? own.find((calendar) => !calendar.invalid) ?? null;
+}
+
+/**
+ * The write job: every host of the booking that now carries `icsUid` gets its event in their
+ * destination calendar while the booking is accepted; events of hosts no longer on it, of a
+ * destination no longer chosen, or of a booking cancelled, rejected or awaiting confirmation are
+ * deleted. Unchanged events are not written again. Each provider call is followed by its own short
+ * transaction recording it, so a retry after a failure picks up where this run stopped.
+ */
+export async function writeCalendarEvents(deps: CalendarWriteDeps, icsUid: string, now: number = Date.now()): Promise<void> {
+  const { database } = deps;
+  const db = database.db;
+  const holder = randomUUID();
+  if (!(await repo.acquireEventLease(db, icsUid, holder, new Date(now), LEASE_MS))) throw new JobRetry(`another job is writing the events of ${icsUid}`, BUSY_RETRY_MS);
+  try {
+    const booking = await repo.latestBookingWithIcsUid(db, icsUid);
+    const refs = await repo.listEventRefs(db, icsUid);
+    if (!booking) {
+      // The bookings are gone (their user was deleted): their references went with them.
+      return;
+    }
+    await repo.moveEventRefs(db, icsUid, booking.id);
+    const [record] = await loadRecords(db, [booking]);
+    const hostIds = booking.status === 'accepted' ? [booking.userId, ...record!.coHosts.map((host) => host.id)] : [];
+    const calendars = await repo.writableCalendarsOf(db, [...new Set([...hostIds, ...refs.map((ref) => ref.userId)])], booking.eventTypeId);
+    const content = hostIds.length > 0 ? await eventContent(db, record!, deps.config.appUrl) : null;
+    const policy = outboundPolicy(deps.config);
+    let retryable: CalendarProviderError | Error | null = null;
+
+    const attempt = async (connectionId: number, calendarName: string, work: (connection: { credentials: unknown; saveCredentials(credentials: unknown): Promise<void> }) => Promise<void>) => {
+      const connection = await findConnection(db, connectionId);
+      if (!connection || connection.invalid) return;
+      const opened = {
+        credentials: JSON.parse(deps.secrets.open(connection.credentialsSealed)) as unknown,
+        saveCredentials: async (credentials: unknown) => saveCredentials(db, connectionId, deps.secrets.seal(JSON.stringify(credentials))),
+      };
+      try {
+        await work(opened);
+      } catch (error) {
+        if (error instanceof CalendarProviderError && error.kind === 'unauthorized') {
+          await database.transaction((tx) => flagConnectionInvalid(tx, connection, calendarName, Date.now()));
+        } else if (error instanceof CalendarProviderError && error.kind === 'not_found') {
+          // The calendar is gone: nothing can be written there until the host picks another.
+        } else {
+          retryable ??= error instanceof Error ? error : new Error(String(error));
+        }
+        deps.log?.warn?.({ icsUid, connectionId, error: error instanceof Error ? error.message : String(error) }, 'calendar event write failed');
+      }
+    };
+
+    const wanted = new Map<number, repo.WritableCalendar>();
+    for (const userId of hostIds) {
+      const destination = destinationOf(calendars, userId);
+      if (destination) wanted.set(userId, destination);
+    }
+    // Events no longer wanted where they are: deleted.
+    for (const ref of refs) {
+      const destination = wanted.get(ref.userId);
+      if (destination && destination.connectionId === ref.connectionId && destination.externalId === ref.calendarExternalId) continue;
+      const writer = deps.writers[ref.type];
+      if (!writer) continue;
+      await attempt(ref.connectionId, ref.calendarExternalId, async (connection) => {
+        await writer.remove(connection, ref.calendarExternalId, { eventId: ref.eventId, etag: ref.etag }, policy);
+        await repo.deleteEventRef(db, ref.id);
+      });
+    }
+    // Events wanted: written where missing or changed.
+    for (const [userId, destination] of wanted) {
+      const writer = deps.writers[destination.type];
+      if (!writer || !content) continue;
+      const hash = contentHash(destination.externalId, content);
+      const ref = refs.find((candidate) => candidate.userId === userId && candidate.connectionId === destination.connectionId && candidate.calendarExternalId === destination.externalId);
+      if (ref && ref.contentHash === hash) continue;
+      await attempt(destination.connectionId, destination.name, async (connection) => {
+        const written = await writer.write(connection, destination.externalId, content, ref ? { eventId: ref.eventId, etag: ref.etag } : null, policy);
+        await repo.saveEventRef(db, {
+          icsUid,
+          bookingId: booking.id,
+          userId,
+          connectionId: destination.connectionId,
+          type: destination.type,
+          calendarExternalId: destination.externalId,
+          eventId: written.id,
+          etag: written.etag,
+          contentHash: hash,
+        });
+      });
+    }
+    deps.log?.info({ icsUid, bookingId: booking.id, calendars: wanted.size }, 'calendar events written');
+    if (retryable) {
+      const error: Error = retryable;
+      if (error instanceof CalendarProviderError && error.retryAfterMs !== undefined) throw new JobRetry(error.message, error.retryAfterMs);
+      throw error;
+    }
+  } finally {
+    await repo.releaseEventLease(db, icsUid, holder);
+  }
+}

@@ -1,0 +1,147 @@
+// Bookings written into their hosts' CalDAV calendars (a real Radicale), by the job runner of the test
+// app: created with the booking's UID and SEQUENCE, moved in place on reschedule, rewritten over a
+// host's own edit, deleted on cancel; listed as the booking's references; and the copy a sync reads
+// back never counts twice against the host's time.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { CALENDAR_READERS } from '../../src/modules/calendars/calendar-providers.js';
+import { syncCalendarSource } from '../../src/modules/calendars/calendar-sync.js';
+import { eventually } from '../support/eventually.js';
+import { RADICALE_SKIP, type RadicaleServer, startRadicale } from '../support/radicale.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createEventType, createHost, type Host, slotsOf, startsOf } from '../slots/helpers.js';
+
+const BOOKINGS_VERSION = '2024-08-13';
+const PASSWORD = 'caldav-Pa55word';
+// 2027-01-11 is a Monday; London is on UTC then.
+const MONDAY = '2027-01-11';
+const iso = (time: string) => new Date(`${MONDAY}T${time}:00.000Z`).toISOString();
+
+describe('bookings written into CalDAV calendars', { skip: RADICALE_SKIP }, () => {
+  let radicale: RadicaleServer;
+  let api: TestApp;
+  let host: Host;
+  let stranger: Host;
+  let eventType: any;
+  let calendarUrl: string;
+
+  before(async () => {
+    radicale = await startRadicale({ users: { ada: PASSWORD } });
+    calendarUrl = await radicale.createCalendar('ada', 'work', { name: 'Work' });
+    api = await createTestApp({ SVC_ALLOW_PRIVATE_WEBHOOKS: '1' });
+    host = await createHost(api, 'Europe/London', { name: 'Ada Host', email: 'ada.host@example.com' });
+    stranger = await createHost(api, 'Europe/London');
+    eventType = await createEventType(api, host, { lengthInMinutes: 60, title: 'Consultation' });
+    const saved = await api.request('POST', '/v2/calendars/caldav/credentials', { key: host.apiKey, body: { serverUrl: radicale.baseUrl, username: 'ada', password: PASSWORD } });
+    assert.equal(saved.status, 201, saved.text);
+  });
+  after(async () => {
+    await api?.close();
+    await radicale?.stop();
+  });
+
+  /** The objects Radicale stores in the work calendar, by file name. */
+  function storedObjects(): Map<string, string> {
+    const folder = path.join(radicale.storageDir, 'collection-root', 'ada', 'work');
+    const objects = new Map<string, string>();
+    for (const name of fs.readdirSync(folder)) if (name.endsWith('.ics')) objects.set(name, fs.readFileSync(path.join(folder, name), 'utf8'));
+    return objects;
+  }
+  const unfold = (ics: string) => ics.replace(/\r?\n[ \t]/g, '');
+  const eventOf = (icsUid: string) => {
+    const ics = storedObjects().get(`${icsUid}.ics`);
+    return ics === undefined ? undefined : unfold(ics);
+  };
+
+  async function book(time: string, attendee = { name: 'Bea Booker', email: 'bea@example.com' }) {
+    const response = await api.request('POST', '/v2/bookings', {
+      version: BOOKINGS_VERSION,
+      body: { eventTypeId: eventType.id, start: iso(time), attendee: { ...attendee, timeZone: 'Europe/Paris' } },
+    });
+    assert.equal(response.status, 201, response.text);
+    return response.body.data;
+  }
+  const references = (uid: string, key = host.apiKey) => api.request('GET', `/v2/bookings/${uid}/references`, { key, version: BOOKINGS_VERSION });
+  const starts = async () => startsOf(await slotsOf(api, { eventTypeId: eventType.id, start: MONDAY, end: MONDAY }));
+
+  async function syncAll(): Promise<string[]> {
+    const { ctx } = api.runtime;
+    const rows = (await ctx.database.db.execute(sql`select id from calendar_sources where user_id = ${host.userId} and selected`)) as unknown as { rows: { id: number }[] };
+    const deps = { database: ctx.database, secrets: ctx.secrets, config: ctx.config, readers: CALENDAR_READERS, clock: ctx.clock, changes: ctx.changes };
+    const outcomes: string[] = [];
+    for (const row of rows.rows) outcomes.push(await syncCalendarSource(deps, row.id, Date.now()));
+    return outcomes;
+  }
+
+  test('a booking becomes an event in the host calendar, with its UID, SEQUENCE 0 and no METHOD, listed as its reference', async () => {
+    const booking = await book('10:00');
+    const icsUid = booking.icsUid as string;
+    await eventually(async () => eventOf(icsUid) !== undefined, 10_000);
+    const event = eventOf(icsUid)!;
+    assert.match(event, new RegExp(`^UID:${icsUid}\\r?$`, 'm'));
+    assert.match(event, /^SEQUENCE:0\r?$/m);
+    assert.doesNotMatch(event, /^METHOD:/m, 'a stored calendar object carries no METHOD (RFC 4791 4.1)');
+    assert.match(event, /^DTSTART:20270111T100000Z\r?$/m);
+    assert.match(event, /^DTEND:20270111T110000Z\r?$/m);
+    assert.match(event, /^SUMMARY:Consultation/m);
+    assert.match(event, /^ORGANIZER;CN="?Ada Host"?:mailto:ada\.host@example\.com\r?$/m);
+    // svc mails its own invitation: the calendar server must not send another (RFC 6638).
+    assert.match(event, /^ATTENDEE;.*SCHEDULE-AGENT=CLIENT.*:mailto:bea@example\.com\r?$/im);
+    assert.match(event, /Manage this booking: .*\/booking\//);
+
+    const listed = await references(booking.uid);
+    assert.equal(listed.status, 200, listed.text);
+    assert.deepEqual(listed.body.data, [{ id: listed.body.data[0].id, type: 'caldav_calendar', eventUid: icsUid, destinationCalendarId: calendarUrl }]);
+    assert.deepEqual((await api.request('GET', `/v2/bookings/${booking.uid}/references?type=google_calendar`, { key: host.apiKey, version: BOOKINGS_VERSION })).body.data, []);
+    assert.equal((await references(booking.uid, stranger.apiKey)).status, 403);
+  });
+
+  test('a reschedule moves the same event (same UID, SEQUENCE up); the copy a sync reads back never holds the old time', async () => {
+    const booking = await book('12:00', { name: 'Cy Client', email: 'cy@example.com' });
+    const icsUid = booking.icsUid as string;
+    await eventually(async () => eventOf(icsUid) !== undefined, 10_000);
+    assert.deepEqual(await syncAll(), ['synced'], 'the sync read the event svc wrote');
+    const copies = (await api.runtime.ctx.database.db.execute(sql`select count(*)::int as n from calendar_busy_times where uid = ${icsUid}`)) as unknown as { rows: { n: number }[] };
+    assert.equal(copies.rows[0]!.n, 0, "the copy of the host's own booking is not stored as outside busy time");
+
+    const moved = await api.request('POST', `/v2/bookings/${booking.uid}/reschedule`, { version: BOOKINGS_VERSION, body: { start: iso('15:00'), rescheduledBy: 'cy@example.com' } });
+    assert.equal(moved.status, 201, moved.text);
+    // Before the event is rewritten or read again, 12:00 is free: the booking, not its stale copy, counts.
+    const open = await starts();
+    assert.ok(open.includes(iso('12:00')), `12:00 is free again: ${open}`);
+    assert.ok(!open.includes(iso('15:00')));
+
+    await eventually(async () => /DTSTART:20270111T150000Z/.test(eventOf(icsUid) ?? ''), 10_000);
+    const event = eventOf(icsUid)!;
+    assert.match(event, /^SEQUENCE:[1-9]\d*\r?$/m);
+    assert.equal([...storedObjects().keys()].filter((name) => name === `${icsUid}.ics`).length, 1);
+    assert.deepEqual((await references(booking.uid)).body.data, [], 'the reference follows the booking that now carries the event');
+    const successor = moved.body.data.uid as string;
+    assert.equal((await references(successor)).body.data[0]?.eventUid, icsUid);
+  });
+
+  test("a host's own edit of the event is overwritten by the next change; a cancel deletes the event", async () => {
+    const booking = await book('09:00', { name: 'Di Visitor', email: 'di@example.com' });
+    const icsUid = booking.icsUid as string;
+    await eventually(async () => eventOf(icsUid) !== undefined, 10_000);
+    // The host edits the event in their calendar app: the ETag svc holds is stale now.
+    const edited = storedObjects().get(`${icsUid}.ics`)!.replace(/SUMMARY:[^\r\n]*/, 'SUMMARY:Edited by the host');
+    await radicale.putRaw('ada', `${calendarUrl}${icsUid}.ics`, edited);
+    const located = await api.request('PATCH', `/v2/bookings/${booking.uid}/location`, {
+      key: host.apiKey,
+      version: BOOKINGS_VERSION,
+      body: { location: { type: 'address', address: 'Main Street 1' } },
+    });
+    assert.equal(located.status, 200, located.text);
+    await eventually(async () => /LOCATION:Main Street 1/.test(eventOf(icsUid) ?? ''), 10_000);
+    assert.match(eventOf(icsUid)!, /^SUMMARY:Consultation/m);
+
+    const cancelled = await api.request('POST', `/v2/bookings/${booking.uid}/cancel`, { key: host.apiKey, version: BOOKINGS_VERSION, body: { cancellationReason: 'Ill' } });
+    assert.equal(cancelled.status, 200, cancelled.text);
+    await eventually(async () => eventOf(icsUid) === undefined, 10_000);
+    assert.deepEqual((await references(booking.uid)).body.data, []);
+  });
+});
