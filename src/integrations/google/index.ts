@@ -1,0 +1,3 @@
+export { googleCalendar } from './calendar.js';
+export { GOOGLE_ENDPOINTS, GOOGLE_SCOPES } from './oauth.js';
+export { READ_AHEAD_MS } from './read.js';
