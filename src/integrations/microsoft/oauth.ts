@@ -1,0 +1,126 @@
+import type { CalendarFailureKind, OAuthClient, OAuthTokens } from '../calendar-types.js';
+import { jsonObject, providerError, retryAfterMs, stringField, transportError } from './errors.js';
+
+/** The Microsoft identity platform (v2.0, "common": work, school and personal accounts) and Microsoft Graph. */
+export const MICROSOFT_ENDPOINTS: OAuthClient['endpoints'] = Object.freeze({
+  authorize: 'https://login.microsoftonline.com/common/oauth2/v2.0/authorize',
+  token: 'https://login.microsoftonline.com/common/oauth2/v2.0/token',
+  api: 'https://graph.microsoft.com',
+});
+
+/**
+ * offline_access: the token endpoint hands out a refresh token only with it. Calendars.ReadWrite: list
+ * calendars, read their events, write booking events (it includes Calendars.Read). User.Read: `/me`,
+ * for the account's address.
+ */
+export const MICROSOFT_SCOPES = 'offline_access Calendars.ReadWrite User.Read';
+
+/**
+ * The consent page. `prompt=select_account` shows the account picker, so someone signed in to several
+ * Microsoft accounts chooses which calendar to connect; with a login hint the account is already named
+ * and the picker is left out. Consent is asked by Microsoft whenever a scope is not yet granted, so
+ * `prompt=consent` is not needed: unlike Google, Microsoft returns a refresh token on every code
+ * exchange that includes offline_access.
+ */
+export function authorizationUrl(client: OAuthClient, state: string, loginHint?: string): string {
+  const url = new URL(client.endpoints.authorize);
+  url.searchParams.set('client_id', client.clientId);
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('redirect_uri', client.redirectUri);
+  url.searchParams.set('response_mode', 'query');
+  url.searchParams.set('scope', MICROSOFT_SCOPES);
+  url.searchParams.set('state', state);
+  if (loginHint) url.searchParams.set('login_hint', loginHint);
+  else url.searchParams.set('prompt', 'select_account');
+  return url.href;
+}
+
+export function exchangeCode(client: OAuthClient, code: string, fetchImpl: typeof fetch, now: number): Promise<OAuthTokens> {
+  return tokenRequest(
+    client,
+    { grant_type: 'authorization_code', code, redirect_uri: client.redirectUri },
+    fetchImpl,
+    now,
+    'exchanging the authorization code',
+    null,
+    [code],
+  );
+}
+
+/**
+ * New tokens for a refresh token. Microsoft sends a new refresh token with each refresh and asks
+ * clients to keep only the newest (it does not revoke the old one itself): the answer's replaces it,
+ * and the old one is kept only if an answer should ever come without one.
+ */
+export function refreshTokens(client: OAuthClient, refreshToken: string, fetchImpl: typeof fetch, now: number): Promise<OAuthTokens> {
+  return tokenRequest(client, { grant_type: 'refresh_token', refresh_token: refreshToken }, fetchImpl, now, 'refreshing the access token', refreshToken, [
+    refreshToken,
+  ]);
+}
+
+/**
+ * Errors of the token endpoint that mean the grant itself is gone or needs the user: a revoked or
+ * expired refresh token, consent withdrawn, a code already used (invalid_grant), a policy asking for
+ * sign-in again (interaction_required and its kin), or svc's own client credentials refused.
+ */
+const REFUSALS = new Set(['invalid_grant', 'interaction_required', 'consent_required', 'login_required', 'invalid_client', 'unauthorized_client']);
+
+async function tokenRequest(
+  client: OAuthClient,
+  grant: Record<string, string>,
+  fetchImpl: typeof fetch,
+  now: number,
+  what: string,
+  previousRefreshToken: string | null,
+  grantSecrets: string[],
+): Promise<OAuthTokens> {
+  const secrets = [client.clientSecret, ...grantSecrets];
+  const form = new URLSearchParams({ client_id: client.clientId, client_secret: client.clientSecret, scope: MICROSOFT_SCOPES, ...grant });
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetchImpl(client.endpoints.token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: form.toString(),
+    });
+    text = await response.text();
+  } catch (error) {
+    throw transportError(error, what, secrets);
+  }
+  const body = jsonObject(text);
+  if (!response.ok) {
+    const code = stringField(body, 'error');
+    const line = `${what}: HTTP ${response.status}${code ? ` ${code}` : ''}${aadstsOf(body)}`;
+    const kind = tokenFailureKind(response.status, code);
+    throw providerError(kind, line, secrets, kind === 'rate_limited' ? retryAfterMs(response.headers, now) : undefined);
+  }
+  const accessToken = stringField(body, 'access_token');
+  const expiresIn = Number(body?.expires_in);
+  const tokenType = stringField(body, 'token_type');
+  if (!body || !accessToken || !Number.isFinite(expiresIn) || expiresIn <= 0 || (tokenType !== null && tokenType.toLowerCase() !== 'bearer')) {
+    throw providerError('invalid_data', `${what}: the token endpoint's answer lacks a bearer access_token with expires_in`, [...secrets, ...(accessToken ? [accessToken] : [])]);
+  }
+  const refreshToken = stringField(body, 'refresh_token') || previousRefreshToken;
+  if (!refreshToken) {
+    throw providerError('invalid_data', `${what}: no refresh_token in the answer (offline_access not granted?)`, [...secrets, accessToken]);
+  }
+  return { accessToken, refreshToken, expiresAt: now + expiresIn * 1000, scope: stringField(body, 'scope') };
+}
+
+function tokenFailureKind(status: number, code: string | null): CalendarFailureKind {
+  if (code !== null && REFUSALS.has(code)) return 'unauthorized';
+  if (status === 401 || status === 403) return 'unauthorized';
+  if (status === 429 || status === 503) return 'rate_limited';
+  if (status >= 500 || code === 'temporarily_unavailable') return 'unreachable';
+  // invalid_request, invalid_scope, unsupported_grant_type: svc's registration or request is wrong.
+  return 'invalid_data';
+}
+
+/** The AADSTS number Microsoft gives with an error (it names the reason), without the free text. */
+function aadstsOf(body: Record<string, unknown> | null): string {
+  const codes = body?.error_codes;
+  if (Array.isArray(codes) && typeof codes[0] === 'number') return ` (AADSTS${codes[0]})`;
+  const match = /AADSTS\d+/.exec(stringField(body, 'error_description') ?? '');
+  return match ? ` (${match[0]})` : '';
+}
