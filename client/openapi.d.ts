@@ -7134,6 +7134,368 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/calendars/{calendar}/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get OAuth connect URL
+         * @description `google` or `office365`: the provider's consent page. Its callback (GET /v2/calendars/{calendar}/save) stores the connection for the caller and sends them to `redir`. The page's state is sealed by svc and good for 15 minutes.
+         *
+         *     OAuth scope: `APPS_WRITE`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Accepted for compatibility: the consent URL is the same either way */
+                    isDryRun: boolean;
+                    /** @description Where the callback sends the user after connecting (301) */
+                    redir?: string;
+                };
+                header?: never;
+                path: {
+                    calendar: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                authUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `unknown_calendar`, `calendar_app_not_configured`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/connect?",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "isDryRun is required",
+                         *         "details": {
+                         *           "reason": "validation_failed",
+                         *           "errors": [
+                         *             {
+                         *               "property": "isDryRun",
+                         *               "constraints": {
+                         *                 "required": "isDryRun is required"
+                         *               }
+                         *             }
+                         *           ]
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/connect",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/connect",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "Access token is missing the required scope APPS_WRITE",
+                         *         "details": {
+                         *           "reason": "insufficient_scope"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/connect",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/connect",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/connect",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/calendars/{calendar}/save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Save Google or Outlook calendar credentials
+         * @description The OAuth callback: trades the code for tokens, reads the account's calendars and stores the connection (its primary calendar selected), then redirects (301) to the `redir` given to connect, or answers 200.
+         */
+        get: {
+            parameters: {
+                query: {
+                    state: string;
+                    code: string;
+                };
+                header?: never;
+                path: {
+                    calendar: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                id: number;
+                                type: string;
+                                userId: number;
+                                teamId: null;
+                                appId: string;
+                                invalid: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `unknown_calendar`, `calendar_state_invalid`, `calendar_app_not_configured`, `calendar_connect_failed`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/save?",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "state is required; code is required",
+                         *         "details": {
+                         *           "reason": "validation_failed",
+                         *           "errors": [
+                         *             {
+                         *               "property": "state",
+                         *               "constraints": {
+                         *                 "required": "state is required"
+                         *               }
+                         *             },
+                         *             {
+                         *               "property": "code",
+                         *               "constraints": {
+                         *                 "required": "code is required"
+                         *               }
+                         *             }
+                         *           ]
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/save",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each address (requests without credentials); try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/save",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/calendars/{calendar}/credentials": {
         parameters: {
             query?: never;
@@ -14663,7 +15025,7 @@ export interface paths {
         };
         /**
          * Get booking references
-         * @description The organizer's external calendar events and video meetings of the booking. svc does not write bookings to external calendars or video apps yet, so the list is always empty.
+         * @description The calendar events svc wrote for the booking into its hosts' connected calendars (CalDAV and Apple today), for the organizer. svc makes no video meetings yet.
          *
          *     OAuth scope: `BOOKING_READ`.
          */
@@ -14671,7 +15033,7 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description Only references of this type */
-                    type?: "google_calendar" | "office365_calendar" | "daily_video" | "google_video" | "office365_video" | "zoom_video";
+                    type?: "google_calendar" | "office365_calendar" | "apple_calendar" | "caldav_calendar" | "daily_video" | "google_video" | "office365_video" | "zoom_video";
                 };
                 header?: {
                     /** @description Send 2024-08-13 */
@@ -14715,7 +15077,7 @@ export interface paths {
                          *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/references?type=not-valid",
                          *       "error": {
                          *         "code": "BadRequestException",
-                         *         "message": "type must be one of: google_calendar, office365_calendar, daily_video, google_video, office365_video, zoom_video",
+                         *         "message": "type must be one of: google_calendar, office365_calendar, apple_calendar, caldav_calendar, daily_video, google_video, office365_video, zoom_video",
                          *         "details": {
                          *           "reason": "validation_failed",
                          *           "errors": [
@@ -14723,7 +15085,7 @@ export interface paths {
                          *               "property": "type",
                          *               "value": "not-valid",
                          *               "constraints": {
-                         *                 "enum": "type must be one of: google_calendar, office365_calendar, daily_video, google_video, office365_video, zoom_video"
+                         *                 "enum": "type must be one of: google_calendar, office365_calendar, apple_calendar, caldav_calendar, daily_video, google_video, office365_video, zoom_video"
                          *               }
                          *             }
                          *           ]
@@ -39754,7 +40116,7 @@ export interface paths {
         };
         /**
          * Get booking references
-         * @description The external calendar events and video meetings of one of the team's bookings (404 for any other booking). svc connects to no calendar or video app yet, so the list is empty.
+         * @description The calendar events svc wrote into its hosts' connected calendars for one of the team's bookings (404 for any other booking). svc makes no video meetings yet.
          *
          *     OAuth scope: `TEAM_BOOKING_READ`.
          */
@@ -39762,7 +40124,7 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description Only references of this type */
-                    type?: "google_calendar" | "office365_calendar" | "daily_video" | "google_video" | "office365_video" | "zoom_video";
+                    type?: "google_calendar" | "office365_calendar" | "apple_calendar" | "caldav_calendar" | "daily_video" | "google_video" | "office365_video" | "zoom_video";
                 };
                 header?: never;
                 path: {
@@ -39805,7 +40167,7 @@ export interface paths {
                          *       "path": "/v2/organizations/42/teams/42/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/references?type=not-valid",
                          *       "error": {
                          *         "code": "BadRequestException",
-                         *         "message": "type must be one of: google_calendar, office365_calendar, daily_video, google_video, office365_video, zoom_video",
+                         *         "message": "type must be one of: google_calendar, office365_calendar, apple_calendar, caldav_calendar, daily_video, google_video, office365_video, zoom_video",
                          *         "details": {
                          *           "reason": "validation_failed",
                          *           "errors": [
@@ -39813,7 +40175,7 @@ export interface paths {
                          *               "property": "type",
                          *               "value": "not-valid",
                          *               "constraints": {
-                         *                 "enum": "type must be one of: google_calendar, office365_calendar, daily_video, google_video, office365_video, zoom_video"
+                         *                 "enum": "type must be one of: google_calendar, office365_calendar, apple_calendar, caldav_calendar, daily_video, google_video, office365_video, zoom_video"
                          *               }
                          *             }
                          *           ]

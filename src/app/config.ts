@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { parseEncryptionKey } from '../lib/secrets.js';
+import { GOOGLE_ENDPOINTS } from '../integrations/google/index.js';
+import { MICROSOFT_ENDPOINTS } from '../integrations/microsoft/index.js';
 
 /** Everything the process reads from its environment, parsed once at start. */
 export interface Config {
@@ -45,6 +47,17 @@ export interface CalendarsConfig {
   requestTimeoutMs: number;
   /** The largest feed or answer read. */
   maxResponseBytes: number;
+  /** svc's OAuth app at Google (SVC_GOOGLE_CLIENT_ID / _SECRET); null: Google calendars cannot be connected. */
+  google: OAuthAppConfig | null;
+  /** svc's app at Microsoft (SVC_MICROSOFT_CLIENT_ID / _SECRET); null: Outlook calendars cannot be connected. */
+  microsoft: OAuthAppConfig | null;
+}
+
+/** An OAuth app registered with a calendar provider, and where the provider answers (overridable for local servers). */
+export interface OAuthAppConfig {
+  clientId: string;
+  clientSecret: string;
+  endpoints: { authorize: string; token: string; api: string };
 }
 
 /** Failed web logins allowed before each further attempt waits (see modules/auth/login-failures.service.ts). */
@@ -115,6 +128,23 @@ function fixedNow(env: NodeJS.ProcessEnv): number | undefined {
   return instant;
 }
 
+/** SVC_<PROVIDER>_CLIENT_ID and _SECRET, and _AUTHORIZE_URL, _TOKEN_URL, _API_URL over the provider's own. */
+function oauthApp(env: NodeJS.ProcessEnv, provider: 'GOOGLE' | 'MICROSOFT', defaults: OAuthAppConfig['endpoints']): OAuthAppConfig | null {
+  const clientId = env[`SVC_${provider}_CLIENT_ID`];
+  const clientSecret = env[`SVC_${provider}_CLIENT_SECRET`];
+  if (!clientId && !clientSecret) return null;
+  if (!clientId || !clientSecret) throw new ConfigError(`SVC_${provider}_CLIENT_ID and SVC_${provider}_CLIENT_SECRET go together: set both or neither`);
+  const url = (name: string, fallback: string) => {
+    const value = env[`SVC_${provider}_${name}`] || fallback;
+    try {
+      return new URL(value).href.replace(/\/+$/, '');
+    } catch {
+      throw new ConfigError(`SVC_${provider}_${name} must be a URL, not "${value}"`);
+    }
+  };
+  return { clientId, clientSecret, endpoints: { authorize: url('AUTHORIZE_URL', defaults.authorize), token: url('TOKEN_URL', defaults.token), api: url('API_URL', defaults.api) } };
+}
+
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -152,6 +182,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     syncDays: int(env, 'SVC_CALENDAR_SYNC_DAYS', 400, 1),
     requestTimeoutMs: int(env, 'SVC_CALENDAR_REQUEST_TIMEOUT_MS', 15_000, 1),
     maxResponseBytes: int(env, 'SVC_CALENDAR_MAX_RESPONSE_BYTES', 20 * 1024 * 1024, 1024),
+    google: oauthApp(env, 'GOOGLE', GOOGLE_ENDPOINTS),
+    microsoft: oauthApp(env, 'MICROSOFT', MICROSOFT_ENDPOINTS),
   };
   const jobs: JobsConfig = {
     retryBaseMs: int(env, 'SVC_JOB_RETRY_BASE_MS', 10_000, 1),

@@ -78,7 +78,7 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
     const part = fastifyError.validationContext;
     const input = part === 'body' ? request.body : part === 'querystring' ? request.query : part === 'params' ? request.params : request.headers;
     const errors = toFieldErrors(fastifyError.validation as never, input, part).map((error) =>
-      part === 'querystring' && isCredentialParam(error.property) ? { ...error, value: '[REDACTED]' } : error,
+      part === 'querystring' && isCredentialParam(error.property) && error.value !== undefined ? { ...error, value: '[REDACTED]' } : error,
     );
     return sendError(reply, 400, 'BadRequestException', fieldErrorsMessage(errors), { errors, reason: 'validation_failed' });
   }

@@ -6,9 +6,8 @@ import { cleanUpExpiredKeys, IDEMPOTENCY_CLEANUP_JOB } from '../modules/idempote
 import { createWebhookDeliverer, WEBHOOK_DELIVERY_JOB } from '../modules/webhooks/webhook-delivery.js';
 import { bookingWebhooks, fanOutBookingEvent, WEBHOOK_FANOUT_JOB } from '../modules/webhooks/webhook-emission.js';
 import { MEETING_JOB, runMeetingJob } from '../modules/webhooks/webhook-meetings.js';
-import { CALENDAR_READERS } from '../modules/calendars/calendar-providers.js';
 import { CALENDAR_WRITE_JOB, writeCalendarEvents } from '../modules/calendars/calendar-events.js';
-import { CALENDAR_WRITERS } from '../modules/calendars/calendar-writers.js';
+import { calendarReaders, calendarWriters } from '../modules/calendars/calendar-oauth.js';
 import { CALENDAR_SWEEP_JOB, CALENDAR_SYNC_JOB, calendarSweep, sweepDueCalendars, syncCalendarSource } from '../modules/calendars/calendar-sync.js';
 import { HOUSEKEEPING, runHousekeeping } from './housekeeping.js';
 import { JobRegistry } from './runner.js';
@@ -23,8 +22,8 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
   const secrets = ctx.secrets ?? lazySecretBox(config.encryptionKey, config.dataDir);
   const deliver = createWebhookDeliverer({ database, secrets, config, ...(log ? { log } : {}) });
   const mail = createMailSender({ database, config, ...(log ? { log } : {}) });
-  const calendarSync = { database, secrets, config, readers: CALENDAR_READERS, log, clock: () => config.fixedNow ?? Date.now(), changes: ctx.changes };
-  const calendarWrites = { database, secrets, config, writers: CALENDAR_WRITERS, log };
+  const calendarSync = { database, secrets, config, readers: calendarReaders(config), log, clock: () => config.fixedNow ?? Date.now(), changes: ctx.changes };
+  const calendarWrites = { database, secrets, config, writers: calendarWriters(config), log };
   return new JobRegistry(
     [
       [HOUSEKEEPING.kind, async () => void (await runHousekeeping(database.db, config.jobs, new Date()))],

@@ -168,6 +168,9 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'GET /v2/calendars/ics-feed/check': 'user',
   'GET /v2/calendars/busy-times': 'user',
   'POST /v2/calendars/:calendar/credentials': 'user',
+  'GET /v2/calendars/:calendar/connect': 'user',
+  // The provider's redirect: who connects is the sealed state's user (a request without one is refused as 400).
+  'GET /v2/calendars/:calendar/save': 'public',
   'GET /v2/calendars/:calendar/check': 'user',
   'POST /v2/calendars/:calendar/disconnect': 'user',
   'POST /v2/selected-calendars': 'user',

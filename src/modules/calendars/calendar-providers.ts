@@ -34,7 +34,7 @@ const icsFeedReader: CalendarReader = {
     const { calendarName } = expandBusyIntervals(answer.text, { from: 0, to: 1 }, 'UTC');
     return [{ externalId: icsFeedId(url), name: calendarName ?? new URL(url).hostname, primary: false, readOnly: true, timeZone: null }];
   },
-  async read(credentials, externalId, state, policy) {
+  async read(credentials, externalId, state, { policy }) {
     const { urls = [] } = credentials as IcsCredentials;
     const url = urls.find((candidate) => icsFeedId(candidate) === externalId);
     if (!url) throw new CalendarProviderError('not_found', 'the feed is no longer part of its connection');
@@ -57,7 +57,7 @@ const caldavReader: CalendarReader = {
   async discover(credentials, policy) {
     return (await discoverCalendars(credentials as CalDavCredentials, policy)).calendars;
   },
-  async read(credentials, externalId, state, policy) {
+  async read(credentials, externalId, state, { policy }) {
     const result = await syncCalendar(credentials as CalDavCredentials, externalId, { syncToken: state.syncToken ?? null, ctag: state.ctag ?? null }, policy);
     return {
       full: result.full,

@@ -1,5 +1,5 @@
 import type { CalendarConnectionType, CalendarSyncState } from '../../db/schema.js';
-import type { ExternalCalendar } from '../../integrations/calendar-types.js';
+import type { ExternalBusyInterval, ExternalCalendar } from '../../integrations/calendar-types.js';
 import type { OutboundPolicy } from '../../integrations/outbound-fetch.js';
 
 /** What one read of a calendar brought: iCalendar objects to expand, and objects gone. */
@@ -7,11 +7,22 @@ export interface CalendarRead {
   /** true: `objects` is the whole calendar (everything stored before is replaced). */
   full: boolean;
   objects: { key: string; ics: string }[];
+  /** Objects a provider gives as busy intervals already (Google, Microsoft), by key. */
+  events?: { key: string; intervals: ExternalBusyInterval[] }[];
   /** Keys of objects deleted since the last read (incremental reads only). */
   removed: string[];
   state: CalendarSyncState;
   /** The calendar's name as the provider now gives it, if it gives one. */
   name?: string | null | undefined;
+}
+
+/** What a read is given besides the connection's opened secret. */
+export interface ReadContext {
+  policy: OutboundPolicy;
+  /** The span busy time is kept for (providers that read by window read this one). */
+  window: { from: number; to: number };
+  /** Stores credentials the provider renewed during the read (an OAuth refresh). */
+  saveCredentials(credentials: unknown): Promise<void>;
 }
 
 /**
@@ -21,7 +32,7 @@ export interface CalendarRead {
 export interface CalendarReader {
   /** The calendars the credentials reach, to store as sources when connecting. */
   discover(credentials: unknown, policy: OutboundPolicy): Promise<ExternalCalendar[]>;
-  read(credentials: unknown, externalId: string, state: CalendarSyncState, policy: OutboundPolicy): Promise<CalendarRead>;
+  read(credentials: unknown, externalId: string, state: CalendarSyncState, context: ReadContext): Promise<CalendarRead>;
 }
 
 export type CalendarReaders = Partial<Record<CalendarConnectionType, CalendarReader>>;

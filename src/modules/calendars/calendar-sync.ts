@@ -111,7 +111,8 @@ export async function syncCalendarSource(deps: CalendarSyncDeps, sourceId: numbe
   try {
     if (!reader) throw new CalendarProviderError('unreachable', `svc cannot read ${connection.type} connections`);
     const credentials = JSON.parse(deps.secrets.open(connection.credentialsSealed)) as unknown;
-    read = await reader.read(credentials, source.externalId, wantFull ? {} : source.syncState, outboundPolicy(config));
+    const saveCredentials = async (renewed: unknown) => repo.saveCredentials(database.db, connection.id, deps.secrets.seal(JSON.stringify(renewed)));
+    read = await reader.read(credentials, source.externalId, wantFull ? {} : source.syncState, { policy: outboundPolicy(config), window, saveCredentials });
     zone = await ownerZone(database, source.userId);
   } catch (error) {
     await recordFailure(deps, found, error, now);
@@ -126,16 +127,25 @@ export async function syncCalendarSource(deps: CalendarSyncDeps, sourceId: numbe
       skippedEvents += expanded.skipped.length;
       for (const interval of expanded.intervals) intervals.push({ ...interval, objectKey: object.key });
     }
+    // Intervals a provider gave directly are kept within the stored span, as expanded ones are.
+    for (const event of read.events ?? []) {
+      for (const interval of event.intervals) {
+        const start = Math.max(interval.start, expandOver.from);
+        const end = Math.min(interval.end, expandOver.to);
+        if (end > start) intervals.push({ ...interval, start, end, objectKey: event.key });
+      }
+    }
   } catch (error) {
     await recordFailure(deps, found, error, now);
     return 'failed';
   }
-  const changed = read.full || read.objects.length > 0 || read.removed.length > 0;
+  const events = read.events ?? [];
+  const changed = read.full || read.objects.length > 0 || events.length > 0 || read.removed.length > 0;
   await calendarTransaction(deps, async (tx, busyTimeChanged) => {
     const locked = await repo.lockSource(tx, source.id);
     if (!locked) return;
     if (changed) {
-      const keys = read.full ? null : [...read.objects.map((object) => object.key), ...read.removed];
+      const keys = read.full ? null : [...read.objects.map((object) => object.key), ...events.map((event) => event.key), ...read.removed];
       await repo.replaceBusyTimes(tx, source, keys, intervals);
     }
     await repo.recordSyncSuccess(tx, source.id, new Date(now), {

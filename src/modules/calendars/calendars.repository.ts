@@ -159,6 +159,16 @@ export async function findConnection(db: Db, connectionId: number): Promise<Cale
   return row;
 }
 
+/** A connection made again (the account connected anew): new credentials, valid, its owner not yet told of a breakage. */
+export async function renewConnection(db: Db, connectionId: number, credentialsSealed: string): Promise<CalendarConnectionRow> {
+  const [row] = await db
+    .update(calendarConnections)
+    .set({ credentialsSealed, invalid: false, ownerToldAt: null, updatedAt: sql`now()` })
+    .where(eq(calendarConnections.id, connectionId))
+    .returning();
+  return row!;
+}
+
 /** Stores credentials a provider renewed (an OAuth refresh). */
 export async function saveCredentials(db: Db, connectionId: number, credentialsSealed: string): Promise<void> {
   await db.update(calendarConnections).set({ credentialsSealed, updatedAt: sql`now()` }).where(eq(calendarConnections.id, connectionId));

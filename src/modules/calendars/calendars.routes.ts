@@ -14,14 +14,20 @@ import {
   CaldavCredentialsBody,
   CalendarParams,
   CalendarsOutput,
+  ConnectOutput,
+  ConnectQuery,
   ConnectionOutput,
   DisconnectBody,
   SaveIcsFeedBody,
+  SaveQuery,
   SelectedCalendarBody,
   SelectedCalendarOutput,
   SelectedCalendarQuery,
 } from './calendars.schemas.js';
-import { busyTimes, checkConnection, disconnect, listCalendars, saveCaldavAccount, saveIcsFeeds, setCalendarSelected } from './calendars.service.js';
+import { isOAuthType } from './calendar-oauth.js';
+import { busyTimes, checkConnection, disconnect, listCalendars, oauthConnectUrl, saveCaldavAccount, saveIcsFeeds, saveOAuthCalendar, setCalendarSelected } from './calendars.service.js';
+
+const ConnectionEnvelope = Envelope(ConnectionOutput);
 
 const tags = ['Calendars'];
 
@@ -116,6 +122,44 @@ export function registerCalendarRoutes(app: App, ctx: AppContext): void {
       if (to <= from) throw invalidField('dateTo', 'must be after dateFrom', dateTo);
       if (to - from > 400 * 86_400_000) throw invalidField('dateTo', 'must be at most 400 days after dateFrom', dateTo);
       return ok(await busyTimes(ctx, principalOf(request).user.id, { from, to, calendarsToLoad }));
+    },
+  });
+
+  app.get('/v2/calendars/:calendar/connect', {
+    config: { access: access.user('APPS_WRITE') },
+    schema: {
+      tags,
+      summary: 'Get OAuth connect URL',
+      description:
+        "`google` or `office365`: the provider's consent page. Its callback (GET /v2/calendars/{calendar}/save) stores the connection for the caller and sends them to `redir`. The page's state is sealed by svc and good for 15 minutes.",
+      params: CalendarParams,
+      querystring: ConnectQuery,
+      response: { 200: ConnectOutput },
+    },
+    handler: async (request) => {
+      const type = connectionTypeOf(request.params.calendar);
+      if (!isOAuthType(type)) throw badRequest('unknown_calendar', 'Invalid calendar type, available calendars are: google, office365');
+      return { status: 'success' as const, data: oauthConnectUrl(ctx, principalOf(request).user.id, type, request.query.redir ?? null) };
+    },
+  });
+
+  app.get('/v2/calendars/:calendar/save', {
+    // The provider sends the user's browser here: who connects is the sealed state's user.
+    config: { access: access.public() },
+    schema: {
+      tags,
+      summary: 'Save Google or Outlook calendar credentials',
+      description: "The OAuth callback: trades the code for tokens, reads the account's calendars and stores the connection (its primary calendar selected), then redirects (301) to the `redir` given to connect, or answers 200.",
+      params: CalendarParams,
+      querystring: SaveQuery,
+      response: { 200: ConnectionEnvelope },
+    },
+    handler: async (request, reply) => {
+      const type = connectionTypeOf(request.params.calendar);
+      if (!isOAuthType(type)) throw badRequest('unknown_calendar', 'Invalid calendar type, available calendars are: google, office365');
+      const saved = await saveOAuthCalendar(ctx, type, request.query);
+      if (saved.redir) return reply.redirect(saved.redir, 301);
+      return ok(saved.connection);
     },
   });
 

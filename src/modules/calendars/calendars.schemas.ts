@@ -113,3 +113,15 @@ export const SelectedCalendarQuery = Type.Object({
 });
 
 export const SelectedCalendarOutput = Type.Object({ userId: Type.Integer(), integration: Type.String(), externalId: Type.String(), credentialId: Type.Integer() });
+
+export const ConnectQuery = Type.Object({
+  isDryRun: Type.Boolean({ description: 'Accepted for compatibility: the consent URL is the same either way' }),
+  redir: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'Where the callback sends the user after connecting (301)' })),
+});
+
+export const ConnectOutput = Type.Object({ status: Type.Literal('success'), data: Type.Object({ authUrl: Type.String() }) });
+
+export const SaveQuery = Type.Object({
+  state: Type.String({ minLength: 1, maxLength: 4096 }),
+  code: Type.String({ minLength: 1, maxLength: 4096 }),
+});
