@@ -10,6 +10,7 @@ export const REASON_MESSAGES: Readonly<Record<string, string>> = {
   calendar_connect_failed: 'Could not add this CalDAV account: unauthorized: the server refused the credentials (401)',
   calendar_connection_not_found: 'Calendar connection with id 42 not found',
   calendar_app_not_configured: 'This svc has no Google Calendar app: its operator sets SVC_GOOGLE_CLIENT_ID and SVC_GOOGLE_CLIENT_SECRET',
+  destination_calendar_not_found: 'No connected caldav_calendar calendar with externalId https://dav.example.com/ada/work/',
   calendar_state_invalid: 'Invalid or expired state: start again from GET /v2/calendars/{calendar}/connect',
   calendar_credentials_empty: 'Username or password cannot be empty',
   calendar_credentials_invalid: 'Invalid Ics Feed credentials.',

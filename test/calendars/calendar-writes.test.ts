@@ -29,9 +29,9 @@ describe('bookings written into CalDAV calendars', { skip: RADICALE_SKIP }, () =
   let calendarUrl: string;
 
   before(async () => {
-    radicale = await startRadicale({ users: { ada: PASSWORD } });
+    radicale = await startRadicale({ users: { ada: PASSWORD, cleo: PASSWORD } });
     calendarUrl = await radicale.createCalendar('ada', 'work', { name: 'Work' });
-    api = await createTestApp({ SVC_ALLOW_PRIVATE_WEBHOOKS: '1' });
+    api = await createTestApp();
     host = await createHost(api, 'Europe/London', { name: 'Ada Host', email: 'ada.host@example.com' });
     stranger = await createHost(api, 'Europe/London');
     eventType = await createEventType(api, host, { lengthInMinutes: 60, title: 'Consultation' });
@@ -144,4 +144,37 @@ describe('bookings written into CalDAV calendars', { skip: RADICALE_SKIP }, () =
     await eventually(async () => eventOf(icsUid) === undefined, 10_000);
     assert.deepEqual((await references(booking.uid)).body.data, []);
   });
+
+  test('PUT /v2/destination-calendars: bookings go to the chosen calendar; only a calendar of your own connections', async () => {
+    await radicale.createCalendar('cleo', 'work', { name: 'Work' });
+    await radicale.createCalendar('cleo', 'private', { name: 'Private' });
+    const cleo = await createHost(api, 'Europe/London', { name: 'Cleo Host', email: 'cleo.host@example.com' });
+    const cleoType = await createEventType(api, cleo, { lengthInMinutes: 30, title: 'Intro' });
+    const saved = await api.request('POST', '/v2/calendars/caldav/credentials', { key: cleo.apiKey, body: { serverUrl: radicale.baseUrl, username: 'cleo', password: PASSWORD } });
+    assert.equal(saved.status, 201, saved.text);
+    let listed = await api.request('GET', '/v2/calendars', { key: cleo.apiKey });
+    assert.equal(listed.body.data.destinationCalendar, null, 'none chosen yet');
+    const [connection] = listed.body.data.connectedCalendars;
+    const other = connection.calendars.find((calendar: any) => !calendar.primary);
+    const otherSlug = other.externalId.includes('/private/') ? 'private' : 'work';
+
+    assert.equal((await api.request('PUT', '/v2/destination-calendars', { key: stranger.apiKey, body: { integration: 'caldav_calendar', externalId: other.externalId } })).status, 404);
+    const chosen = await api.request('PUT', '/v2/destination-calendars', { key: cleo.apiKey, body: { integration: 'caldav_calendar', externalId: other.externalId } });
+    assert.equal(chosen.status, 200, chosen.text);
+    assert.deepEqual(chosen.body.data, { userId: cleo.userId, integration: 'caldav_calendar', externalId: other.externalId, credentialId: connection.credentialId });
+    listed = await api.request('GET', '/v2/calendars', { key: cleo.apiKey });
+    assert.equal(listed.body.data.destinationCalendar.externalId, other.externalId);
+    assert.equal(listed.body.data.destinationCalendar.credentialId, connection.credentialId);
+
+    const booked = await api.request('POST', '/v2/bookings', {
+      version: BOOKINGS_VERSION,
+      body: { eventTypeId: cleoType.id, start: iso('11:00'), attendee: { name: 'Eve Guest', email: 'eve@example.com', timeZone: 'UTC' } },
+    });
+    assert.equal(booked.status, 201, booked.text);
+    const file = (slug: string) => path.join(radicale.storageDir, 'collection-root', 'cleo', slug, `${booked.body.data.icsUid}.ics`);
+    await eventually(async () => fs.existsSync(file(otherSlug)), 10_000);
+    assert.ok(!fs.existsSync(file(otherSlug === 'work' ? 'private' : 'work')), 'written into the chosen calendar only');
+    assert.equal((await references(booked.body.data.uid, cleo.apiKey)).body.data[0]?.destinationCalendarId, other.externalId);
+  });
 });
+

@@ -174,6 +174,7 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'GET /v2/calendars/:calendar/check': 'user',
   'POST /v2/calendars/:calendar/disconnect': 'user',
   'POST /v2/selected-calendars': 'user',
+  'PUT /v2/destination-calendars': 'user',
   'DELETE /v2/selected-calendars': 'user',
   'GET /v2/webhooks': 'user',
   'GET /v2/webhooks/:webhookId': 'personal403AdminOk',

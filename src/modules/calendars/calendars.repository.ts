@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { CHANGES_CHANNEL, formatChange } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
-import { calendarBusyTimes, calendarConnections, type CalendarConnectionType, calendarSources, type CalendarSyncState, users } from '../../db/schema.js';
+import { calendarBusyTimes, calendarConnections, type CalendarConnectionType, calendarSources, type CalendarSyncState, destinationCalendars, users } from '../../db/schema.js';
 import type { ExternalBusyInterval, ExternalCalendar } from '../../integrations/calendar-types.js';
 
 export type CalendarConnectionRow = typeof calendarConnections.$inferSelect;
@@ -219,4 +219,15 @@ export async function listBusyIntervals(db: Db, userId: number, from: number, to
       and c.start_at < ${new Date(to).toISOString()}::timestamptz
     order by c.start_at, c.end_at`);
   return (result as unknown as { rows: { source_id: number; start_ms: number; end_ms: number }[] }).rows.map((row) => ({ sourceId: row.source_id, start: row.start_ms, end: row.end_ms }));
+}
+
+/** The user's destination for all their bookings (the calendar's source id), if they chose one. */
+export async function findUserDestination(db: Db, userId: number): Promise<number | null> {
+  const [row] = await db.select({ sourceId: destinationCalendars.sourceId }).from(destinationCalendars).where(and(eq(destinationCalendars.userId, userId), isNull(destinationCalendars.eventTypeId)));
+  return row?.sourceId ?? null;
+}
+
+export async function setUserDestination(db: Db, userId: number, sourceId: number): Promise<void> {
+  await db.delete(destinationCalendars).where(and(eq(destinationCalendars.userId, userId), isNull(destinationCalendars.eventTypeId)));
+  await db.insert(destinationCalendars).values({ userId, sourceId });
 }

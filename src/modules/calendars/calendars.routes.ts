@@ -16,6 +16,8 @@ import {
   CalendarsOutput,
   ConnectOutput,
   ConnectQuery,
+  DestinationCalendarBody,
+  DestinationCalendarSetOutput,
   ConnectionOutput,
   DisconnectBody,
   SaveIcsFeedBody,
@@ -25,7 +27,7 @@ import {
   SelectedCalendarQuery,
 } from './calendars.schemas.js';
 import { isOAuthType } from './calendar-oauth.js';
-import { busyTimes, checkConnection, disconnect, listCalendars, oauthConnectUrl, saveCaldavAccount, saveIcsFeeds, saveOAuthCalendar, setCalendarSelected } from './calendars.service.js';
+import { busyTimes, checkConnection, disconnect, listCalendars, oauthConnectUrl, saveCaldavAccount, saveIcsFeeds, saveOAuthCalendar, setCalendarSelected, setDestinationCalendar } from './calendars.service.js';
 
 const ConnectionEnvelope = Envelope(ConnectionOutput);
 
@@ -199,6 +201,22 @@ export function registerCalendarRoutes(app: App, ctx: AppContext): void {
     handler: async (request) => {
       const type = connectionTypeOf(request.params.calendar);
       return ok(await disconnect(ctx, principalOf(request).user.id, request.body.id, type));
+    },
+  });
+
+  app.put('/v2/destination-calendars', {
+    config: { access: access.user('APPS_WRITE') },
+    schema: {
+      tags: ['Destination Calendars'],
+      summary: 'Update destination calendars',
+      description:
+        'The calendar your bookings are written into (as events with the booking invitation’s UID): one of your connected, writable calendars. Without one, the primary calendar of your first writable connection. Events already written move with their booking’s next change.',
+      body: DestinationCalendarBody,
+      response: { 200: Envelope(DestinationCalendarSetOutput) },
+    },
+    handler: async (request) => {
+      if (request.body.delegationCredentialId !== undefined) throw invalidField('delegationCredentialId', 'delegation credentials are not supported by svc yet', request.body.delegationCredentialId);
+      return ok(await setDestinationCalendar(ctx, principalOf(request).user.id, request.body));
     },
   });
 

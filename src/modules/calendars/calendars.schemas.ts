@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { StringEnum } from '../../http/schema-types.js';
 import { MAX_ICS_FEEDS } from './calendars.service.js';
 
 export const SaveIcsFeedBody = Type.Object(
@@ -42,6 +43,21 @@ const CalendarOutput = Type.Object({
   ),
 });
 
+export const DestinationCalendarOutput = Type.Object({
+  id: Type.Integer(),
+  integration: Type.String(),
+  externalId: Type.String(),
+  primaryEmail: Type.Union([Type.String(), Type.Null()]),
+  userId: Type.Integer(),
+  eventTypeId: Type.Null(),
+  credentialId: Type.Integer(),
+  delegationCredentialId: Type.Null(),
+  name: Type.String(),
+  primary: Type.Boolean(),
+  readOnly: Type.Boolean(),
+  integrationTitle: Type.String(),
+});
+
 export const CalendarsOutput = Type.Object({
   connectedCalendars: Type.Array(
     Type.Object({
@@ -66,7 +82,7 @@ export const CalendarsOutput = Type.Object({
       calendars: Type.Array(CalendarOutput),
     }),
   ),
-  destinationCalendar: Type.Null(),
+  destinationCalendar: Type.Union([DestinationCalendarOutput, Type.Null()]),
 });
 
 export const BusyTimesQuery = Type.Object(
@@ -125,3 +141,14 @@ export const SaveQuery = Type.Object({
   state: Type.String({ minLength: 1, maxLength: 4096 }),
   code: Type.String({ minLength: 1, maxLength: 4096 }),
 });
+
+export const DestinationCalendarBody = Type.Object(
+  {
+    integration: StringEnum(['apple_calendar', 'caldav_calendar', 'google_calendar', 'office365_calendar'], { description: 'The connection type of the calendar' }),
+    externalId: Type.String({ minLength: 1, maxLength: 2048, description: 'The calendar, as GET /v2/calendars lists it' }),
+    delegationCredentialId: Type.Optional(Type.String({ maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+export const DestinationCalendarSetOutput = Type.Object({ userId: Type.Integer(), integration: Type.String(), externalId: Type.String(), credentialId: Type.Integer() });

@@ -198,6 +198,62 @@ export async function disconnect(deps: CalendarsDeps, userId: number, connection
   });
 }
 
+export interface DestinationCalendarView {
+  id: number;
+  integration: string;
+  externalId: string;
+  primaryEmail: string | null;
+  userId: number;
+  eventTypeId: null;
+  credentialId: number;
+  delegationCredentialId: null;
+  name: string;
+  primary: boolean;
+  readOnly: boolean;
+  integrationTitle: string;
+}
+
+const WRITABLE: ReadonlySet<CalendarConnectionType> = new Set(['apple_calendar', 'caldav_calendar', 'google_calendar', 'office365_calendar']);
+
+/**
+ * PUT /v2/destination-calendars: where the caller's bookings are written from now on (bookings already
+ * written move there with their next change). Only a writable calendar of one of their connections.
+ */
+export async function setDestinationCalendar(deps: CalendarsDeps, userId: number, input: { integration: CalendarConnectionType; externalId: string }): Promise<SelectedCalendarView> {
+  return deps.database.transaction(async (tx) => {
+    const connections = await repo.listConnectionsOf(tx, userId, input.integration);
+    const sources = (await repo.listSourcesOf(tx, userId)).filter((source) => source.externalId === input.externalId && connections.some((connection) => connection.id === source.connectionId));
+    const source = sources.find((candidate) => !candidate.readOnly);
+    if (!source) {
+      if (sources.length > 0) throw invalidField('externalId', 'names a read-only calendar: svc cannot write bookings into it', input.externalId);
+      throw notFound('destination_calendar_not_found', `No connected ${input.integration} calendar with externalId ${input.externalId}`);
+    }
+    await repo.setUserDestination(tx, userId, source.id);
+    return { userId, integration: input.integration, externalId: source.externalId, credentialId: source.connectionId };
+  });
+}
+
+/** The calendar the user chose for their bookings (null: none chosen, bookings go to the first writable connection's primary calendar). */
+function destinationOf(userId: number, connections: repo.CalendarConnectionRow[], sources: repo.CalendarSourceRow[], chosen: number | null): DestinationCalendarView | null {
+  const source = sources.find((candidate) => candidate.id === chosen);
+  const connection = source && connections.find((candidate) => candidate.id === source.connectionId);
+  if (!source || !connection) return null;
+  return {
+    id: source.id,
+    integration: connection.type,
+    externalId: source.externalId,
+    primaryEmail: null,
+    userId,
+    eventTypeId: null,
+    credentialId: connection.id,
+    delegationCredentialId: null,
+    name: source.name,
+    primary: source.isPrimary,
+    readOnly: source.readOnly,
+    integrationTitle: CALENDAR_APPS[connection.type].name,
+  };
+}
+
 export interface CalendarsView {
   connectedCalendars: {
     integration: { name: string; type: string; slug: string; title: string; variant: 'calendar'; categories: string[]; description: string; logo: string; publisher: string; url: string; email: string; locationOption: null };
@@ -207,7 +263,7 @@ export interface CalendarsView {
     primary?: CalendarView | undefined;
     calendars: CalendarView[];
   }[];
-  destinationCalendar: null;
+  destinationCalendar: DestinationCalendarView | null;
 }
 
 export interface CalendarView {
@@ -227,6 +283,7 @@ export interface CalendarView {
 export async function listCalendars(deps: CalendarsDeps, userId: number): Promise<CalendarsView> {
   const connections = await repo.listConnectionsOf(deps.database.db, userId);
   const sources = await repo.listSourcesOf(deps.database.db, userId);
+  const chosen = await repo.findUserDestination(deps.database.db, userId);
   return {
     connectedCalendars: connections.map((connection) => {
       const app = CALENDAR_APPS[connection.type];
@@ -272,7 +329,7 @@ export async function listCalendars(deps: CalendarsDeps, userId: number): Promis
         calendars,
       };
     }),
-    destinationCalendar: null,
+    destinationCalendar: destinationOf(userId, connections, sources, chosen),
   };
 }
 

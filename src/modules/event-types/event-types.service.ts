@@ -177,11 +177,14 @@ async function assertScheduleUsable(db: Db, userId: number, scheduleId: number):
   }
 }
 
-/** Both need a connected calendar; svc cannot connect calendars yet, so no value can name one. */
+/**
+ * An event type's own destination calendar and the organizer address taken from it are not built yet:
+ * refused by name rather than ignored (the user's destination, PUT /v2/destination-calendars, applies).
+ */
 export function assertCalendarFieldsUsable(changes: EventTypeChanges): void {
-  if (changes.destinationCalendar) throw invalidField('destinationCalendar', 'names a calendar that is not connected (svc cannot connect calendars yet)', changes.destinationCalendar);
+  if (changes.destinationCalendar) throw invalidField('destinationCalendar', 'a destination calendar per event type is not supported yet: set the user\'s with PUT /v2/destination-calendars', changes.destinationCalendar);
   if (changes.settings.useDestinationCalendarEmail === true) {
-    throw invalidField('useDestinationCalendarEmail', 'needs a connected primary calendar (svc cannot connect calendars yet)', true);
+    throw invalidField('useDestinationCalendarEmail', 'is not supported yet: bookings are written with the organizer\'s own address', true);
   }
 }
 
