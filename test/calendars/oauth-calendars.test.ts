@@ -138,7 +138,9 @@ describe('Google and Microsoft calendars through the API', () => {
     });
     assert.equal(booked.status, 201, booked.text);
     const { uid, icsUid } = booked.body.data;
-    await eventually(async () => google.events('ada@gmail.example').some((event) => event.iCalUID === icsUid && event.status !== 'cancelled'), 10_000);
+    const referencesOf = async (key: string) => (await api.request('GET', `/v2/bookings/${uid}/references`, { key, version: BOOKINGS_VERSION })).body.data as any[];
+    // The write job records the reference after the provider call.
+    await eventually(async () => (await referencesOf(host.apiKey)).length === 1, 10_000);
     const written = google.events('ada@gmail.example').find((event) => event.iCalUID === icsUid)!;
     assert.equal(written.start?.dateTime && Date.parse(written.start.dateTime), at('15:00'));
     assert.ok(written.attendees?.some((attendee) => attendee.email === 'bea@example.com'));
@@ -168,7 +170,7 @@ describe('Google and Microsoft calendars through the API', () => {
     assert.equal(booked.status, 201, booked.text);
     const { uid, icsUid } = booked.body.data;
     const mine = () => microsoft.events(microsoft.defaultCalendarId).filter((event) => event.subject !== 'Board');
-    await eventually(async () => mine().length === 1, 10_000);
+    await eventually(async () => (await api.request('GET', `/v2/bookings/${uid}/references`, { key: other.apiKey, version: BOOKINGS_VERSION })).body.data.length === 1, 10_000);
     const [written] = mine();
     assert.equal(written!.start, at('16:00'));
     assert.ok(written!.transactionId?.includes(icsUid), 'the booking UID rides on the event');

@@ -101,7 +101,7 @@ export interface BookingMailOptions {
  */
 export async function recordBookingEvent(
   scope: BookingEventScope,
-  trigger: BookingTrigger,
+  trigger: BookingTrigger | BookingChangeTrigger,
   record: BookingRecord,
   extra: Record<string, unknown> = {},
   alsoUserIds: readonly number[] = [],
@@ -138,22 +138,7 @@ export async function recordBookingEvent(
  * hosts and attendees with the revised invitation.
  */
 export async function recordBookingChange(scope: BookingEventScope, kind: 'guestsAdded' | 'locationChanged', record: BookingRecord): Promise<void> {
-  const { tx, listener } = scope;
-  const trigger = kind === 'guestsAdded' ? 'GUESTS_ADDED' : 'LOCATION_CHANGED';
-  const event = await insertBookingEvent(
-    tx,
-    {
-      bookingId: record.booking.id,
-      bookingUid: record.booking.uid,
-      trigger,
-      userId: record.booking.userId,
-      eventTypeId: record.booking.eventTypeId,
-      payload: bookingSnapshot(record),
-    },
-    listener.audienceQuery(trigger, record, []),
-  );
-  await listener.hear(tx, { trigger, bookingEventId: event.id, createdAt: event.createdAt, record, extra: {}, alsoUserIds: [] }, event.alongside);
-  await queueBookingMail(tx, { kind, bookingEventId: event.id, record, extra: {}, alsoUserIds: [], toGuests: record.booking.status === 'accepted' });
+  await recordBookingEvent(scope, kind === 'guestsAdded' ? 'GUESTS_ADDED' : 'LOCATION_CHANGED', record, {}, [], { kind });
 }
 
 /**
