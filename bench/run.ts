@@ -36,6 +36,7 @@ import { TENANCY_NOTE, TENANCY_TARGET_RATIO, tenancyFixture } from './tenancy-e2
 import { type BenchSmtp, MAIL_MAX_COST, MAIL_NOTE, startBenchSmtp } from './mail-e2e.js';
 import { WEBHOOKS_NOTE, webhooksBench, type WebhooksHarness } from './webhooks-e2e.js';
 import { DATA_EMBEDDED_SIZE, DATA_NOTE, DATA_SIZES, dataBench, dataGoals, type DataHarness } from './data-e2e.js';
+import { CALENDARS_NOTE, calendarsBench, type CalendarsHarness } from './calendars-e2e.js';
 
 /** svc requires a sealing key on PostgreSQL; any fixed one serves a benchmark. */
 const BENCH_ENCRYPTION_KEY = 'be'.repeat(32);
@@ -63,8 +64,9 @@ const STOP_GRACE_MS = 10_000;
 // A full run skips the data benchmark (bench/data-e2e.ts): it takes 6-11 minutes by itself on a loaded
 // 2-core machine (bulk loads up to 210k bookings, about 3,600 timed requests per size and store), which
 // would more than double a full run and blow its watchdog. It runs alone, with --only=data, under a
-// watchdog of its own.
-const WATCHDOG_MS = process.argv.includes('--only=data') ? 900_000 : 480_000;
+// watchdog of its own. So does the calendars benchmark (bench/calendars-e2e.ts, --only=calendars): it
+// builds the 50-host team twice (once per store) and writes 132k calendar events into each.
+const WATCHDOG_MS = process.argv.includes('--only=data') || process.argv.includes('--only=calendars') ? 900_000 : 480_000;
 const BOOKINGS_TARGET_RPS = 300;
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -848,6 +850,51 @@ async function teamOnBothStores() {
   }
 }
 
+/**
+ * The calendars benchmark (bench/calendars-e2e.ts) on a fresh PostgreSQL database, then on a fresh
+ * embedded store; the store is opened in this process only while no server runs.
+ */
+async function calendarsOnBothStores() {
+  const harness = (withStore: CalendarsHarness['withStore'], analyze: string | null): CalendarsHarness => ({ startServer, load, withStore, analyze, log, notes });
+  let postgres: unknown = { skipped: 'PostgreSQL did not answer' };
+  if (await withTimeout(postgresAvailable(), 5000, 'PostgreSQL connect').catch(() => false)) {
+    const database = await createTestDatabase({ empty: true });
+    cleanups.push(database.drop);
+    try {
+      const url = database.url;
+      const version = await withPgClient(url, async (client) => (await client.query<{ server_version: string }>('show server_version')).rows[0]!.server_version);
+      const withStore: CalendarsHarness['withStore'] = async (work) => {
+        const opened = await openDatabase({ databaseUrl: url, poolSize: 2 });
+        try {
+          return await work(opened);
+        } finally {
+          await opened.close();
+        }
+      };
+      const env = benchEnv({ DATABASE_URL: url, SVC_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY });
+      postgres = { version, ...(await reportFailure('postgres-calendars', 'calendars', () => calendarsBench(harness(withStore, 'vacuum analyze'), env, ADMIN_API_KEY, 'postgres-calendars'))) };
+    } finally {
+      cleanups.splice(cleanups.indexOf(database.drop), 1);
+      await database.drop();
+    }
+  }
+  const dir = tempDataDir();
+  try {
+    const withStore: CalendarsHarness['withStore'] = async (work) => {
+      const opened = await openDatabase({ dataDir: dir });
+      try {
+        return await work(opened);
+      } finally {
+        await opened.close();
+      }
+    };
+    const embedded = await reportFailure('embedded-calendars', 'calendars', () => calendarsBench(harness(withStore, null), benchEnv({ SVC_DATA_DIR: dir }), ADMIN_API_KEY, 'embedded-calendars'));
+    return { postgres, embedded };
+  } finally {
+    removeTempDir(dir);
+  }
+}
+
 /** The data benchmark (bench/data-e2e.ts): every size on one PostgreSQL database, then the middle size on a fresh embedded store. */
 async function dataOnBothStores() {
   const harness = (exec: (sqlText: string) => Promise<void>, rows: <T>(sqlText: string) => Promise<T[]>, analyze: string | null, beforeStart: () => Promise<void> = async () => {}): DataHarness => ({
@@ -1017,6 +1064,12 @@ async function main() {
     const data = await dataOnBothStores();
     notes.push(DATA_NOTE);
     return { machine: machineOf(loadAtStart), data, totalSeconds: round((performance.now() - began) / 1000), notes };
+  }
+  // `npm run bench -- --only=calendars`: what connected calendars cost the team's GET /v2/slots (never part of a full run; see WATCHDOG_MS).
+  if (process.argv.includes('--only=calendars')) {
+    const calendars = await calendarsOnBothStores();
+    notes.push(CALENDARS_NOTE);
+    return { machine: machineOf(loadAtStart), calendars, totalSeconds: round((performance.now() - began) / 1000), notes };
   }
   // `npm run bench -- --only=team`: the team scheduling benchmark alone.
   if (process.argv.includes('--only=team')) {

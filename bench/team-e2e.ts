@@ -87,8 +87,11 @@ export function busyPieces(blocks: readonly { start: string; end: string }[]): {
 /** The file's window as GET /v2/slots bounds: from its first instant to (and including) its last. */
 export const windowQuery = (fixture: TeamFixture) => ({ start: fixture.window.start, end: fixture.window.end });
 
-/** What GET /v2/slots must list: computeSlots in this process on the file's own data (its busy blocks, overlaps and all). */
-export function expectedTeamStarts(fixture: TeamFixture, hostIds: readonly number[]): number[] {
+/**
+ * What GET /v2/slots must list: computeSlots in this process on the file's own data (its busy blocks,
+ * overlaps and all), plus `extraBusy` of each host (by its index in the file) where given.
+ */
+export function expectedTeamStarts(fixture: TeamFixture, hostIds: readonly number[], extraBusy?: (index: number) => readonly BusyBlock[]): number[] {
   const query: SlotQuery = {
     ...PLAIN_EVENT_RULES,
     slotInterval: fixture.slotInterval,
@@ -109,7 +112,10 @@ export function expectedTeamStarts(fixture: TeamFixture, hostIds: readonly numbe
         weeklyRules: host.availability.map((rule) => ({ days: rule.days, startMinute: minuteOf(rule.startTime), endMinute: minuteOf(rule.endTime) })),
         overrides: host.overrides.map((override) => ({ date: override.date, startMinute: minuteOf(override.startTime), endMinute: minuteOf(override.endTime) })),
       },
-      busy: host.busy.map((block): BusyBlock => ({ start: Date.parse(block.start), end: Date.parse(block.end), bufferBefore: 0, bufferAfter: 0, source: 'booking' })),
+      busy: [
+        ...host.busy.map((block): BusyBlock => ({ start: Date.parse(block.start), end: Date.parse(block.end), bufferBefore: 0, bufferAfter: 0, source: 'booking' })),
+        ...(extraBusy?.(index) ?? []),
+      ],
     })),
   };
   return computeSlots(query).map((slot) => slot.start);
@@ -142,6 +148,8 @@ export interface BuiltTeam {
   setupMs: number;
   /** The team owner's API key (to add event types to the team). */
   ownerApiKey: string;
+  /** Per host of the file, in its order: its API key and its default schedule (to change it). */
+  hostAccess: { apiKey: string; scheduleId: number }[];
 }
 
 /** One host: user, schedules, personal event type, and its busy time booked through POST /v2/bookings. */
@@ -155,7 +163,7 @@ async function buildHost(baseUrl: string, adminKey: string, host: FixtureHost, i
   );
   const own = { authorization: `Bearer ${created.apiKey}`, 'svc-api-version': SCHEDULES_API_VERSION };
   const rules = (availability: FixtureHost['availability']) => availability.map((rule) => ({ days: rule.days.map((day) => WEEKDAYS[day]), startTime: rule.startTime, endTime: rule.endTime }));
-  await postJson(`${baseUrl}/v2/schedules`, own, { name: 'Working hours', timeZone: host.timeZone, isDefault: true, availability: rules(host.availability), overrides: host.overrides }, `POST /v2/schedules (team host ${index})`);
+  const working = await postJson(`${baseUrl}/v2/schedules`, own, { name: 'Working hours', timeZone: host.timeZone, isDefault: true, availability: rules(host.availability), overrides: host.overrides }, `POST /v2/schedules (team host ${index})`);
   // Some busy blocks run past working hours: the personal event type that books them is open all day.
   const allDay = await postJson(
     `${baseUrl}/v2/schedules`,
@@ -183,7 +191,7 @@ async function buildHost(baseUrl: string, adminKey: string, host: FixtureHost, i
       `POST /v2/bookings busy block ${serial} (team host ${index})`,
     );
   }
-  return { userId: created.user.id as number, pieces: pieces.length };
+  return { userId: created.user.id as number, pieces: pieces.length, apiKey: created.apiKey as string, scheduleId: working.id as number };
 }
 
 /** The whole fixture through the API, as a client would make it. */
@@ -221,6 +229,7 @@ export async function buildTeam(baseUrl: string, adminKey: string, fixture: Team
     busyBlocks: fixture.hosts.reduce((sum, host) => sum + host.busy.length, 0),
     setupMs: Math.round(performance.now() - startedAt),
     ownerApiKey: owner.apiKey as string,
+    hostAccess: hosts.map((host) => ({ apiKey: host.apiKey, scheduleId: host.scheduleId })),
   };
 }
 
@@ -381,8 +390,8 @@ export interface TeamHarness {
 
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-/** The setup as printed: the owner's key stays out of the bench JSON. */
-const withoutKey = ({ ownerApiKey: _key, ...setup }: BuiltTeam) => setup;
+/** The setup as printed: the owner's and hosts' keys stay out of the bench JSON. */
+export const withoutKey = ({ ownerApiKey: _key, hostAccess: _hosts, ...setup }: BuiltTeam) => setup;
 
 /** The server env that puts svc's clock at the file's `now`. */
 export const teamServerEnv = (fixture: TeamFixture) => ({ SVC_NOW: fixture.now });
