@@ -26,7 +26,7 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
   const calendarWrites = { database, secrets, config, writers: calendarWriters(config), log };
   return new JobRegistry(
     [
-      [HOUSEKEEPING.kind, async () => void (await runHousekeeping(database.db, config.jobs, new Date()))],
+      [HOUSEKEEPING.kind, async () => void (await runHousekeeping(database.db, config.jobs, new Date(), { refreshStatistics: database.kind === 'pglite' }))],
       // Queued by earlier versions (one per hour of idempotent requests); housekeeping does this now.
       [IDEMPOTENCY_CLEANUP_JOB, () => cleanUpExpiredKeys(database.db, new Date())],
       [WEBHOOK_FANOUT_JOB, (payload) => fanOutBookingEvent(database, payload)],

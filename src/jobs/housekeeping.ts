@@ -8,7 +8,7 @@ import { deleteEndedMailBudgets } from '../modules/mail/mail-budget.repository.j
 import { deleteExpiredTokens } from '../modules/platform/platform-tokens.service.js';
 import { deleteExpiredSessions } from '../web/web-sessions.repository.js';
 import { deleteEndedDeliveries } from '../modules/webhooks/webhook-deliveries.repository.js';
-import { deleteFinishedJobs } from './jobs.repository.js';
+import { deleteFinishedJobs, refreshStatistics } from './jobs.repository.js';
 import type { RecurringJob } from './runner.js';
 
 /** The hourly job that deletes what has outlived its retention. */
@@ -48,13 +48,18 @@ const EXPIRED_ACCESS_TOKEN_KEPT_MS = DAY_MS;
  * Deletes expired Idempotency-Keys, webhook deliveries and mail messages that ended more than
  * `webhookDeliveryRetentionDays` ago (with their attempt logs), jobs that finished more than
  * `retentionDays` ago, managed users' expired tokens and web login failures that no longer count.
- * Pending work is never touched.
+ * Pending work is never touched. With `refreshStatistics` (the embedded store), ANALYZEs the database.
  */
-export async function runHousekeeping(db: Db, retention: Pick<JobsConfig, 'retentionDays' | 'webhookDeliveryRetentionDays'>, now: Date): Promise<HousekeepingResult> {
+export async function runHousekeeping(
+  db: Db,
+  retention: Pick<JobsConfig, 'retentionDays' | 'webhookDeliveryRetentionDays'>,
+  now: Date,
+  options: { refreshStatistics?: boolean } = {},
+): Promise<HousekeepingResult> {
   await cleanUpExpiredKeys(db, now);
   const deliveriesBefore = new Date(now.getTime() - retention.webhookDeliveryRetentionDays * DAY_MS);
   const jobsBefore = new Date(now.getTime() - retention.retentionDays * DAY_MS);
-  return {
+  const result = {
     webhookDeliveries: await deleteInBatches((limit) => deleteEndedDeliveries(db, deliveriesBefore, limit)),
     mailMessages: await deleteInBatches((limit) => deleteEndedMessages(db, deliveriesBefore, limit)),
     jobs: await deleteInBatches((limit) => deleteFinishedJobs(db, jobsBefore, limit)),
@@ -65,4 +70,8 @@ export async function runHousekeeping(db: Db, retention: Pick<JobsConfig, 'reten
     loginFailures: await deleteInBatches((limit) => deleteExpiredLoginFailures(db, now, limit)),
     mailBudgets: await deleteEndedMailBudgets(db, now),
   };
+  // The embedded store runs no autovacuum: without this its planner never has statistics (a page's
+  // lookups by id planned as scans, sorts of rows an index holds in order).
+  if (options.refreshStatistics) await refreshStatistics(db);
+  return result;
 }

@@ -129,3 +129,8 @@ export async function expeditePendingJob(db: Db, kind: string, payload: Record<s
   const [running] = await db.select({ id: jobs.id }).from(jobs).where(matches).limit(1);
   return running ? 'running' : 'none';
 }
+
+/** ANALYZE of the whole database: the planner's statistics, where no autovacuum keeps them. */
+export async function refreshStatistics(db: Db): Promise<void> {
+  await db.execute(sql`analyze`);
+}

@@ -93,4 +93,12 @@ describe('housekeeping', () => {
     assert.deepEqual(await rows(sql`select account_key from login_failures where client_ip = '192.0.2.1'`), [{ account_key: 'hk-recent' }]);
     assert.equal((await rows(sql`select 1 from jobs where kind = ${HOUSEKEEPING.kind} and status = 'pending'`)).length, 1, 'its own next run is untouched');
   });
+
+  test('with refreshStatistics (the embedded store, which runs no autovacuum) the planner gets statistics', async () => {
+    const reltuples = async () => Number((await rows<{ reltuples: number }>(sql`select reltuples from pg_class where relname = 'bookings'`))[0]!.reltuples);
+    if (api.runtime.ctx.database.kind === 'pglite') assert.equal(await reltuples(), -1, 'never analyzed before');
+    await runHousekeeping(db(), api.config.jobs, new Date(), { refreshStatistics: true });
+    assert.ok((await reltuples()) >= 0);
+  });
 });
+
