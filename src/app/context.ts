@@ -24,6 +24,8 @@ export interface AppContext {
   metrics: HttpMetrics;
   /** Who hears of booking events besides their mail: the webhook subscriptions, the calendar writes. */
   bookingEvents: BookingEventListener;
+  /** Reads these hosts' connected calendars live before a booking of theirs is written (bounded by SVC_CALENDAR_LIVE_CHECK_MS). */
+  refreshCalendarsBeforeBooking(userIds: readonly number[]): Promise<void>;
   /** Seals and opens stored secrets (webhook secrets...). */
   secrets: SecretBox;
   /** Current time in epoch ms: `Date.now` except where a test moves time. */

@@ -11,6 +11,8 @@ import { TenancyCache } from '../modules/access/tenancy-cache.js';
 import { AvailabilityCache } from '../modules/slots/availability-cache.js';
 import { bookingEventListeners } from '../modules/bookings/booking-events.js';
 import { calendarEventWrites } from '../modules/calendars/calendar-events.js';
+import { calendarReaders } from '../modules/calendars/calendar-oauth.js';
+import { refreshBeforeBooking } from '../modules/calendars/calendar-sync.js';
 import { bookingWebhooks } from '../modules/webhooks/webhook-emission.js';
 import { jobHandlers } from '../jobs/handlers.js';
 import { type JobRunner, startJobRunner } from '../jobs/runner.js';
@@ -83,6 +85,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     metrics: createHttpMetrics({ processMetrics: options.processMetrics ?? false }),
     clock: options.clock ?? clockOf(config),
     bookingEvents: bookingEventListeners([bookingWebhooks, calendarEventWrites]),
+    refreshCalendarsBeforeBooking: async (userIds) => {
+      const deps = { database: ctx.database, secrets, config, readers: calendarReaders(config), clock: ctx.clock, changes };
+      await refreshBeforeBooking(deps, userIds, config.calendars.liveCheckMs);
+    },
     secrets,
     lifecycle: { draining: false },
   };

@@ -569,3 +569,28 @@ export async function listCalendarEventsOfBooking(db: Db, bookingId: number) {
     .where(eq(bookingCalendarEvents.bookingId, bookingId))
     .orderBy(asc(bookingCalendarEvents.id));
 }
+
+/**
+ * Hosts of the event type a booking names who read connected calendars (selected, on a valid
+ * connection), at most `limit`: whose calendars are read live before the booking is written.
+ */
+export async function calendarHostsOfTarget(
+  db: Db,
+  target: { kind: 'id'; eventTypeId: number } | { kind: 'slug'; username: string; eventTypeSlug: string } | { kind: 'team'; teamSlug: string; eventTypeSlug: string },
+  limit: number,
+): Promise<number[]> {
+  const named =
+    target.kind === 'id'
+      ? sql`select et.id, et.user_id from event_types et where et.id = ${target.eventTypeId}`
+      : target.kind === 'slug'
+        ? sql`select et.id, et.user_id from event_types et join users u on u.id = et.user_id where lower(u.username) = lower(${target.username}) and et.slug = ${target.eventTypeSlug}`
+        : sql`select et.id, et.user_id from event_types et join teams t on t.id = et.team_id where t.slug = ${target.teamSlug} and et.slug = ${target.eventTypeSlug}`;
+  const result = await db.execute(sql`
+    with named as (${named}),
+    hosts as (select user_id as id from named where user_id is not null
+      union select h.user_id from event_type_hosts h where h.event_type_id in (select id from named))
+    select distinct s.user_id from calendar_sources s join calendar_connections c on c.id = s.connection_id
+    where s.user_id in (select id from hosts) and s.selected and not c.invalid
+    limit ${limit}`);
+  return (result as unknown as { rows: { user_id: number }[] }).rows.map((row) => Number(row.user_id));
+}

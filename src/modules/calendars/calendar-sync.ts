@@ -38,6 +38,8 @@ const KEPT_PAST_MS = 2 * DAY;
 const SWEEP_BATCH = 500;
 /** The first retries after a failure come sooner than the poll interval. */
 const FIRST_RETRY_MS = 30_000;
+/** Calendars read live before one booking at most (a large round-robin team relies on its syncs). */
+const LIVE_CHECK_MAX_SOURCES = 20;
 
 export interface CalendarSyncDeps {
   database: Database;
@@ -90,7 +92,7 @@ export type SyncOutcome = 'synced' | 'unchanged' | 'failed' | 'skipped';
  * recorded, never thrown: the calendar's owner turns unavailable once failures outlast the grace
  * period, and credentials the provider refuses mark the connection invalid at once.
  */
-export async function syncCalendarSource(deps: CalendarSyncDeps, sourceId: number, now: number): Promise<SyncOutcome> {
+export async function syncCalendarSource(deps: CalendarSyncDeps, sourceId: number, now: number, live: { timeoutMs: number } | null = null): Promise<SyncOutcome> {
   const { database, config } = deps;
   const found = await repo.findSourceForSync(database.db, sourceId);
   if (!found) return 'skipped';
@@ -112,10 +114,12 @@ export async function syncCalendarSource(deps: CalendarSyncDeps, sourceId: numbe
     if (!reader) throw new CalendarProviderError('unreachable', `svc cannot read ${connection.type} connections`);
     const credentials = JSON.parse(deps.secrets.open(connection.credentialsSealed)) as unknown;
     const saveCredentials = async (renewed: unknown) => repo.saveCredentials(database.db, connection.id, deps.secrets.seal(JSON.stringify(renewed)));
-    read = await reader.read(credentials, source.externalId, wantFull ? {} : source.syncState, { policy: outboundPolicy(config), window, saveCredentials });
+    const policy = outboundPolicy(config);
+    read = await reader.read(credentials, source.externalId, wantFull ? {} : source.syncState, { policy: live ? { ...policy, timeoutMs: Math.min(policy.timeoutMs, live.timeoutMs) } : policy, window, saveCredentials });
     zone = await ownerZone(database, source.userId);
   } catch (error) {
-    await recordFailure(deps, found, error, now);
+    // A live read cut short by its own deadline says nothing of the calendar: the scheduled syncs judge it.
+    if (!live) await recordFailure(deps, found, error, now);
     return 'failed';
   }
   const expandOver = read.full ? window : { from: source.syncedFrom!.getTime(), to: storedTo };
@@ -165,6 +169,18 @@ export async function syncCalendarSource(deps: CalendarSyncDeps, sourceId: numbe
 async function ownerZone(database: Database, userId: number): Promise<string> {
   const [user] = await database.db.select({ timeZone: users.timeZone }).from(users).where(eq(users.id, userId));
   return user?.timeZone ?? 'UTC';
+}
+
+/**
+ * Before a booking is written: the hosts' selected calendars are read again now (in parallel, each within
+ * `timeoutMs`), so an event added since the last sync is seen. A calendar that does not answer in time
+ * keeps the busy time stored (at most one poll interval old); nothing is recorded as a failure.
+ */
+export async function refreshBeforeBooking(deps: CalendarSyncDeps, userIds: readonly number[], timeoutMs: number): Promise<SyncOutcome[]> {
+  if (timeoutMs <= 0 || userIds.length === 0) return [];
+  const sourceIds = await repo.liveCheckedSources(deps.database.db, userIds, LIVE_CHECK_MAX_SOURCES);
+  const now = Date.now();
+  return Promise.all(sourceIds.map((sourceId) => syncCalendarSource(deps, sourceId, now, { timeoutMs })));
 }
 
 /** Marks a connection whose credentials the provider refused, and mails its owner (once per breakage). */

@@ -231,3 +231,15 @@ export async function setUserDestination(db: Db, userId: number, sourceId: numbe
   await db.delete(destinationCalendars).where(and(eq(destinationCalendars.userId, userId), isNull(destinationCalendars.eventTypeId)));
   await db.insert(destinationCalendars).values({ userId, sourceId });
 }
+
+/** Selected calendars of these users on valid connections, at most `limit` (the live check before a booking). */
+export async function liveCheckedSources(db: Db, userIds: readonly number[], limit: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: calendarSources.id })
+    .from(calendarSources)
+    .innerJoin(calendarConnections, eq(calendarConnections.id, calendarSources.connectionId))
+    .where(and(inArray(calendarSources.userId, [...userIds]), eq(calendarSources.selected, true), eq(calendarConnections.invalid, false)))
+    .orderBy(asc(calendarSources.id))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
