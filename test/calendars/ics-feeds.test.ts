@@ -1,5 +1,5 @@
 // ICS feeds end to end: a feed served over HTTP on loopback, saved through the API, synced into the
-// store, and seen by GET /v2/slots and POST /v2/bookings without any call to the feed on those paths.
+// store, and seen by GET /v2/slots (without any call to the feed on that path) and POST /v2/bookings.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
