@@ -27,7 +27,8 @@ import {
   SelectedCalendarQuery,
 } from './calendars.schemas.js';
 import { isOAuthType } from './calendar-oauth.js';
-import { busyTimes, checkConnection, disconnect, listCalendars, oauthConnectUrl, saveCaldavAccount, saveIcsFeeds, saveOAuthCalendar, setCalendarSelected, setDestinationCalendar } from './calendars.service.js';
+import { busyTimes, checkConnection, disconnect, listCalendars, saveCaldavAccount, saveIcsFeeds, setCalendarSelected, setDestinationCalendar } from './calendars.service.js';
+import { oauthConnectUrl, saveOAuthCalendar } from './oauth-connect.service.js';
 
 const ConnectionEnvelope = Envelope(ConnectionOutput);
 

@@ -2,10 +2,9 @@ import type { AppContext } from '../../app/context.js';
 import type { CalendarConnectionType } from '../../db/schema.js';
 import { CalendarProviderError, type ExternalCalendar } from '../../integrations/calendar-types.js';
 import { normalizeFeedUrl } from '../../integrations/ics/fetch-feed.js';
-import { outboundFetch } from '../../integrations/outbound-fetch.js';
 import { badRequest, DomainError, invalidField, notFound, unauthorized } from '../../lib/errors.js';
 import { assertOutboundUrl } from '../../lib/outbound-address.js';
-import { calendarReaders, OAUTH_ADAPTERS, oauthClientOf, type OAuthConnectionType, type OAuthCredentials, oauthSession } from './calendar-oauth.js';
+import { calendarReaders } from './calendar-oauth.js';
 import { CALENDAR_READERS } from './calendar-providers.js';
 import { calendarTransaction, type CalendarSyncDeps, outboundPolicy, syncCalendarSource } from './calendar-sync.js';
 import * as repo from './calendars.repository.js';
@@ -40,7 +39,7 @@ function withoutValues(error: unknown): unknown {
   return error;
 }
 
-function syncDeps(deps: CalendarsDeps): CalendarSyncDeps {
+export function syncDeps(deps: CalendarsDeps): CalendarSyncDeps {
   return { database: deps.database, secrets: deps.secrets, config: deps.config, readers: calendarReaders(deps.config), clock: deps.clock, changes: deps.changes };
 }
 
@@ -53,7 +52,7 @@ export interface ConnectionView {
   invalid: boolean;
 }
 
-const viewOf = (row: repo.CalendarConnectionRow): ConnectionView => ({ id: row.id, type: row.type, userId: row.userId, teamId: null, appId: row.appId, invalid: row.invalid });
+export const viewOf = (row: repo.CalendarConnectionRow): ConnectionView => ({ id: row.id, type: row.type, userId: row.userId, teamId: null, appId: row.appId, invalid: row.invalid });
 
 /**
  * POST /v2/calendars/ics-feed/save: the feeds are read before anything is stored (an unreadable feed
@@ -373,89 +372,4 @@ function joinPieces(intervals: readonly repo.StoredBusyInterval[]): repo.StoredB
     lastOf.set(interval.sourceId, copy);
   }
   return joined;
-}
-
-/** How long a consent page's state stays good: the user has this long to consent. */
-const CONNECT_STATE_TTL_MS = 15 * 60_000;
-const CONNECT_STATE_PURPOSE = 'calendar-connect';
-
-interface ConnectState {
-  purpose: typeof CONNECT_STATE_PURPOSE;
-  userId: number;
-  type: OAuthConnectionType;
-  redir: string | null;
-  expiresAt: number;
-}
-
-function requireOAuthClient(deps: CalendarsDeps, type: OAuthConnectionType) {
-  const client = oauthClientOf(deps.config, type);
-  const variable = type === 'google_calendar' ? 'GOOGLE' : 'MICROSOFT';
-  if (!client) throw badRequest('calendar_app_not_configured', `This svc has no ${CALENDAR_APPS[type].name} app: its operator sets SVC_${variable}_CLIENT_ID and SVC_${variable}_CLIENT_SECRET`);
-  return client;
-}
-
-/**
- * GET /v2/calendars/{google|office365}/connect: the provider's consent page, with a state svc sealed
- * (the user, the provider, where to send them back, an expiry): the callback trusts nothing else.
- */
-export function oauthConnectUrl(deps: CalendarsDeps, userId: number, type: OAuthConnectionType, redir: string | null): { authUrl: string } {
-  const client = requireOAuthClient(deps, type);
-  const state: ConnectState = { purpose: CONNECT_STATE_PURPOSE, userId, type, redir, expiresAt: Date.now() + CONNECT_STATE_TTL_MS };
-  return { authUrl: OAUTH_ADAPTERS[type].authorizationUrl(client, deps.secrets.seal(JSON.stringify(state))) };
-}
-
-function openConnectState(deps: CalendarsDeps, sealed: string, type: OAuthConnectionType): ConnectState {
-  let state: ConnectState | null = null;
-  try {
-    state = JSON.parse(deps.secrets.open(sealed)) as ConnectState;
-  } catch {
-    // not one svc sealed
-  }
-  if (!state || state.purpose !== CONNECT_STATE_PURPOSE || state.type !== type || !(state.expiresAt > Date.now())) {
-    throw badRequest('calendar_state_invalid', 'Invalid or expired state: start again from GET /v2/calendars/{calendar}/connect');
-  }
-  return state;
-}
-
-/**
- * GET /v2/calendars/{google|office365}/save: the provider's callback. The code is traded for tokens, the
- * account and its calendars are read, and only then is anything stored: one connection per account
- * (connecting an account again renews its tokens and clears `invalid`), its primary calendar selected
- * and read at once. Returns where to send the user (the `redir` given to connect), if anywhere.
- */
-export async function saveOAuthCalendar(deps: CalendarsDeps, type: OAuthConnectionType, input: { state: string; code: string }): Promise<{ redir: string | null; connection: ConnectionView }> {
-  const state = openConnectState(deps, input.state, type);
-  const client = requireOAuthClient(deps, type);
-  const adapter = OAUTH_ADAPTERS[type];
-  const policy = outboundPolicy(deps.config);
-  let credentials: OAuthCredentials;
-  let calendars: ExternalCalendar[];
-  try {
-    const tokens = await adapter.exchangeCode(client, input.code, outboundFetch(policy), Date.now());
-    const session = oauthSession(client, { tokens, email: '' }, policy, async () => {});
-    const email = await adapter.accountEmail(session);
-    calendars = await adapter.listCalendars(session);
-    credentials = { tokens: session.tokens, email };
-  } catch (error) {
-    const why = error instanceof CalendarProviderError ? `${error.kind}: ${error.message}` : 'the provider did not answer';
-    throw badRequest('calendar_connect_failed', `Could not connect ${CALENDAR_APPS[type].name}: ${why}`);
-  }
-  const sealed = deps.secrets.seal(JSON.stringify(credentials));
-  const now = Date.now();
-  const { connection, sources } = await calendarTransaction(deps, async (tx, busyTimeChanged) => {
-    const same = (await repo.listConnectionsOf(tx, state.userId, type)).find((row) => (JSON.parse(deps.secrets.open(row.credentialsSealed)) as OAuthCredentials).email === credentials.email);
-    let row: repo.CalendarConnectionRow;
-    let known = new Set<string>();
-    if (same) {
-      row = await repo.renewConnection(tx, same.id, sealed);
-      known = new Set((await repo.listSourcesOf(tx, state.userId)).filter((source) => source.connectionId === same.id).map((source) => source.externalId));
-    } else {
-      row = await repo.insertConnection(tx, { userId: state.userId, type, appId: CALENDAR_APPS[type].appId, credentialsSealed: sealed });
-    }
-    const added = await repo.insertSources(tx, row, calendars.filter((calendar) => !known.has(calendar.externalId)), new Date(now), (calendar) => calendar.primary && !same);
-    await busyTimeChanged(state.userId);
-    return { connection: row, sources: added };
-  });
-  for (const source of sources) if (source.selected) await syncCalendarSource(syncDeps(deps), source.id, now);
-  return { redir: state.redir, connection: viewOf(connection) };
 }
