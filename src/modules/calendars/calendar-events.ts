@@ -14,7 +14,7 @@ import { renderInviteTemplate, resolveInviteTemplate, standardDescription } from
 import { loadInviteContext } from '../mail/mail.repository.js';
 import * as repo from './calendar-events.repository.js';
 import { flagConnectionInvalid, outboundPolicy } from './calendar-sync.js';
-import type { CalendarWriters } from './calendar-writers.js';
+import type { CalendarWriters, WriterConnection } from './calendar-writers.js';
 import { findConnection, saveCredentials } from './calendars.repository.js';
 
 /** The job that writes one icsUid's events (payload `{icsUid}`). */
@@ -138,9 +138,10 @@ export async function writeCalendarEvents(deps: CalendarWriteDeps, icsUid: strin
     const calendars = await repo.writableCalendarsOf(db, [...new Set([...hostIds, ...refs.map((ref) => ref.userId)])], booking.eventTypeId);
     const content = hostIds.length > 0 ? await eventContent(db, record!, deps.config.appUrl) : null;
     const policy = outboundPolicy(deps.config);
-    let retryable: CalendarProviderError | Error | null = null;
+    // Set by a failure a later run may get past (the provider unreachable, rate limited): the job is retried.
+    let retryable: Error | null = null;
 
-    const attempt = async (connectionId: number, calendarName: string, work: (connection: { credentials: unknown; saveCredentials(credentials: unknown): Promise<void> }) => Promise<void>) => {
+    const attempt = async (connectionId: number, calendarName: string, work: (connection: WriterConnection) => Promise<void>) => {
       const connection = await findConnection(db, connectionId);
       if (!connection || connection.invalid) return;
       const opened = {
@@ -200,10 +201,11 @@ export async function writeCalendarEvents(deps: CalendarWriteDeps, icsUid: strin
       });
     }
     deps.log?.info({ icsUid, bookingId: booking.id, calendars: wanted.size }, 'calendar events written');
-    if (retryable) {
-      const error: Error = retryable;
-      if (error instanceof CalendarProviderError && error.retryAfterMs !== undefined) throw new JobRetry(error.message, error.retryAfterMs);
-      throw error;
+    // Assigned inside `attempt`, which control-flow analysis does not follow.
+    const failed = retryable as Error | null;
+    if (failed) {
+      if (failed instanceof CalendarProviderError && failed.retryAfterMs !== undefined) throw new JobRetry(failed.message, failed.retryAfterMs);
+      throw failed;
     }
   } finally {
     await repo.releaseEventLease(db, icsUid, holder);
