@@ -63,7 +63,7 @@ export interface CalendarsHarness {
   load(url: string, headers: Record<string, string>, serverPid?: number): Promise<{ rps: number; p50Ms: number; p99Ms: number; non2xx: number; errors: number; timeouts: number; requests: number; cpuMsPerRequest?: unknown }>;
   /** The store opened in this process, for work done while no server runs (PGlite: the data dir is then free). */
   withStore<T>(work: (database: Database) => Promise<T>): Promise<T>;
-  /** PostgreSQL: what autovacuum would do after a bulk load (the test server runs with autovacuum off); null on PGlite. */
+  /** What would refresh the planner's statistics after a bulk load: PostgreSQL's autovacuum (off on this test server), svc's hourly ANALYZE of the embedded store. */
   analyze: string | null;
   log(message: string): void;
   notes: string[];
@@ -255,15 +255,12 @@ async function busyStatementFigures(harness: CalendarsHarness, team: BuiltTeam, 
 
 /**
  * The range a cold listing of the file's window reads busy time for: slots.service.ts's buildSlotQuery
- * (the window's local dates, one day before and two after, plus the event's length) widened to whole
- * 32-day spans by availability-cache.ts (BUSY_SPAN_MS): 2026-02-28 to 2026-05-03 here.
+ * (the window's dates, one day before and two after, plus the event's length; taken here in UTC days),
+ * read as asked by availability-cache.ts.
  */
 export function coldBusyRange(fixture: TeamFixture): { from: number; to: number } {
-  const span = 32 * DAY;
   const dayOf = (instant: string) => Math.floor(Date.parse(instant) / DAY) * DAY;
-  const from = dayOf(fixture.window.start) - DAY;
-  const to = dayOf(fixture.window.end) + 2 * DAY + fixture.lengthInMinutes * MINUTE;
-  return { from: Math.floor(from / span) * span, to: Math.ceil(to / span) * span };
+  return { from: dayOf(fixture.window.start) - DAY, to: dayOf(fixture.window.end) + 2 * DAY + fixture.lengthInMinutes * MINUTE };
 }
 
 // ---- the benchmark ----
@@ -323,7 +320,7 @@ export async function calendarsBench(harness: CalendarsHarness, env: Record<stri
       (select count(*)::int from calendar_busy_times) as events`);
     return (result as unknown as { rows: { connections: number; sources: number; events: number }[] }).rows[0]!;
   });
-  log(`${label}: ${stored.events} calendar events of ${stored.sources} sources written in ${loadSeconds} s${analyzeSeconds === null ? '' : `, vacuum analyze ${analyzeSeconds} s`}`);
+  log(`${label}: ${stored.events} calendar events of ${stored.sources} sources written in ${loadSeconds} s${analyzeSeconds === null ? '' : `, ${harness.analyze} ${analyzeSeconds} s`}`);
   const busyWith = await busyStatementFigures(harness, team, fixture);
 
   // With calendars.
@@ -393,9 +390,9 @@ export const CALENDARS_NOTE =
   `calendars (--only=calendars): the 50-host round robin of bench/team-e2e.ts (built through the API, SVC_NOW at the file's now), GET /v2/slots of its round-robin type over the file's window (2026-03-01..2026-03-30, timeZone UTC), without calendars and then with every host holding one connected calendar: ` +
   `a caldav_calendar connection (credentials never read), one selected source synced over ${SYNC_PAST_DAYS} days back to ${SYNC_AHEAD_DAYS} ahead of now (a sync's range with the defaults; not degraded, last synced at now, next sync never due) and ${EVENTS_PER_HOST} events (${EVENTS_PER_MONTH} a month over that range, 30/45/60 min at hashed times of day, any day: about a quarter in working hours; a few overlap), written with one bulk SQL transaction while no server runs. ` +
   `Before measuring, the fixture is read back: GET /v2/calendars/busy-times of a host lists exactly its generated events in the window, GET /v2/slots lists exactly what computeSlots gives in this process with each host's events on top of its bookings, fewer slots than without calendars, and no degraded host. ` +
-  `Each phase runs on a freshly started server (PostgreSQL: VACUUM ANALYZE first, what autovacuum would do; PGlite: as loaded), ${WARMUP_PASSES} passes over every kind of request first; then sequential requests from this process over one keep-alive connection, timed from send to the answer's last byte, median and p95 (nearest rank): ` +
+  `Each phase runs on a freshly started server (PostgreSQL: VACUUM ANALYZE first, what autovacuum would do; the embedded store: ANALYZE first, what svc's hourly housekeeping does), ${WARMUP_PASSES} passes over every kind of request first; then sequential requests from this process over one keep-alive connection, timed from send to the answer's last byte, median and p95 (nearest rank): ` +
   `warm (${WARM_SAMPLES}, after ${WARM_WARMUPS}): the same request again, answered from the kept listing; coldOneHost (${COLD_SAMPLES}): after a change of one host (PATCH of its default schedule's name, unmeasured, hosts in turn), which drops that host's cached availability and the listing, so one host's busy time is read again; ` +
   `coldAllHosts (${COLD_SAMPLES}): after a change of every host (50 PATCHes, ${CHANGE_PARALLEL} at a time, unmeasured): the team's profile and all 50 hosts' busy time are read again, as after a restart. warmLoad: autocannon on the warm listing (bench/run.ts's load). ` +
-  `A cold listing reads busy time for whole 32-day spans (availability-cache.ts BUSY_SPAN_MS): for this window 2026-02-28..2026-05-03, 64 days, because the read reaches 30 minutes past 2026-04-01. busyStatement: the statement of a cold listing of all hosts over that range, run in the bench process with no server running (median of 15), and its EXPLAIN (ANALYZE, BUFFERS). ` +
+  `A cold listing reads busy time for the days it covers (the window, a day before, two after). busyStatement: the statement of a cold listing of all hosts over that range, run in the bench process with no server running (median of 15), and its EXPLAIN (ANALYZE, BUFFERS). ` +
   `goal (the issue): latency with calendars <= ${CALENDARS_MAX_LATENCY_RATIO}x without (throughput >= 80%) at the median, for warm, coldOneHost and coldAllHosts (met); p95 ratios shown too; warmLoadMet: autocannon rps on the warm listing >= 0.8x (shown apart: it swings by tens of percent between runs on a shared machine). ` +
   `Each phase's loadAvg (1/5/15 min) is recorded at its start and end: the two phases run minutes apart, so a change in the machine's other load between them shows up in the ratios.`;

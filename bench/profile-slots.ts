@@ -84,7 +84,7 @@ try {
   const list = { slots, duration: 30, seatsPerTimeSlot: null, degradedHosts: [] };
   const presented = presentSlots(list, { timeZone: zone, format: 'time' });
   const busyArgs = { userIds: query.hosts.map((host) => host.userId), from: window.from - 86_400_000, to: window.to + 86_400_000, now };
-  /** The team: what a cold listing of every host reads (the availability cache's whole 32-day spans). */
+  /** The team: what a cold listing of every host reads. */
   const coldArgs = teamCase ? { ...busyArgs, ...coldBusyRange(fixture) } : busyArgs;
   /** A listing with every host's cached availability dropped: a fresh, enabled cache each time. */
   const coldListing = () => {

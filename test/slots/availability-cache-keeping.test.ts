@@ -49,15 +49,45 @@ describe('what the availability cache keeps', () => {
     assert.equal(asked.length, 1);
   });
 
-  test('busy time is loaded in whole spans: a check of one start later in the span is served without a read', async () => {
+  test('a cold range reads exactly that range; one next to a kept range reads only the days it lacks', async () => {
     const cache = activeCache();
-    const { asked, load } = busyLoader();
-    await cache.busyBlocks([1], { from: T0, to: T0 + 60_000 }, T0, load);
-    await cache.busyBlocks([1], { from: T0 + 3 * DAY, to: T0 + 3 * DAY + 60_000 }, T0, load);
-    assert.equal(asked.length, 1);
-    // Far outside the span: read again.
-    await cache.busyBlocks([1], { from: T0 + 90 * DAY, to: T0 + 90 * DAY + 60_000 }, T0, load);
-    assert.equal(asked.length, 2);
+    const ranges: { userIds: number[]; from: number; to: number }[] = [];
+    // Two bookings: one inside the first week, one across the seam between the first and the second.
+    const bookings = [
+      { start: T0 + 2 * DAY, end: T0 + 2 * DAY + 1_800_000 },
+      { start: T0 + 7 * DAY - 900_000, end: T0 + 7 * DAY + 900_000 },
+      { start: T0 + 9 * DAY, end: T0 + 9 * DAY + 1_800_000 },
+    ];
+    const load = async (userIds: number[], range: { from: number; to: number }) => {
+      ranges.push({ userIds: [...userIds], ...range });
+      const inRange = bookings.filter((b) => b.end > range.from && b.start < range.to);
+      return new Map<number, StoredBusyBlock[]>(userIds.map((id) => [id, inRange.map((b) => ({ ...b, bufferBefore: 0, bufferAfter: 0, source: 'booking' as const }))]));
+    };
+    const week1 = await cache.busyBlocks([1, 2], { from: T0, to: T0 + 7 * DAY }, T0, load);
+    assert.deepEqual(ranges, [{ userIds: [1, 2], from: T0, to: T0 + 7 * DAY }], 'a cold week reads one week');
+    assert.equal(week1.get(1)!.length, 2);
+    // A check of one start inside the kept week: no read.
+    await cache.busyBlocks([1], { from: T0 + 2 * DAY, to: T0 + 2 * DAY + 60_000 }, T0, load);
+    assert.equal(ranges.length, 1);
+    // The next week overlapping the first by a day: only the six days it lacks, for both hosts in one read.
+    const week2 = await cache.busyBlocks([1, 2], { from: T0 + 6 * DAY, to: T0 + 13 * DAY }, T0, load);
+    assert.deepEqual(ranges[1], { userIds: [1, 2], from: T0 + 7 * DAY, to: T0 + 13 * DAY });
+    // The booking across the seam was read twice (with each range) and is held once.
+    assert.deepEqual(week2.get(1)!.map((b) => b.start), [T0 + 2 * DAY, T0 + 7 * DAY - 900_000, T0 + 9 * DAY]);
+    // Both weeks are kept now; a range before them reads only its side.
+    await cache.busyBlocks([1], { from: T0 + DAY, to: T0 + 12 * DAY }, T0, load);
+    assert.equal(ranges.length, 2);
+    await cache.busyBlocks([1], { from: T0 - 3 * DAY, to: T0 + DAY }, T0, load);
+    assert.deepEqual(ranges[2], { userIds: [1], from: T0 - 3 * DAY, to: T0 });
+    // Far from the kept range: read on its own, and it replaces what was kept.
+    await cache.busyBlocks([1], { from: T0 + 90 * DAY, to: T0 + 91 * DAY }, T0, load);
+    assert.deepEqual(ranges[3], { userIds: [1], from: T0 + 90 * DAY, to: T0 + 91 * DAY });
+    await cache.busyBlocks([1], { from: T0, to: T0 + DAY }, T0, load);
+    assert.equal(ranges.length, 5);
+    // Host 2 still holds the two weeks: one read for both hosts would have been wrong for it.
+    const host2 = await cache.busyBlocks([2], { from: T0, to: T0 + 13 * DAY }, T0, load);
+    assert.equal(ranges.length, 5);
+    assert.equal(host2.get(2)!.length, 3);
   });
 
   test('while the change feed is down nothing is kept', async () => {

@@ -1,6 +1,5 @@
 import type { AddedBooking, ChangeEvent, ChangeSubscriber } from '../../db/change-feed.js';
 import type { BusyBlock, LimitBooking } from '../../scheduling/slot-query.js';
-import { END_OF_TIME } from '../../scheduling/zones.js';
 import { ByUserAndTeam } from './keyed-by-user.js';
 
 /**
@@ -51,14 +50,6 @@ interface StandingsEntry {
 const MAX_ENTRIES = 20_000;
 /** A host's cached busy range never grows past this; a wider request replaces it. */
 const MAX_RANGE_MS = 400 * 86_400_000;
-/**
- * Busy time is loaded in whole spans of this length: a booking's check of one start, or a listing a
- * few days on, then finds the host's range already covered instead of reloading every host.
- */
-const BUSY_SPAN_MS = 32 * 86_400_000;
-/** Spans start no earlier than the first day of year 1. */
-const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
-
 const covers = (entry: Range | undefined, from: number, to: number) => entry !== undefined && entry.from <= from && entry.to >= to;
 
 /** A computed slot listing as kept: `slots` is how many slots it holds (the cache's memory bound counts them). */
@@ -229,7 +220,11 @@ export class AvailabilityCache implements ChangeSubscriber {
     return computed.value;
   }
 
-  /** Busy blocks of each host overlapping [from, to) that are still in effect at `now`. */
+  /**
+   * Busy blocks of each host overlapping [from, to) that are still in effect at `now`. A host whose kept
+   * range overlaps or touches the request has only the missing side(s) read and joined to it, so paging
+   * through weeks reads each week once; otherwise exactly the request is read (a cold week costs a week).
+   */
   async busyBlocks(
     userIds: readonly number[],
     range: Range,
@@ -237,30 +232,41 @@ export class AvailabilityCache implements ChangeSubscriber {
     load: (userIds: number[], range: Range) => Promise<Map<number, StoredBusyBlock[]>>,
   ): Promise<Map<number, BusyBlock[]>> {
     const result = new Map<number, BusyBlock[]>();
-    const missing: number[] = [];
+    const reads = new Map<string, { range: Range; userIds: number[] }>();
+    const planned = new Map<number, { base: BusyEntry | undefined; next: Range }>();
+    const read = (userId: number, gap: Range) => {
+      const key = `${gap.from}:${gap.to}`;
+      const group = reads.get(key) ?? reads.set(key, { range: gap, userIds: [] }).get(key)!;
+      group.userIds.push(userId);
+    };
     for (const userId of userIds) {
       const entry = this.enabled ? this.busy.get(userId) : undefined;
-      if (entry && covers(entry, range.from, range.to)) result.set(userId, live(entry.blocks, now));
-      else missing.push(userId);
+      if (entry && covers(entry, range.from, range.to)) {
+        result.set(userId, live(entry.blocks, now));
+        continue;
+      }
+      const joined = entry && { from: Math.min(entry.from, range.from), to: Math.max(entry.to, range.to) };
+      if (entry && joined && range.from <= entry.to && range.to >= entry.from && joined.to - joined.from <= MAX_RANGE_MS) {
+        planned.set(userId, { base: entry, next: joined });
+        if (range.from < entry.from) read(userId, { from: range.from, to: entry.from });
+        if (range.to > entry.to) read(userId, { from: entry.to, to: range.to });
+      } else {
+        planned.set(userId, { base: undefined, next: range });
+        read(userId, range);
+      }
     }
-    if (missing.length === 0) return result;
-    // Whole spans, never past the instants the store can hold beyond what was asked for.
-    const spans = {
-      from: Math.min(range.from, Math.max(FIRST_INSTANT, Math.floor(range.from / BUSY_SPAN_MS) * BUSY_SPAN_MS)),
-      to: Math.max(range.to, Math.min(END_OF_TIME, Math.ceil(range.to / BUSY_SPAN_MS) * BUSY_SPAN_MS)),
-    };
-    // Grow an existing range rather than trading one window for another.
-    const grown = missing.reduce<Range>((acc, userId) => {
-      const entry = this.busy.get(userId);
-      if (!entry || Math.max(entry.to, acc.to) - Math.min(entry.from, acc.from) > MAX_RANGE_MS) return acc;
-      return { from: Math.min(entry.from, acc.from), to: Math.max(entry.to, acc.to) };
-    }, spans.to - spans.from > MAX_RANGE_MS ? range : spans);
+    if (planned.size === 0) return result;
     const seen = this.version;
-    const loaded = await load(missing, grown);
-    if (this.enabled && this.busy.size + missing.length > MAX_ENTRIES) this.busy.clear();
-    for (const userId of missing) {
-      const blocks = loaded.get(userId) ?? [];
-      if (this.keepable(seen, [userId])) this.busy.set(userId, { ...grown, blocks, storedAt: performance.now() });
+    const loaded: { userIds: number[]; byUser: Map<number, StoredBusyBlock[]> }[] = [];
+    for (const group of reads.values()) loaded.push({ userIds: group.userIds, byUser: await load(group.userIds, group.range) });
+    if (this.enabled && this.busy.size + planned.size > MAX_ENTRIES) this.busy.clear();
+    for (const [userId, { base, next }] of planned) {
+      const blocks = base ? [...base.blocks] : [];
+      for (const { byUser } of loaded) {
+        // A block reaching into the kept range was read with it already.
+        for (const block of byUser.get(userId) ?? []) if (!base || block.end <= base.from || block.start >= base.to) blocks.push(block);
+      }
+      if (this.keepable(seen, [userId])) this.busy.set(userId, { ...next, blocks, storedAt: performance.now() });
       result.set(userId, live(blocks, now));
     }
     return result;
