@@ -47,6 +47,8 @@ export interface CalendarsConfig {
   requestTimeoutMs: number;
   /** How long a booking waits for its hosts' calendars to be read live (0: not read, the stored busy time stands). */
   liveCheckMs: number;
+  /** A calendar is read live at most once per this interval in a process, however many bookings ask. */
+  liveCheckIntervalMs: number;
   /** The largest feed or answer read. */
   maxResponseBytes: number;
   /** svc's OAuth app at Google (SVC_GOOGLE_CLIENT_ID / _SECRET); null: Google calendars cannot be connected. */
@@ -184,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     syncDays: int(env, 'SVC_CALENDAR_SYNC_DAYS', 400, 1),
     requestTimeoutMs: int(env, 'SVC_CALENDAR_REQUEST_TIMEOUT_MS', 15_000, 1),
     liveCheckMs: int(env, 'SVC_CALENDAR_LIVE_CHECK_MS', 2_000, 0),
+    liveCheckIntervalMs: int(env, 'SVC_CALENDAR_LIVE_CHECK_INTERVAL_MS', 5_000, 0),
     maxResponseBytes: int(env, 'SVC_CALENDAR_MAX_RESPONSE_BYTES', 20 * 1024 * 1024, 1024),
     google: oauthApp(env, 'GOOGLE', GOOGLE_ENDPOINTS),
     microsoft: oauthApp(env, 'MICROSOFT', MICROSOFT_ENDPOINTS),

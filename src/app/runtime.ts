@@ -12,7 +12,7 @@ import { AvailabilityCache } from '../modules/slots/availability-cache.js';
 import { bookingEventListeners } from '../modules/bookings/booking-events.js';
 import { calendarEventWrites } from '../modules/calendars/calendar-events.js';
 import { calendarReaders } from '../modules/calendars/calendar-oauth.js';
-import { refreshBeforeBooking } from '../modules/calendars/calendar-sync.js';
+import { liveReadThrottle, refreshBeforeBooking } from '../modules/calendars/calendar-sync.js';
 import { bookingWebhooks } from '../modules/webhooks/webhook-emission.js';
 import { jobHandlers } from '../jobs/handlers.js';
 import { type JobRunner, startJobRunner } from '../jobs/runner.js';
@@ -72,6 +72,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   changes.subscribe(availability);
   changes.subscribe(tenancy);
   const rateLimitStore = config.redisUrl ? createRedisRateLimitStore(config.redisUrl) : createMemoryRateLimitStore();
+  const liveReads = liveReadThrottle(config.calendars.liveCheckIntervalMs);
   const ctx: AppContext = {
     config,
     // Filled in below: the app is built while the store opens (saves ~0.3 s of cold start), and no
@@ -87,7 +88,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     bookingEvents: bookingEventListeners([bookingWebhooks, calendarEventWrites]),
     refreshCalendarsBeforeBooking: async (userIds) => {
       const deps = { database: ctx.database, secrets, config, readers: calendarReaders(config), clock: ctx.clock, changes };
-      await refreshBeforeBooking(deps, userIds, config.calendars.liveCheckMs);
+      await refreshBeforeBooking(deps, userIds, { timeoutMs: config.calendars.liveCheckMs, mayRead: liveReads });
     },
     secrets,
     lifecycle: { draining: false },

@@ -221,21 +221,26 @@ export async function listCalendarEventsOfBooking(db: Db, bookingId: number) {
     .orderBy(asc(bookingCalendarEvents.id));
 }
 
+export type CalendarCheckTarget =
+  | { kind: 'id'; eventTypeId: number }
+  | { kind: 'slug'; username: string; eventTypeSlug: string }
+  | { kind: 'team'; teamSlug: string; eventTypeSlug: string }
+  /** A booking being rescheduled or reassigned: its event type's hosts. */
+  | { kind: 'booking'; uid: string };
+
 /**
  * Hosts of the event type a booking names who read connected calendars (selected, on a valid
  * connection), at most `limit`: whose calendars are read live before the booking is written.
  */
-export async function calendarHostsOfTarget(
-  db: Db,
-  target: { kind: 'id'; eventTypeId: number } | { kind: 'slug'; username: string; eventTypeSlug: string } | { kind: 'team'; teamSlug: string; eventTypeSlug: string },
-  limit: number,
-): Promise<number[]> {
+export async function calendarHostsOfTarget(db: Db, target: CalendarCheckTarget, limit: number): Promise<number[]> {
   const named =
     target.kind === 'id'
       ? sql`select et.id, et.user_id from event_types et where et.id = ${target.eventTypeId}`
       : target.kind === 'slug'
         ? sql`select et.id, et.user_id from event_types et join users u on u.id = et.user_id where lower(u.username) = lower(${target.username}) and et.slug = ${target.eventTypeSlug}`
-        : sql`select et.id, et.user_id from event_types et join teams t on t.id = et.team_id where t.slug = ${target.teamSlug} and et.slug = ${target.eventTypeSlug}`;
+        : target.kind === 'team'
+          ? sql`select et.id, et.user_id from event_types et join teams t on t.id = et.team_id where t.slug = ${target.teamSlug} and et.slug = ${target.eventTypeSlug}`
+          : sql`select et.id, et.user_id from event_types et join bookings b on b.event_type_id = et.id where b.uid = ${target.uid}`;
   const result = await db.execute(sql`
     with named as (${named}),
     hosts as (select user_id as id from named where user_id is not null

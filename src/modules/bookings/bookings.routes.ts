@@ -10,16 +10,12 @@ import { registerBookingChangeRoutes } from './changes/booking-changes.routes.js
 import { createBooking } from './create/booking-create.service.js';
 import { registerBookingDetailRoutes } from './details/booking-details.routes.js';
 import { BookingData_2024_08_13, BookingsListOutput_2024_08_13, BookingsQuery_2024_08_13, BookingUidParams, CreateBookingBody_2024_08_13 } from './bookings.schemas.js';
-import { calendarHostsOfTarget } from './bookings.repository.js';
-import { getBooking, listBookings } from './bookings.service.js';
+import { getBooking, listBookings, readHostCalendarsLive } from './bookings.service.js';
 import { bookingVariant } from './bookings.versions.js';
 
 export const bookingsVersionHeader = versionHeaderSchema('2024-08-13');
 /** Write routes also take Idempotency-Key. */
 export const bookingsMutationHeaders = versionHeaderSchema('2024-08-13', 'Send 2024-08-13', { idempotent: true });
-
-/** Hosts whose calendars are read live before one booking at most (a large round-robin team relies on its syncs). */
-const LIVE_CHECKED_HOSTS = 10;
 
 export function registerBookingRoutes(app: App, ctx: AppContext): void {
   const tags = ['Bookings'];
@@ -38,8 +34,7 @@ export function registerBookingRoutes(app: App, ctx: AppContext): void {
     handler: async (request, reply) => {
       const variant = bookingVariant(request.apiVersion);
       const input = variant.toCreateInput(request.body);
-      // The hosts' calendars are read live first, outside the booking's transaction and locks.
-      if (input.target && ctx.config.calendars.liveCheckMs > 0) await ctx.refreshCalendarsBeforeBooking(await calendarHostsOfTarget(ctx.database.db, input.target, LIVE_CHECKED_HOSTS));
+      if (input.target) await readHostCalendarsLive(ctx, input.target);
       return runMutation(ctx, request, reply, async (tx, announce) => {
         const callerId = request.principal?.user.id ?? null;
         const mailTally = request.principal ? null : newOutsideMailTally();

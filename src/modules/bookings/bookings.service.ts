@@ -1,8 +1,21 @@
+import type { AppContext } from '../../app/context.js';
 import type { Db } from '../../db/client.js';
 import { fieldRejected, notFound } from '../../lib/errors.js';
 import { END_OF_TIME, utcTime } from '../../scheduling/zones.js';
 import * as repo from './bookings.repository.js';
-import type { BookingListFilter, BookingListScope, BookingRecord, ListStatus } from './bookings.repository.js';
+import type { BookingListFilter, BookingListScope, BookingRecord, CalendarCheckTarget, ListStatus } from './bookings.repository.js';
+
+/** Hosts whose calendars are read live before one booking at most (a large round-robin team relies on its syncs). */
+const LIVE_CHECKED_HOSTS = 10;
+
+/**
+ * Before a booking is written (created, rescheduled, reassigned): the hosts' connected calendars are
+ * read again, outside the booking's transaction and locks, so an event added since the last sync counts.
+ */
+export async function readHostCalendarsLive(ctx: Pick<AppContext, 'config' | 'database' | 'refreshCalendarsBeforeBooking'>, target: CalendarCheckTarget): Promise<void> {
+  if (ctx.config.calendars.liveCheckMs <= 0) return;
+  await ctx.refreshCalendarsBeforeBooking(await repo.calendarHostsOfTarget(ctx.database.db, target, LIVE_CHECKED_HOSTS));
+}
 
 /** A booking by its uid, or every occurrence of the series when the uid is a recurringBookingUid. */
 export async function getBooking(db: Db, uid: string): Promise<{ records: BookingRecord[]; series: boolean }> {

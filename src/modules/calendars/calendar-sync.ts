@@ -176,11 +176,33 @@ async function ownerZone(database: Database, userId: number): Promise<string> {
  * `timeoutMs`), so an event added since the last sync is seen. A calendar that does not answer in time
  * keeps the busy time stored (at most one poll interval old); nothing is recorded as a failure.
  */
-export async function refreshBeforeBooking(deps: CalendarSyncDeps, userIds: readonly number[], timeoutMs: number): Promise<SyncOutcome[]> {
-  if (timeoutMs <= 0 || userIds.length === 0) return [];
-  const sourceIds = await repo.liveCheckedSources(deps.database.db, userIds, LIVE_CHECK_MAX_SOURCES);
+export async function refreshBeforeBooking(
+  deps: CalendarSyncDeps,
+  userIds: readonly number[],
+  live: { timeoutMs: number; mayRead: LiveReadThrottle },
+): Promise<SyncOutcome[]> {
+  if (live.timeoutMs <= 0 || userIds.length === 0) return [];
   const now = Date.now();
-  return Promise.all(sourceIds.map((sourceId) => syncCalendarSource(deps, sourceId, now, { timeoutMs })));
+  const sourceIds = (await repo.liveCheckedSources(deps.database.db, userIds, LIVE_CHECK_MAX_SOURCES)).filter((sourceId) => live.mayRead(sourceId, now));
+  return Promise.all(sourceIds.map((sourceId) => syncCalendarSource(deps, sourceId, now, { timeoutMs: live.timeoutMs })));
+}
+
+/** Whether a source may be read live now (and, if so, notes that it is). */
+export type LiveReadThrottle = (sourceId: number, now: number) => boolean;
+
+/**
+ * Anyone may ask for a booking, and each ask would read the hosts' calendars: a process reads one
+ * calendar live at most once per `intervalMs`, so what a flood of attempts sends a provider is bounded.
+ */
+export function liveReadThrottle(intervalMs: number): LiveReadThrottle {
+  const readAt = new Map<number, number>();
+  return (sourceId, now) => {
+    const last = readAt.get(sourceId);
+    if (last !== undefined && now - last < intervalMs) return false;
+    if (readAt.size >= 10_000) readAt.clear();
+    readAt.set(sourceId, now);
+    return true;
+  };
 }
 
 /** Marks a connection whose credentials the provider refused, and mails its owner (once per breakage). */

@@ -14,6 +14,7 @@ import { reassignBooking, type ReassignInput } from './booking-reassign.service.
 import { rescheduleBooking } from './booking-reschedule.service.js';
 import { BookingData_2024_08_13, BookingUidParams, ReassignedBooking_2024_08_13, ReassignToUserBody, ReassignToUserParams } from '../bookings.schemas.js';
 import { presentReassignedBooking } from '../bookings.presenter.js';
+import { readHostCalendarsLive } from '../bookings.service.js';
 import { bookingVariant, bookingWriteHeaders, newRouteHeaders, routeExistsForVersion } from '../bookings.versions.js';
 
 /** Every route here writes, so each takes Idempotency-Key. */
@@ -50,7 +51,8 @@ async function chargeMail(ctx: AppContext, request: FastifyRequest, change: Chan
 
 const viewerOf = (request: FastifyRequest) => request.principal?.user.id ?? null;
 
-function reassign(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, input: ReassignInput) {
+async function reassign(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, input: ReassignInput) {
+  await readHostCalendarsLive(ctx, { kind: 'booking', uid: input.uid });
   return runMutation(ctx, request, reply, async (tx, announce) => {
     const systemAdmin = request.principal?.user.role === 'ADMIN';
     const reassigned = await reassignBooking({ ...changeContext(ctx, request, tx, announce), systemAdmin }, input);
@@ -99,15 +101,17 @@ export function registerBookingChangeRoutes(app: App, ctx: AppContext): void {
       body: RescheduleBookingBody,
       response: { 201: Output },
     },
-    handler: (request, reply) =>
-      runMutation(ctx, request, reply, async (tx, announce) => {
+    handler: async (request, reply) => {
+      await readHostCalendarsLive(ctx, { kind: 'booking', uid: request.params.bookingUid });
+      return runMutation(ctx, request, reply, async (tx, announce) => {
         const { start, rescheduledBy, reschedulingReason, seatUid } = request.body;
         const input = { uid: request.params.bookingUid, start: Date.parse(start), rescheduledBy, reschedulingReason, seatUid };
         const change = changeContext(ctx, request, tx, announce);
         const created = await rescheduleBooking(change, input);
         await chargeMail(ctx, request, change, false);
         return { status: 201, body: ok(bookingVariant(request.apiVersion).presentCreated(created, viewerOf(request))) };
-      }),
+      });
+    },
   });
 
   app.post('/v2/bookings/:bookingUid/confirm', {
