@@ -18,13 +18,14 @@ function daysInMonth(year: number, month: number): number {
  * The starts of `count` occurrences from `first`, at the same wall-clock time in `zone` (so a weekly
  * 09:00 stays 09:00 across DST changes). Like RFC 5545, a monthly or yearly date that does not exist
  * in a period (the 31st, February 29th) is skipped rather than moved. Fewer than `count` come back
- * when the series would run past the last instant JavaScript dates hold.
+ * when the series would run past the last instant JavaScript dates hold. The loop needs no other
+ * bound: a skipped monthly date comes back within 12 steps, a skipped February 29th within 400.
  */
 export function occurrenceStarts(first: number, rule: RecurrenceRule, count: number, zone: string): number[] {
   const local = localDateOf(zone, first);
   const minuteOfDay = Math.round((first + offsetMinutes(zone, first) * MINUTE - utcTime(local.year, local.month - 1, local.day)) / MINUTE);
   const starts = [first];
-  for (let k = 1; starts.length < count && k < count * 12 + 12; k++) {
+  for (let k = 1; starts.length < count; k++) {
     let date: { year: number; month: number; day: number } | null;
     if (rule.frequency === 'weekly') {
       const dayNo = dayNumber(local) + 7 * rule.interval * k;

@@ -5,10 +5,12 @@ import { occurrenceStarts } from '../../src/scheduling/recurrence.js';
 import { explainUnavailable, findSlot } from '../../src/scheduling/slot-check.js';
 import { PLAIN_EVENT_RULES, type SlotQuery } from '../../src/scheduling/slot-query.js';
 import { computeSlots } from '../../src/scheduling/slots.js';
-import { dateOfDayNumber, dayNumber, END_OF_TIME, localDayNumber, startOfDayNumber, utcTime, zonedToEpoch } from '../../src/scheduling/zones.js';
+import { dateOfDayNumber, dayNumber, END_OF_TIME, LAST_DAY_NUMBER, localDayNumber, startOfDayNumber, utcTime, zonedToEpoch } from '../../src/scheduling/zones.js';
 
 const utc = (text: string) => Date.parse(text);
 const iso = (ms: number) => new Date(ms).toISOString();
+const DAY = 86_400_000;
+const dayNumberToUtc = (dayNo: number) => dayNo * DAY;
 const ALL_WEEK = [{ days: [0, 1, 2, 3, 4, 5, 6], startMinute: 0, endMinute: 1440 }];
 
 function query(fields: Partial<SlotQuery> = {}): SlotQuery {
@@ -48,6 +50,27 @@ describe('slot engine: dates near year 0 and year 9999', () => {
       '0008-02-29T09:00:00.000Z',
     ]);
     assert.deepEqual(occurrenceStarts(utc('0096-02-29T09:00:00Z'), { frequency: 'yearly', interval: 4 }, 2, 'UTC').map(iso), ['0096-02-29T09:00:00.000Z', '0104-02-29T09:00:00.000Z']);
+  });
+
+  test('a series whose dates are mostly skipped still has all its occurrences', () => {
+    // Every 25 years from a February 29th: 2025, 2050, 2075 have none, 2100-2300 are no leap years,
+    // so only every 16th step (each 400 years) is a date. 09:00 in New York stays 09:00 (EST, 14:00Z).
+    const starts = occurrenceStarts(utc('2000-02-29T14:00:00Z'), { frequency: 'yearly', interval: 25 }, 10, 'America/New_York').map(iso);
+    assert.deepEqual(starts, [2000, 2400, 2800, 3200, 3600, 4000, 4400, 4800, 5200, 5600].map((year) => `${year}-02-29T14:00:00.000Z`));
+    // Every 2 months from August 31st: October and December have a 31st, then February, April and June do not.
+    assert.deepEqual(occurrenceStarts(utc('2026-08-31T09:00:00Z'), { frequency: 'monthly', interval: 2 }, 4, 'UTC').map(iso), [
+      '2026-08-31T09:00:00.000Z',
+      '2026-10-31T09:00:00.000Z',
+      '2026-12-31T09:00:00.000Z',
+      '2027-08-31T09:00:00.000Z',
+    ]);
+  });
+
+  test('the last day and year a series reaches are included; the next are not', () => {
+    const lastWeek = dayNumberToUtc(LAST_DAY_NUMBER - 7);
+    assert.deepEqual(occurrenceStarts(lastWeek, { frequency: 'weekly', interval: 1 }, 3, 'UTC'), [lastWeek, lastWeek + 7 * DAY]);
+    const yearBefore = utcTime(274_999, 5, 1, 9);
+    assert.deepEqual(occurrenceStarts(yearBefore, { frequency: 'yearly', interval: 1 }, 3, 'UTC'), [yearBefore, utcTime(275_000, 5, 1, 9)]);
   });
 
   test('limit periods in year 0 and year 9999 are the calendar periods', () => {
