@@ -27,6 +27,8 @@ describe('bookings written into CalDAV calendars', { skip: RADICALE_SKIP }, () =
   let stranger: Host;
   let eventType: any;
   let calendarUrl: string;
+  /** A host with two calendars, her own destination chosen (set by the destination test). */
+  let cleo: Host;
 
   before(async () => {
     radicale = await startRadicale({ users: { ada: PASSWORD, cleo: PASSWORD } });
@@ -150,7 +152,7 @@ describe('bookings written into CalDAV calendars', { skip: RADICALE_SKIP }, () =
   test('PUT /v2/destination-calendars: bookings go to the chosen calendar; only a calendar of your own connections', async () => {
     await radicale.createCalendar('cleo', 'work', { name: 'Work' });
     await radicale.createCalendar('cleo', 'private', { name: 'Private' });
-    const cleo = await createHost(api, 'Europe/London', { name: 'Cleo Host', email: 'cleo.host@example.com' });
+    cleo = await createHost(api, 'Europe/London', { name: 'Cleo Host', email: 'cleo.host@example.com' });
     const cleoType = await createEventType(api, cleo, { lengthInMinutes: 30, title: 'Intro' });
     const saved = await api.request('POST', '/v2/calendars/caldav/credentials', { key: cleo.apiKey, body: { serverUrl: radicale.baseUrl, username: 'cleo', password: PASSWORD } });
     assert.equal(saved.status, 201, saved.text);
@@ -178,6 +180,54 @@ describe('bookings written into CalDAV calendars', { skip: RADICALE_SKIP }, () =
     assert.ok(fs.existsSync(file(otherSlug)));
     assert.ok(!fs.existsSync(file(otherSlug === 'work' ? 'private' : 'work')), 'written into the chosen calendar only');
     assert.equal((await references(booked.body.data.uid, cleo.apiKey)).body.data[0]?.destinationCalendarId, other.externalId);
+  });
+
+  test("an event type's destinationCalendar takes its bookings ahead of the user's; only your own calendar; shown to you only", async () => {
+    const listed = await api.request('GET', '/v2/calendars', { key: cleo.apiKey });
+    const userDestination = listed.body.data.destinationCalendar.externalId;
+    const typeCalendar = listed.body.data.connectedCalendars[0].calendars.find((calendar: any) => calendar.externalId !== userDestination);
+    const slugOf = (externalId: string) => (externalId.includes('/private/') ? 'private' : 'work');
+    const named = { integration: 'caldav_calendar', externalId: typeCalendar.externalId };
+
+    // Someone else's calendar, or a calendar of a kind nobody connected: 400 naming the field, nothing written.
+    const foreign = await api.request('POST', '/v2/event-types', { key: stranger.apiKey, version: '2024-06-14', body: { title: 'Theirs', slug: `theirs-${Date.now()}`, lengthInMinutes: 30, destinationCalendar: named } });
+    assert.equal(foreign.status, 400, foreign.text);
+    assert.match(foreign.body.error.message, /destinationCalendar/);
+    assert.equal((await api.request('GET', '/v2/event-types', { key: stranger.apiKey, version: '2024-06-14' })).body.data.some((type: any) => type.title === 'Theirs'), false);
+
+    const created = await api.request('POST', '/v2/event-types', {
+      key: cleo.apiKey,
+      version: '2024-06-14',
+      body: { title: 'Deep dive', slug: `deep-dive-${Date.now()}`, lengthInMinutes: 30, minimumBookingNotice: 0, destinationCalendar: named },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(created.body.data.destinationCalendar, named);
+    const typeId = created.body.data.id;
+    const fetched = await api.request('GET', `/v2/event-types/${typeId}`, { key: cleo.apiKey, version: '2024-06-14' });
+    assert.deepEqual(fetched.body.data.destinationCalendar, named);
+    // The public listing of her event types does not name her calendars.
+    const publicList = await api.request('GET', `/v2/event-types?username=${cleo.username}`, { version: '2024-06-14' });
+    const shown = publicList.body.data.find((type: any) => type.id === typeId);
+    assert.ok(shown, publicList.text);
+    assert.equal('destinationCalendar' in shown, false);
+
+    const booked = await api.request('POST', '/v2/bookings', {
+      version: BOOKINGS_VERSION,
+      body: { eventTypeId: typeId, start: iso('13:00'), attendee: { name: 'Eve Guest', email: 'eve@example.com', timeZone: 'UTC' } },
+    });
+    assert.equal(booked.status, 201, booked.text);
+    const file = (slug: string) => path.join(radicale.storageDir, 'collection-root', 'cleo', slug, `${booked.body.data.icsUid}.ics`);
+    await written(booked.body.data.uid, cleo.apiKey);
+    assert.ok(fs.existsSync(file(slugOf(typeCalendar.externalId))), "written into the event type's calendar");
+    assert.ok(!fs.existsSync(file(slugOf(userDestination))), "not into the user's destination");
+
+    // Pointed at the user's destination: the booking's event moves there with its next change.
+    const patched = await api.request('PATCH', `/v2/event-types/${typeId}`, { key: cleo.apiKey, version: '2024-06-14', body: { destinationCalendar: { integration: 'caldav_calendar', externalId: userDestination } } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal(patched.body.data.destinationCalendar.externalId, userDestination);
+    const relocated = await api.request('PATCH', `/v2/bookings/${booked.body.data.uid}/location`, { key: cleo.apiKey, version: BOOKINGS_VERSION, body: { location: { type: 'address', address: 'Main Street 2' } } });
+    assert.equal(relocated.status, 200, relocated.text);
+    await eventually(async () => fs.existsSync(file(slugOf(userDestination))) && !fs.existsSync(file(slugOf(typeCalendar.externalId))), 10_000);
   });
 });
 

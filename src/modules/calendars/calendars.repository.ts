@@ -232,6 +232,34 @@ export async function setUserDestination(db: Db, userId: number, sourceId: numbe
   await db.insert(destinationCalendars).values({ userId, sourceId });
 }
 
+/** Where the owner's bookings of one event type are written (before their own destination). */
+export async function setEventTypeDestination(db: Db, userId: number, eventTypeId: number, sourceId: number): Promise<void> {
+  await db.delete(destinationCalendars).where(and(eq(destinationCalendars.userId, userId), eq(destinationCalendars.eventTypeId, eventTypeId)));
+  await db.insert(destinationCalendars).values({ userId, eventTypeId, sourceId });
+}
+
+/** The destination each of these event types' owners chose for it, as the API names it. */
+export async function eventTypeDestinations(db: Db, eventTypeIds: readonly number[]): Promise<Map<number, { integration: string; externalId: string }>> {
+  if (eventTypeIds.length === 0) return new Map();
+  const result = await db.execute(sql`
+    select d.event_type_id, c.type, s.external_id
+    from ${destinationCalendars} d join event_types et on et.id = d.event_type_id and et.user_id = d.user_id
+      join ${calendarSources} s on s.id = d.source_id join ${calendarConnections} c on c.id = s.connection_id
+    where d.event_type_id in ${[...eventTypeIds]}`);
+  const rows = (result as unknown as { rows: { event_type_id: number; type: string; external_id: string }[] }).rows;
+  return new Map(rows.map((row) => [Number(row.event_type_id), { integration: row.type, externalId: row.external_id }]));
+}
+
+/** The user's calendars an API caller names by integration (the connection's type) and externalId. */
+export async function findNamedCalendars(db: Db, userId: number, integration: string, externalId: string): Promise<{ id: number; externalId: string; connectionId: number; readOnly: boolean }[]> {
+  return db
+    .select({ id: calendarSources.id, externalId: calendarSources.externalId, connectionId: calendarSources.connectionId, readOnly: calendarSources.readOnly })
+    .from(calendarSources)
+    .innerJoin(calendarConnections, eq(calendarConnections.id, calendarSources.connectionId))
+    .where(and(eq(calendarSources.userId, userId), sql`${calendarConnections.type}::text = ${integration}`, eq(calendarSources.externalId, externalId)))
+    .orderBy(asc(calendarConnections.id));
+}
+
 /** Selected calendars of these users on valid connections, at most `limit` (the live check before a booking). */
 export async function liveCheckedSources(db: Db, userIds: readonly number[], limit: number): Promise<number[]> {
   const rows = await db

@@ -220,8 +220,7 @@ const WRITABLE: ReadonlySet<CalendarConnectionType> = new Set(['apple_calendar',
  */
 export async function setDestinationCalendar(deps: CalendarsDeps, userId: number, input: { integration: CalendarConnectionType; externalId: string }): Promise<SelectedCalendarView> {
   return deps.database.transaction(async (tx) => {
-    const connections = await repo.listConnectionsOf(tx, userId, input.integration);
-    const sources = (await repo.listSourcesOf(tx, userId)).filter((source) => source.externalId === input.externalId && connections.some((connection) => connection.id === source.connectionId));
+    const sources = await repo.findNamedCalendars(tx, userId, input.integration, input.externalId);
     const source = sources.find((candidate) => !candidate.readOnly);
     if (!source) {
       if (sources.length > 0) throw invalidField('externalId', 'names a read-only calendar: svc cannot write bookings into it', input.externalId);

@@ -64,7 +64,7 @@ function bookingUrlOf(users: readonly EventTypeOwner[], slug: string, links: Pag
 }
 
 /** `EventTypeOutput_2024_06_14`; `calendarInvites` is write-only and never printed. */
-export function presentEventType({ eventType: row, ownerId, users }: EventTypeView, links: PageLinks): EventTypeOutput {
+export function presentEventType({ eventType: row, ownerId, users, destinationCalendar }: EventTypeView, links: PageLinks): EventTypeOutput {
   const { settings } = row;
   return {
     id: row.id,
@@ -108,6 +108,7 @@ export function presentEventType({ eventType: row, ownerId, users }: EventTypeVi
         : { seatsPerTimeSlot: row.seatsPerTimeSlot, showAttendeeInfo: row.seatsShowAttendees, showAvailabilityCount: row.seatsShowAvailabilityCount },
     offsetStart: row.offsetStart,
     customName: settings.customName ?? undefined,
+    destinationCalendar,
     useDestinationCalendarEmail: settings.useDestinationCalendarEmail,
     hideCalendarEventDetails: settings.hideCalendarEventDetails,
     hideOrganizerEmail: settings.hideOrganizerEmail,

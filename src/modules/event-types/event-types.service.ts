@@ -3,6 +3,7 @@ import type { Database, Db } from '../../db/client.js';
 import { badRequest, DomainError, fieldRejected, invalidField, notFound } from '../../lib/errors.js';
 import { ownsEventType } from '../access/resource-policy.js';
 import { settleEmptiedInvites } from '../calendar-invites/calendar-invites.service.js';
+import { eventTypeDestinations, findNamedCalendars, setEventTypeDestination } from '../calendars/calendars.repository.js';
 import { assertOwnsSchedule } from '../schedules/schedules.service.js';
 import { defaultBookingFields, withGuestsHidden } from './booking-fields.js';
 import { assertEventTypeRules, NO_SEATS, type SeatOptions } from './event-type-limits.js';
@@ -27,6 +28,8 @@ export interface EventTypeView {
   eventType: EventTypeRow;
   ownerId: number;
   users: EventTypeOwner[];
+  /** The calendar the owner's bookings of it are written to: shown to the owner only (it names their calendar). */
+  destinationCalendar?: { integration: string; externalId: string } | undefined;
 }
 
 /** A parsed create or update body: a key that is undefined was not sent; null resets the setting. */
@@ -178,23 +181,42 @@ async function assertScheduleUsable(db: Db, userId: number, scheduleId: number):
 }
 
 /**
- * An event type's own destination calendar and the organizer address taken from it are not built yet:
- * refused by name rather than ignored (the user's destination, PUT /v2/destination-calendars, applies).
+ * The organizer address taken from the destination calendar is not built yet: refused by name rather
+ * than ignored. A team event type's bookings are written to each host's own destination, so a
+ * destination on the team's event type (one member's calendar) is refused there too.
  */
-export function assertCalendarFieldsUsable(changes: EventTypeChanges): void {
-  if (changes.destinationCalendar) throw invalidField('destinationCalendar', 'a destination calendar per event type is not supported yet: set the user\'s with PUT /v2/destination-calendars', changes.destinationCalendar);
+export function assertCalendarFieldsUsable(changes: EventTypeChanges, kind: 'personal' | 'team'): void {
+  if (kind === 'team' && changes.destinationCalendar) {
+    throw invalidField('destinationCalendar', 'is not taken on a team event type: each host\'s bookings go to the destination they set with PUT /v2/destination-calendars', changes.destinationCalendar);
+  }
   if (changes.settings.useDestinationCalendarEmail === true) {
     throw invalidField('useDestinationCalendarEmail', 'is not supported yet: bookings are written with the organizer\'s own address', true);
   }
 }
 
-async function checkWrite(db: Db, userId: number, changes: EventTypeChanges, eventTypeId?: number): Promise<void> {
-  assertCalendarFieldsUsable(changes);
+/** Checks a personal event type's write; answers the calendar its destination names, if it names one. */
+async function checkWrite(db: Db, userId: number, changes: EventTypeChanges, eventTypeId?: number): Promise<number | null> {
+  assertCalendarFieldsUsable(changes, 'personal');
   if (changes.scheduleId !== undefined) await assertScheduleUsable(db, userId, changes.scheduleId);
   if (changes.slug !== undefined && (await repo.isSlugTaken(db, userId, changes.slug, eventTypeId))) {
     // The reference's message and status (a 400, not a 409), naming the field.
     throw fieldRejected('slug', 'event_type_slug_taken', 'User already has an event type with this slug.', changes.slug);
   }
+  return changes.destinationCalendar ? destinationSource(db, userId, changes.destinationCalendar) : null;
+}
+
+async function destinationSource(db: Db, userId: number, named: { integration: string; externalId: string }): Promise<number> {
+  const calendars = await findNamedCalendars(db, userId, named.integration, named.externalId);
+  const writable = calendars.find((calendar) => !calendar.readOnly);
+  if (writable) return writable.id;
+  const why = calendars.length > 0 ? 'names a read-only calendar: svc cannot write bookings into it' : `names no connected ${named.integration} calendar of yours (GET /v2/calendars lists them)`;
+  throw invalidField('destinationCalendar', why, named);
+}
+
+/** Views of the caller's own event types, with the destination each names. */
+async function withDestinations(db: Db, views: EventTypeView[]): Promise<EventTypeView[]> {
+  const destinations = await eventTypeDestinations(db, views.map((view) => view.eventType.id));
+  return views.map((view) => ({ ...view, destinationCalendar: destinations.get(view.eventType.id) }));
 }
 
 /** Event-type writes change what their owner's slots are computed from. */
@@ -205,12 +227,14 @@ interface Deps {
 
 export async function createEventType(deps: Deps, owner: EventTypeOwner, input: CreateEventTypeInput): Promise<EventTypeView> {
   return deps.changes.transaction(deps.database, async (tx, announce) => {
-    await checkWrite(tx, owner.id, input);
+    const destination = await checkWrite(tx, owner.id, input);
     const state = applyChanges(initialState(), input);
     assertRules(state, input);
     const eventType = await settleEmptiedInvites(tx, await repo.insertEventType(tx, owner.id, state), input.emptiedCalendarInvites);
+    if (destination !== null) await setEventTypeDestination(tx, owner.id, eventType.id, destination);
     await announce({ kind: 'availability', userId: owner.id });
-    return { eventType, ownerId: owner.id, users: [owner] };
+    const [view] = await withDestinations(tx, [{ eventType, ownerId: owner.id, users: [owner] }]);
+    return view!;
   });
 }
 
@@ -240,7 +264,8 @@ function notFoundFor(id: number) {
 export async function getEventType(db: Db, caller: EventTypeOwner, id: number): Promise<EventTypeView> {
   const row = await repo.findEventTypeById(db, id);
   if (!row || !ownsEventType(caller.id, row)) throw notFoundFor(id);
-  return { eventType: row, ownerId: caller.id, users: [caller] };
+  const [view] = await withDestinations(db, [{ eventType: row, ownerId: caller.id, users: [caller] }]);
+  return view!;
 }
 
 /** What a member may change in their child of a managed event type (the reference's unlocked fields). */
@@ -264,12 +289,14 @@ export async function updateEventType(deps: Deps, caller: EventTypeOwner, id: nu
     const row = await repo.lockEventType(tx, id);
     if (!row || !ownsEventType(caller.id, row)) throw notFoundFor(id);
     assertChildChangeAllowed(row, changes);
-    await checkWrite(tx, caller.id, changes, id);
+    const destination = await checkWrite(tx, caller.id, changes, id);
     const state = applyChanges(stateOf(row), changes);
     assertRules(state, changes);
     const eventType = await settleEmptiedInvites(tx, await repo.updateEventType(tx, id, state), changes.emptiedCalendarInvites);
+    if (destination !== null) await setEventTypeDestination(tx, caller.id, id, destination);
     await announce({ kind: 'availability', userId: caller.id });
-    return { eventType, ownerId: caller.id, users: [caller] };
+    const [view] = await withDestinations(tx, [{ eventType, ownerId: caller.id, users: [caller] }]);
+    return view!;
   });
 }
 
@@ -319,13 +346,15 @@ export async function listEventTypes(db: Db, caller: EventTypeOwner | null, quer
   if (query.username !== undefined) {
     const owner = inOrganization ? undefined : await repo.findOwnerByUsername(db, query.username);
     if (!owner) return [];
-    const rows = await repo.listEventTypesOfUser(db, owner.id, { includeHidden: caller?.id === owner.id, slug: query.eventSlug, order, page });
-    return rows.map((eventType) => ({ eventType, ownerId: owner.id, users: [owner] }));
+    const own = caller?.id === owner.id;
+    const rows = await repo.listEventTypesOfUser(db, owner.id, { includeHidden: own, slug: query.eventSlug, order, page });
+    const views = rows.map((eventType) => ({ eventType, ownerId: owner.id, users: [owner] }));
+    return own ? withDestinations(db, views) : views;
   }
   if (query.usernames !== undefined) return [dynamicEventType(inOrganization ? [] : await repo.findOwnersByUsernames(db, query.usernames))];
   if (!caller) return [];
   const rows = await repo.listEventTypesOfUser(db, caller.id, { includeHidden: true, order, page });
-  return rows.map((eventType) => ({ eventType, ownerId: caller.id, users: [caller] }));
+  return withDestinations(db, rows.map((eventType) => ({ eventType, ownerId: caller.id, users: [caller] })));
 }
 
 /** An event type with its organizer, for booking it; undefined when there is none (the caller words the 404). */

@@ -204,7 +204,7 @@ export async function createTeamEventType(deps: Deps, team: TeamRow, input: Crea
   return deps.changes.transaction(deps.database, async (tx, announce) => {
     const { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, isRRWeightsEnabled, personal } = splitTeamFields(input);
     const assignAll = assignAllTeamMembers ?? false;
-    assertCalendarFieldsUsable(personal);
+    assertCalendarFieldsUsable(personal, 'team');
     assertHostsOrAssignAll(schedulingType!, hosts, assignAll);
     if (hosts) await assertHostsAreMembers(tx, team, hosts);
     await assertSlugFree(tx, team.id, personal.slug);
@@ -294,7 +294,7 @@ export async function updateTeamEventType(deps: Deps, team: TeamRow, id: number,
     const type = nextSchedulingType(row.schedulingType!, schedulingType, changes);
     // Hosts sent alone to a collective or managed type replace "all members".
     const assignAll = assignAllTeamMembers ?? (hosts !== undefined && type !== 'roundRobin' ? false : row.assignAllTeamMembers);
-    assertCalendarFieldsUsable(personal);
+    assertCalendarFieldsUsable(personal, 'team');
     if (assignAllTeamMembers !== undefined || hosts !== undefined) assertHostsOrAssignAll(type, hosts, assignAll);
     if (hosts) await assertHostsAreMembers(tx, team, hosts);
     await assertSlugFree(tx, team.id, personal.slug, id);
