@@ -401,4 +401,42 @@ describe('slot engine: one answer for listing and booking', () => {
     const limited = { ...q, bookingLimitsCount: { day: 1 }, limitBookings: [{ start: utc('2026-06-01T09:00Z'), end: utc('2026-06-01T10:00Z') }] };
     assert.equal(explainUnavailable(limited, utc('2026-06-01T14:00Z')), 'booking_limit_reached');
   });
+
+  test('explainUnavailable at the edges: a start at now, at a window\'s first and end instants, a limit not reached', () => {
+    const taken = (start: string, fields: Partial<BusyBlock> = {}) => booking(start, new Date(utc(start) + 60 * MINUTE).toISOString(), fields);
+    const q = query({ now: utc('2026-06-01T09:00Z'), minimumBookingNotice: 60, hosts: [host('UTC', NINE_TO_FIVE, [taken('2026-06-01T12:00Z')])] });
+    // Exactly now is not past yet: the notice refuses it.
+    assert.equal(explainUnavailable(q, utc('2026-06-01T09:00Z')), 'too_soon');
+    // A booker below their limit: the booking is why, not the limit.
+    assert.equal(explainUnavailable({ ...q, bookerLimit: { maximumActiveBookings: 2, activeBookings: 1 } }, utc('2026-06-01T12:00Z')), 'booked');
+    // A range window from June 3 to June 4 (whole UTC dates): booked starts before it, on its first instant, and at its end.
+    const inRange = query({
+      now: utc('2026-06-01T00:00Z'), to: utc('2026-06-06T00:00Z'), bookingWindow: { type: 'range', start: '2026-06-03', end: '2026-06-04' },
+      hosts: [host('UTC', [{ days: [0, 1, 2, 3, 4, 5, 6], startMinute: 0, endMinute: 1440 }], [taken('2026-06-02T09:00Z'), taken('2026-06-03T00:00Z'), taken('2026-06-05T00:00Z')])],
+    });
+    assert.equal(explainUnavailable(inRange, utc('2026-06-02T09:00Z')), 'outside_booking_window', 'booked, and before the window');
+    assert.equal(explainUnavailable(inRange, utc('2026-06-03T00:00Z')), 'booked', 'the window\'s first instant is in it');
+    assert.equal(explainUnavailable(inRange, utc('2026-06-05T00:00Z')), 'outside_booking_window', 'booked, and at the window\'s end');
+  });
+
+  test('explainUnavailable: what holds a start that no rule refuses, and which busy time is a booking', () => {
+    const firstOnly = query({ hosts: [host('UTC')], onlyShowFirstAvailableSlot: true, bookingLimitsCount: { day: 5 } });
+    assert.ok(findSlot(firstOnly, utc('2026-06-01T09:00Z')));
+    assert.equal(explainUnavailable(firstOnly, utc('2026-06-01T10:00Z')), 'not_available', 'only the first slot is offered; no limit is reached');
+    // Not seated: a booking of this very event type at this start is a booking, not a full seat.
+    const sameType = query({ hosts: [host('UTC', NINE_TO_FIVE, [booking('2026-06-01T09:00Z', '2026-06-01T10:00Z', { eventTypeId: 7, seatsTaken: 1, bookingUid: 'x' })])] });
+    assert.equal(explainUnavailable(sameType, utc('2026-06-01T09:00Z')), 'booked');
+    // Busy time from a connected calendar is not a booking.
+    const calendar = query({ hosts: [host('UTC', NINE_TO_FIVE, [booking('2026-06-01T09:00Z', '2026-06-01T10:00Z', { source: 'calendar', eventTypeId: null })])] });
+    assert.equal(explainUnavailable(calendar, utc('2026-06-01T09:00Z')), 'not_available');
+  });
+
+  test('findSlot reads the start\'s whole local date, whatever range the query names', () => {
+    const elsewhere = query({ hosts: [host('Asia/Kathmandu')], from: utc('2026-07-01T00:00Z'), to: utc('2026-07-02T00:00Z') });
+    // 09:00 in Kathmandu (+05:45) on Monday June 1 is 03:15Z, outside the query's range.
+    const slot = findSlot(elsewhere, utc('2026-06-01T03:15Z'));
+    assert.ok(slot);
+    assert.equal(slot.end, utc('2026-06-01T04:15Z'));
+    assert.equal(findSlot(elsewhere, utc('2026-06-01T03:00Z')), null, 'off the grid');
+  });
 });
