@@ -115,6 +115,8 @@ export interface CalendarEventInput {
   timeZone: string;
   organizer: { name: string | null; email: string };
   attendees: { name: string | null; email: string }[];
+  /** Details hidden from those the calendar is shared with (the event type's hideCalendarEventDetails). */
+  private: boolean;
 }
 
 /** An event as the provider stored it. */

@@ -103,6 +103,27 @@ describe('bookings written into CalDAV calendars', { skip: RADICALE_SKIP }, () =
     assert.equal((await references(booking.uid, stranger.apiKey)).status, 403);
   });
 
+  test('hideCalendarNotes leaves the notes out of the event; hideCalendarEventDetails makes it CLASS:PRIVATE', async () => {
+    const notesOf = (uid: string) => eventOf(uid) ?? '';
+    const bookWithNotes = async (typeId: number, time: string) => {
+      const response = await api.request('POST', '/v2/bookings', {
+        version: BOOKINGS_VERSION,
+        body: { eventTypeId: typeId, start: iso(time), attendee: { name: 'Bea Booker', email: 'bea@example.com', timeZone: 'UTC' }, bookingFieldsResponses: { notes: 'Bring the Q3 numbers' } },
+      });
+      assert.equal(response.status, 201, response.text);
+      await written(response.body.data.uid);
+      return response.body.data.icsUid as string;
+    };
+    const open = await bookWithNotes(eventType.id, '13:00');
+    assert.match(notesOf(open), /Bring the Q3 numbers/);
+    assert.doesNotMatch(notesOf(open), /^CLASS:/m);
+    const discreet = await createEventType(api, host, { lengthInMinutes: 60, title: 'Discreet', hideCalendarNotes: true, hideCalendarEventDetails: true });
+    const hidden = await bookWithNotes(discreet.id, '16:00');
+    assert.doesNotMatch(notesOf(hidden), /Q3 numbers/);
+    assert.match(notesOf(hidden), /^CLASS:PRIVATE/m);
+    assert.match(notesOf(hidden), /^SUMMARY:Discreet/m);
+  });
+
   test('a reschedule moves the same event (same UID, SEQUENCE up); the copy a sync reads back never holds the old time', async () => {
     const booking = await book('12:00', { name: 'Cy Client', email: 'cy@example.com' });
     const icsUid = booking.icsUid as string;

@@ -579,6 +579,7 @@ describe('Google event writes', () => {
       { name: 'Host again', email: 'HOST@example.com' },
       { name: null, email: 'guest@example.org' },
     ],
+    private: false,
     ...changes,
   });
 
@@ -622,6 +623,13 @@ describe('Google event writes', () => {
     const stored = google.event(HOST, written.id)!;
     assert.deepEqual([stored.summary, stored.description, stored.sequence, stored.colorId], ['Intro call (moved)', '', 1, '5']);
     assert.equal(at(stored.start!.dateTime!), at('2026-10-26T10:00:00Z'));
+    assert.equal(stored.visibility, 'default');
+
+    // Made private (the event type hides event details), then shared again.
+    await googleCalendar.updateEvent(session, HOST, written.id, booking('booking-2@svc.example', { sequence: 2, private: true }));
+    assert.equal(google.event(HOST, written.id)!.visibility, 'private');
+    await googleCalendar.updateEvent(session, HOST, written.id, booking('booking-2@svc.example', { sequence: 3 }));
+    assert.equal(google.event(HOST, written.id)!.visibility, 'default');
 
     await googleCalendar.deleteEvent(session, HOST, written.id);
     const deletion = google.apiRequests().at(-1)!;

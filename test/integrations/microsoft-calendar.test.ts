@@ -100,6 +100,7 @@ function bookingEvent(overrides: Partial<CalendarEventInput> = {}): CalendarEven
       { name: 'Alex Wilber', email: 'alex@fabrikam.example' },
       { name: null, email: 'sam@fabrikam.example' },
     ],
+    private: false,
     ...overrides,
   };
 }
@@ -589,7 +590,13 @@ describe('Microsoft calendar adapter against the fake Microsoft', () => {
       const stored = fake.event(written.id)!;
       assert.deepEqual([stored.subject, stored.start, stored.end, stored.location], ['Moved call', changed.start, changed.end, '']);
       assert.equal(stored.transactionId, transactionIdOf(event.uid, 0));
+      assert.equal(stored.sensitivity, 'normal');
       assert.equal(fake.events(calendarId).length, 1);
+      // Made private (the event type hides event details), then shared again.
+      await microsoftCalendar.updateEvent(connection.session, calendarId, written.id, { ...changed, sequence: 2, private: true });
+      assert.equal(fake.event(written.id)!.sensitivity, 'private');
+      await microsoftCalendar.updateEvent(connection.session, calendarId, written.id, { ...changed, sequence: 3 });
+      assert.equal(fake.event(written.id)!.sensitivity, 'normal');
       assert.deepEqual(fake.invitationsSent, []);
       fake.removeEvent(written.id);
       await rejectsWith(microsoftCalendar.updateEvent(connection.session, calendarId, written.id, changed), 'not_found', secretsOf(connection, fake));

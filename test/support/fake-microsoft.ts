@@ -57,6 +57,8 @@ export interface StoredEvent {
   originalStartTimeZone: string;
   originalEndTimeZone: string;
   showAs: string;
+  /** normal, personal, private or confidential (Graph's event.sensitivity). */
+  sensitivity: string;
   isCancelled: boolean;
   response: string;
   type: string;
@@ -519,6 +521,7 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
       body: bodyOf(input.body) ?? { contentType: 'text', content: '' },
       ...times,
       showAs: typeof input.showAs === 'string' ? input.showAs : 'busy',
+      sensitivity: sensitivityOf(input.sensitivity) ?? 'normal',
       isCancelled: false,
       response: 'organizer',
       type: 'singleInstance',
@@ -559,6 +562,8 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
     const location = locationOf(input.location);
     if (location !== null) event.location = location;
     if (typeof input.showAs === 'string') event.showAs = input.showAs;
+    const sensitivity = sensitivityOf(input.sensitivity);
+    if (sensitivity) event.sensitivity = sensitivity;
     if ('start' in input || 'end' in input) Object.assign(event, timesOf(input, event));
     const attendees = attendeesOf(input.attendees);
     if (attendees) {
@@ -597,7 +602,7 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
       subject: event.subject,
       bodyPreview: event.body.content.slice(0, 255),
       importance: 'normal',
-      sensitivity: 'normal',
+      sensitivity: event.sensitivity,
       isAllDay: event.allDay !== null,
       isCancelled: event.isCancelled,
       isOrganizer: event.response === 'organizer',
@@ -662,6 +667,7 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
       originalStartTimeZone: zone,
       originalEndTimeZone: zone,
       showAs: input.showAs ?? current?.showAs ?? 'busy',
+      sensitivity: current?.sensitivity ?? 'normal',
       isCancelled: input.isCancelled ?? current?.isCancelled ?? false,
       response: input.response ?? current?.response ?? 'organizer',
       type: input.type ?? current?.type ?? 'singleInstance',
@@ -736,6 +742,13 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
 
 // ---------------------------------------------------------------------------------------------------
 // Helpers
+
+/** Graph's sensitivity enum; anything else is refused as Graph refuses an unknown enum value. */
+function sensitivityOf(value: unknown): string | null {
+  if (value === undefined) return null;
+  if (typeof value === 'string' && ['normal', 'personal', 'private', 'confidential'].includes(value)) return value;
+  throw new GraphError(400, 'RequestBodyRead', `Requested value '${String(value)}' was not found.`);
+}
 
 function readBody(req: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

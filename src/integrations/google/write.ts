@@ -39,6 +39,8 @@ function eventFields(event: CalendarEventInput): Record<string, unknown> {
     end: { dateTime: formatWithOffset(event.end, event.timeZone), timeZone: event.timeZone },
     attendees,
     sequence: event.sequence,
+    // `default` on every write, so an event made private earlier is shared again.
+    visibility: event.private ? 'private' : 'default',
   };
 }
 

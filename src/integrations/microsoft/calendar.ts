@@ -281,6 +281,7 @@ function eventFields(event: CalendarEventInput): Record<string, unknown> {
     end: graphTime(event.end, event.timeZone),
     location: { displayName: event.location ?? '' },
     showAs: 'busy',
+    sensitivity: event.private ? 'private' : 'normal',
   };
 }
 

@@ -75,6 +75,8 @@ async function eventContent(db: Db, record: BookingRecord, appUrl: string): Prom
   const booker = attendees.find((attendee) => !guests.has(attendee.email.toLowerCase())) ?? attendees[0];
   const organizerName = host.name || host.email;
   const location = placeOf(booking.location);
+  // hideCalendarNotes: the booker's notes are left out of the event (the mail to hosts still has them).
+  const responses = context.hideCalendarNotes ? Object.fromEntries(Object.entries(booking.responses).filter(([slug]) => slug !== 'notes')) : booking.responses;
   const values = {
     title: booking.title,
     eventTypeTitle: context.eventTypeTitle ?? booking.title,
@@ -83,12 +85,13 @@ async function eventContent(db: Db, record: BookingRecord, appUrl: string): Prom
     organizerName,
     durationMinutes: Math.round((booking.endAt.getTime() - booking.startAt.getTime()) / 60_000),
     manageLink: bookingLinks(appUrl, booking.uid).manage,
-    responses: booking.responses,
+    responses,
     bookingFields: context.bookingFields,
   };
   const people = [`${organizerName} <${host.email}>`, ...coHosts.map((coHost) => `${coHost.name || coHost.email} <${coHost.email}>`), ...attendees.map((a) => `${a.name} <${a.email}>`)];
   const template = resolveInviteTemplate('host', context.invites, context.organizationInvites);
-  const description = template === null ? standardDescription({ ...values, description: booking.description ?? '', people }, 'host') : renderInviteTemplate(template, values, 'host');
+  const notes = context.hideCalendarNotes ? '' : (booking.description ?? '');
+  const description = template === null ? standardDescription({ ...values, description: notes, people }, 'host') : renderInviteTemplate(template, values, 'host');
   return {
     uid: booking.icsUid,
     sequence: booking.icsSequence,
@@ -100,6 +103,7 @@ async function eventContent(db: Db, record: BookingRecord, appUrl: string): Prom
     timeZone: host.timeZone,
     organizer: { name: host.name, email: host.email },
     attendees: [...coHosts.map(({ name, email }) => ({ name, email })), ...attendees.map(({ name, email }) => ({ name, email }))],
+    private: context.hideCalendarEventDetails,
   };
 }
 

@@ -37,6 +37,7 @@ function storedEventIcs(event: CalendarEventInput, now: Date): string {
     tentative: false,
     organizer: event.organizer,
     attendees: event.attendees.map((attendee) => ({ ...attendee, accepted: true })),
+    private: event.private,
   });
 }
 

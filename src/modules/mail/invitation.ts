@@ -1,4 +1,4 @@
-import ical, { type ICalAttendeeData, ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
+import ical, { type ICalAttendeeData, ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventClass, ICalEventStatus } from 'ical-generator';
 
 export interface InvitationPerson {
   name: string | null;
@@ -27,6 +27,8 @@ export interface Invitation {
   tentative: boolean;
   organizer: InvitationPerson;
   attendees: InvitationAttendee[];
+  /** CLASS:PRIVATE: details hidden from those the calendar is shared with. */
+  private?: boolean;
 }
 
 /** CN parameters cannot carry DQUOTE or control characters (RFC 5545 3.2); they are replaced, not escaped. */
@@ -50,6 +52,7 @@ export function invitationIcs(invitation: Invitation): string {
     description: invitation.description || null,
     location: invitation.location,
     status: invitation.method === 'CANCEL' ? ICalEventStatus.CANCELLED : invitation.tentative ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED,
+    ...(invitation.private ? { class: ICalEventClass.PRIVATE } : {}),
     organizer: { name: parameterText(invitation.organizer.name) || invitation.organizer.email, email: invitation.organizer.email },
     attendees: invitation.attendees.map((attendee) => ({
       name: parameterText(attendee.name) || null,

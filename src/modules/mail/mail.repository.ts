@@ -137,12 +137,18 @@ export interface InviteContext {
   coHosts: { name: string | null; email: string }[];
   /** A seated event type that does not show attendees to each other: a seat's invitation lists only its holder. */
   hideOtherSeats: boolean;
+  /** The booker's notes stay out of the hosts' calendar events. */
+  hideCalendarNotes: boolean;
+  /** The hosts' calendar events are private (details hidden from those the calendar is shared with). */
+  hideCalendarEventDetails: boolean;
 }
 
 export async function loadInviteContext(db: Db, booking: { id: number; eventTypeId: number | null; organizerId: number }): Promise<InviteContext> {
   const result = await db.execute(sql`
     select et.title as "eventTypeTitle", et.booking_fields as "bookingFields",
       coalesce(et.seats_per_time_slot is not null and not et.seats_show_attendees, false) as "hideOtherSeats",
+      coalesce((et.settings ->> 'hideCalendarNotes')::boolean, false) as "hideCalendarNotes",
+      coalesce((et.settings ->> 'hideCalendarEventDetails')::boolean, false) as "hideCalendarEventDetails",
       case when et.parent_id is null then et.calendar_invites else parent.calendar_invites end as invites,
       (select o.calendar_invites from teams o where o.is_organization and o.id = coalesce(
         (select case when t.is_organization then t.id else t.parent_id end from teams t where t.id = coalesce(et.team_id, parent.team_id)),
@@ -160,6 +166,8 @@ export async function loadInviteContext(db: Db, booking: { id: number; eventType
     organizationInvites: row.organizationInvites ?? null,
     coHosts: typeof row.coHosts === 'string' ? JSON.parse(row.coHosts) : (row.coHosts ?? []),
     hideOtherSeats: row.hideOtherSeats === true,
+    hideCalendarNotes: row.hideCalendarNotes === true,
+    hideCalendarEventDetails: row.hideCalendarEventDetails === true,
   };
 }
 
