@@ -13,6 +13,8 @@ import { eventually } from '../support/eventually.js';
 import { RADICALE_SKIP, type RadicaleServer, startRadicale } from '../support/radicale.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createEventType, createHost, type Host, slotsOf, startsOf } from '../slots/helpers.js';
+import { createClient, createManagedUser } from '../platform/helpers.js';
+import { createOrganization } from '../support/tenancy.js';
 
 const BOOKINGS_VERSION = '2024-08-13';
 const PASSWORD = 'caldav-Pa55word';
@@ -31,7 +33,7 @@ describe('bookings written into CalDAV calendars', { skip: RADICALE_SKIP }, () =
   let cleo: Host;
 
   before(async () => {
-    radicale = await startRadicale({ users: { ada: PASSWORD, cleo: PASSWORD } });
+    radicale = await startRadicale({ users: { ada: PASSWORD, cleo: PASSWORD, mo: PASSWORD } });
     calendarUrl = await radicale.createCalendar('ada', 'work', { name: 'Work' });
     api = await createTestApp();
     host = await createHost(api, 'Europe/London', { name: 'Ada Host', email: 'ada.host@example.com' });
@@ -122,6 +124,35 @@ describe('bookings written into CalDAV calendars', { skip: RADICALE_SKIP }, () =
     assert.doesNotMatch(notesOf(hidden), /Q3 numbers/);
     assert.match(notesOf(hidden), /^CLASS:PRIVATE/m);
     assert.match(notesOf(hidden), /^SUMMARY:Discreet/m);
+  });
+
+  test("a platform client's areCalendarEventsEnabled false: its managed users' bookings write no calendar events", async () => {
+    await radicale.createCalendar('mo', 'work', { name: 'Work' });
+    const platform = await createOrganization(api, { isPlatform: true });
+    const client = await createClient(api, platform.owner.apiKey, { areCalendarEventsEnabled: false });
+    const managed = await createManagedUser(api, client, { timeZone: 'Europe/London' });
+    const connected = await api.request('POST', '/v2/calendars/caldav/credentials', { key: managed.accessToken, body: { serverUrl: radicale.baseUrl, username: 'mo', password: PASSWORD } });
+    assert.equal(connected.status, 201, connected.text);
+    const created = await api.request('POST', '/v2/event-types', { key: managed.accessToken, version: '2024-06-14', body: { title: 'Managed call', slug: `managed-call-${Date.now()}`, lengthInMinutes: 30, minimumBookingNotice: 0 } });
+    assert.equal(created.status, 201, created.text);
+    const bookAt = async (time: string) => {
+      const response = await api.request('POST', '/v2/bookings', { version: BOOKINGS_VERSION, body: { eventTypeId: created.body.data.id, start: iso(time), attendee: { name: 'Bea Booker', email: 'bea@example.com', timeZone: 'UTC' } } });
+      assert.equal(response.status, 201, response.text);
+      return response.body.data;
+    };
+    const writeJobsOf = async (icsUid: string) =>
+      ((await api.runtime.ctx.database.db.execute(sql`select count(*)::int as n from jobs where kind = 'calendar.write' and payload ->> 'icsUid' = ${icsUid}`)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+    // The interest is decided in the booking's transaction: no write job, so nothing can reach the calendar.
+    const off = await bookAt('10:00');
+    assert.equal(await writeJobsOf(off.icsUid), 0);
+    assert.equal((await references(off.uid, managed.accessToken)).body.data.length, 0);
+    // Turned on: the next booking is written.
+    const patched = await api.request('PATCH', `/v2/oauth-clients/${client.clientId}`, { key: platform.owner.apiKey, body: { areCalendarEventsEnabled: true } });
+    assert.equal(patched.status, 200, patched.text);
+    const on = await bookAt('11:00');
+    assert.equal(await writeJobsOf(on.icsUid), 1);
+    await written(on.uid, managed.accessToken);
+    assert.ok(fs.existsSync(path.join(radicale.storageDir, 'collection-root', 'mo', 'work', `${on.icsUid}.ics`)));
   });
 
   test('a reschedule moves the same event (same UID, SEQUENCE up); the copy a sync reads back never holds the old time', async () => {

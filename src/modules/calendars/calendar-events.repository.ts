@@ -9,13 +9,18 @@ export const WRITABLE_TYPES: readonly CalendarConnectionType[] = ['apple_calenda
 
 const writableTypes = sql.raw(WRITABLE_TYPES.map((type) => `'${type}'`).join(', '));
 
+/** A managed user whose platform client turned calendar events off (areCalendarEventsEnabled false): svc writes none for them. */
+const calendarEventsOff = (userId: SQL) =>
+  sql`exists (select 1 from platform_managed_users pm join platform_oauth_clients pc on pc.id = pm.client_id where pm.user_id = ${userId} and not pc.are_calendar_events_enabled)`;
+
 /**
  * Whether a booking event may change calendar events, as a one-row query run within the event's insert
  * (column `calendar_write`): one of the users holds a writable connection, or events were written
  * for the booking's icsUid before (they must move or go).
  */
 export function calendarWriteInterestQuery(userIds: readonly number[], icsUid: string): SQL {
-  return sql`select (exists (select 1 from ${calendarConnections} cw where cw.user_id = any(${sql.param([...userIds])}::int[]) and cw.type in (${writableTypes}) and not cw.invalid)
+  return sql`select (exists (select 1 from ${calendarConnections} cw where cw.user_id = any(${sql.param([...userIds])}::int[]) and cw.type in (${writableTypes}) and not cw.invalid
+      and not ${calendarEventsOff(sql`cw.user_id`)})
     or exists (select 1 from ${bookingCalendarEvents} ew where ew.ics_uid = ${icsUid})) as calendar_write`;
 }
 
@@ -60,7 +65,11 @@ export interface WritableCalendar {
   forUser: boolean;
 }
 
-/** The calendars of these users svc could write into, in connection order, primary calendars first. */
+/**
+ * The calendars of these users svc could write into, in connection order, primary calendars first. A
+ * managed user whose client turned calendar events off has none: events written before go with their
+ * booking's next change.
+ */
 export async function writableCalendarsOf(db: Db, userIds: readonly number[], eventTypeId: number | null): Promise<WritableCalendar[]> {
   if (userIds.length === 0) return [];
   const result = await db.execute(sql`
@@ -69,7 +78,7 @@ export async function writableCalendarsOf(db: Db, userIds: readonly number[], ev
       exists (select 1 from ${destinationCalendars} d where d.source_id = s.id and d.user_id = s.user_id and d.event_type_id = ${eventTypeId ?? -1}) as "forEventType",
       exists (select 1 from ${destinationCalendars} d where d.source_id = s.id and d.user_id = s.user_id and d.event_type_id is null) as "forUser"
     from ${calendarSources} s join ${calendarConnections} c on c.id = s.connection_id
-    where s.user_id = any(${sql.param([...userIds])}::int[]) and c.type in (${writableTypes}) and not s.read_only
+    where s.user_id = any(${sql.param([...userIds])}::int[]) and c.type in (${writableTypes}) and not s.read_only and not ${calendarEventsOff(sql`s.user_id`)}
     order by c.id, s.is_primary desc, s.id`);
   return (result as unknown as { rows: WritableCalendar[] }).rows;
 }
