@@ -8256,6 +8256,625 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/calendars/{calendar}/event/{eventUid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get meeting details from calendar
+         * @description An event svc wrote into one of your Google calendars for a booking (`eventUid`: the booking reference's), read from Google now: times with their zone, attendees with their answers, conference entry points. 404 for an event of someone else's or one svc did not write.
+         *
+         *     OAuth scope: `APPS_READ`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The calendar app: `google` (the only one the reference serves here) */
+                    calendar: string;
+                    /** @description The provider's event id: a booking reference's `eventUid` */
+                    eventUid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                start: {
+                                    /** Format: date-time */
+                                    time: string;
+                                    timeZone: string;
+                                };
+                                end: {
+                                    /** Format: date-time */
+                                    time: string;
+                                    timeZone: string;
+                                };
+                                id: string;
+                                title: string;
+                                description: string | null;
+                                locations: {
+                                    /** @enum {string} */
+                                    type: "video" | "phone" | "sip" | "more";
+                                    url: string;
+                                    label?: string;
+                                    pin?: string;
+                                    password?: string;
+                                    meetingCode?: string;
+                                    accessCode?: string;
+                                    regionCode?: string;
+                                }[];
+                                attendees: {
+                                    email: string;
+                                    name?: string;
+                                    responseStatus: ("accepted" | "pending" | "declined" | "needsAction") | null;
+                                    self?: boolean;
+                                    optional?: boolean;
+                                    host?: boolean;
+                                }[];
+                                status: ("accepted" | "pending" | "declined" | "cancelled") | null;
+                                hosts: {
+                                    email: string;
+                                    name?: string;
+                                    responseStatus: ("accepted" | "pending" | "declined" | "needsAction") | null;
+                                }[];
+                                calendarEventOwner?: {
+                                    email: string;
+                                    name?: string;
+                                };
+                                /** @enum {string} */
+                                source: "google";
+                            };
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `calendar_connection_invalid`, `calendar_provider_failed`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/event/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "The Google Calendar connection holding this event needs to be connected again",
+                         *         "details": {
+                         *           "reason": "calendar_connection_invalid"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/event/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/event/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "Access token is missing the required scope APPS_READ",
+                         *         "details": {
+                         *           "reason": "insufficient_scope"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `calendar_event_not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/event/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "Calendar event 3f1c2b9a6d4e not found",
+                         *         "details": {
+                         *           "reason": "calendar_event_not_found"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/event/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/event/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/event/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/calendars/{calendar}/events/{eventUid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update meeting details in calendar
+         * @description Changes the event in your Google calendar (Google sends no mail of it): title, description, start and end (a time without a zone keeps the event's), status, and attendees, which replace the list whole. The booking itself is not changed, and its next change writes the fields svc owns again.
+         *
+         *     OAuth scope: `APPS_WRITE`.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The calendar app: `google` (the only one the reference serves here) */
+                    calendar: string;
+                    /** @description The provider's event id: a booking reference's `eventUid` */
+                    eventUid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        start?: {
+                            /** Format: date-time */
+                            time?: string;
+                            timeZone?: string;
+                        };
+                        end?: {
+                            /** Format: date-time */
+                            time?: string;
+                            timeZone?: string;
+                        };
+                        title?: string;
+                        description?: string | null;
+                        /** @description The whole list: attendees left out are removed from the event */
+                        attendees?: {
+                            /** Format: email */
+                            email: string;
+                            name?: string;
+                            responseStatus?: ("accepted" | "pending" | "declined" | "needsAction") | null;
+                            self?: boolean | null;
+                            optional?: boolean | null;
+                            host?: boolean | null;
+                        }[];
+                        status?: ("accepted" | "pending" | "declined" | "cancelled") | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                start: {
+                                    /** Format: date-time */
+                                    time: string;
+                                    timeZone: string;
+                                };
+                                end: {
+                                    /** Format: date-time */
+                                    time: string;
+                                    timeZone: string;
+                                };
+                                id: string;
+                                title: string;
+                                description: string | null;
+                                locations: {
+                                    /** @enum {string} */
+                                    type: "video" | "phone" | "sip" | "more";
+                                    url: string;
+                                    label?: string;
+                                    pin?: string;
+                                    password?: string;
+                                    meetingCode?: string;
+                                    accessCode?: string;
+                                    regionCode?: string;
+                                }[];
+                                attendees: {
+                                    email: string;
+                                    name?: string;
+                                    responseStatus: ("accepted" | "pending" | "declined" | "needsAction") | null;
+                                    self?: boolean;
+                                    optional?: boolean;
+                                    host?: boolean;
+                                }[];
+                                status: ("accepted" | "pending" | "declined" | "cancelled") | null;
+                                hosts: {
+                                    email: string;
+                                    name?: string;
+                                    responseStatus: ("accepted" | "pending" | "declined" | "needsAction") | null;
+                                }[];
+                                calendarEventOwner?: {
+                                    email: string;
+                                    name?: string;
+                                };
+                                /** @enum {string} */
+                                source: "google";
+                            };
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `calendar_connection_invalid`, `calendar_provider_failed`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/events/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "start must be object",
+                         *         "details": {
+                         *           "reason": "validation_failed",
+                         *           "errors": [
+                         *             {
+                         *               "property": "start",
+                         *               "value": "yes",
+                         *               "constraints": {
+                         *                 "type": "start must be object"
+                         *               }
+                         *             }
+                         *           ]
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/events/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/events/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "Access token is missing the required scope APPS_WRITE",
+                         *         "details": {
+                         *           "reason": "insufficient_scope"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `calendar_event_not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/events/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "Calendar event 3f1c2b9a6d4e not found",
+                         *         "details": {
+                         *           "reason": "calendar_event_not_found"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `PayloadTooLargeException`. The body is larger than SVC_BODY_LIMIT_BYTES (1 MiB by default). `details.reason`: `FST_ERR_CTP_BODY_TOO_LARGE`. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/events/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "PayloadTooLargeException",
+                         *         "message": "Request body is too large",
+                         *         "details": {
+                         *           "reason": "FST_ERR_CTP_BODY_TOO_LARGE"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnsupportedMediaTypeException`. The body is not `application/json`. `details.reason`: `FST_ERR_CTP_INVALID_MEDIA_TYPE`. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/events/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "UnsupportedMediaTypeException",
+                         *         "message": "Unsupported Media Type",
+                         *         "details": {
+                         *           "reason": "FST_ERR_CTP_INVALID_MEDIA_TYPE"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/events/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/events/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/calendars/42/events/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/v2/destination-calendars": {
         parameters: {
             query?: never;

@@ -7,6 +7,9 @@ import type { ExampleRoute } from './openapi-error-examples.js';
  * test/foundation/openapi-examples.test.ts checks each against the throw sites of src/.
  */
 export const REASON_MESSAGES: Readonly<Record<string, string>> = {
+  calendar_event_not_found: 'Calendar event 3f1c2b9a6d4e not found',
+  calendar_connection_invalid: 'The Google Calendar connection holding this event needs to be connected again',
+  calendar_provider_failed: 'Google Calendar did not answer as expected (unreachable): timed out after 15000 ms',
   calendar_connect_failed: 'Could not add this CalDAV account: unauthorized: the server refused the credentials (401)',
   calendar_connection_not_found: 'Calendar connection with id 42 not found',
   calendar_app_not_configured: 'This svc has no Google Calendar app: its operator sets SVC_GOOGLE_CLIENT_ID and SVC_GOOGLE_CLIENT_SECRET',

@@ -65,6 +65,7 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/calendars/ics-feed/save'], reasons: { 400: ['calendar_provider_unavailable'] } },
   { routes: ['/v2/calendars/:calendar/credentials'], reasons: { 400: ['unknown_calendar', 'calendar_credentials_empty', 'calendar_connect_failed'] } },
   { routes: ['/v2/destination-calendars'], reasons: { 404: ['destination_calendar_not_found'] } },
+  { routes: ['/v2/calendars/:calendar/event/:eventUid', '/v2/calendars/:calendar/events/:eventUid'], reasons: { 400: ['calendar_connection_invalid', 'calendar_provider_failed'], 404: ['calendar_event_not_found'] } },
   { routes: ['/v2/calendars/:calendar/connect'], reasons: { 400: ['unknown_calendar', 'calendar_app_not_configured'] } },
   { routes: ['/v2/calendars/:calendar/save'], reasons: { 400: ['unknown_calendar', 'calendar_state_invalid', 'calendar_app_not_configured', 'calendar_connect_failed'] } },
   { routes: ['/v2/calendars/ics-feed/check', '/v2/calendars/:calendar/check'], reasons: { 400: ['calendar_not_connected', 'calendar_credentials_invalid'], 401: ['calendar_unreadable'] } },

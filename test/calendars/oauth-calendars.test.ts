@@ -10,6 +10,7 @@ import { syncCalendarSource } from '../../src/modules/calendars/calendar-sync.js
 import { eventually } from '../support/eventually.js';
 import { type FakeGoogle, startFakeGoogle } from '../support/fake-google.js';
 import { type FakeMicrosoft, startFakeMicrosoft } from '../support/fake-microsoft.js';
+import { connectOAuthCalendar, oauthAppEnv } from '../support/oauth-calendar-connect.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createEventType, createHost, type Host, slotsOf, startsOf } from '../slots/helpers.js';
 
@@ -39,16 +40,8 @@ describe('Google and Microsoft calendars through the API', () => {
     });
     api = await createTestApp({
       APP_URL,
-      SVC_GOOGLE_CLIENT_ID: 'svc-google-client',
-      SVC_GOOGLE_CLIENT_SECRET: 'google-client-secret',
-      SVC_GOOGLE_AUTHORIZE_URL: google.endpoints.authorize,
-      SVC_GOOGLE_TOKEN_URL: google.endpoints.token,
-      SVC_GOOGLE_API_URL: google.endpoints.api,
-      SVC_MICROSOFT_CLIENT_ID: 'svc-microsoft-client',
-      SVC_MICROSOFT_CLIENT_SECRET: 'microsoft-client-secret',
-      SVC_MICROSOFT_AUTHORIZE_URL: microsoft.endpoints.authorize,
-      SVC_MICROSOFT_TOKEN_URL: microsoft.endpoints.token,
-      SVC_MICROSOFT_API_URL: microsoft.endpoints.api,
+      ...oauthAppEnv('GOOGLE', { clientId: 'svc-google-client', clientSecret: 'google-client-secret', endpoints: google.endpoints }),
+      ...oauthAppEnv('MICROSOFT', { clientId: 'svc-microsoft-client', clientSecret: 'microsoft-client-secret', endpoints: microsoft.endpoints }),
     });
     host = await createHost(api, 'Europe/London', { name: 'Ada Host', email: 'ada.host@example.com' });
     stranger = await createHost(api, 'Europe/London');
@@ -60,17 +53,7 @@ describe('Google and Microsoft calendars through the API', () => {
     await microsoft?.close();
   });
 
-  /** The consent round trip as a browser makes it: connect, the provider's page, its redirect to svc's callback. */
-  async function connect(calendar: 'google' | 'office365', key = host.apiKey): Promise<{ callback: URL; saved: Response }> {
-    const connectAnswer = await api.request('GET', `/v2/calendars/${calendar}/connect?isDryRun=false&redir=${encodeURIComponent('https://app.example.test/done')}`, { key });
-    assert.equal(connectAnswer.status, 200, connectAnswer.text);
-    const consent = await fetch(connectAnswer.body.data.authUrl, { redirect: 'manual' });
-    assert.equal(consent.status, 302);
-    const callback = new URL(consent.headers.get('location')!);
-    assert.equal(`${callback.origin}${callback.pathname}`, `${APP_URL}/v2/calendars/${calendar}/save`);
-    const saved = await fetch(`${api.baseUrl}${callback.pathname}${callback.search}`, { redirect: 'manual' });
-    return { callback, saved };
-  }
+  const connect = (calendar: 'google' | 'office365', key = host.apiKey) => connectOAuthCalendar(api, APP_URL, calendar, key);
 
   async function syncAll(): Promise<string[]> {
     const { ctx } = api.runtime;

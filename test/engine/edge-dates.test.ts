@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { isDayOff } from '../../src/scheduling/availability-rules.js';
 import { bookingLimitChecker } from '../../src/scheduling/booking-limits.js';
 import { occurrenceStarts } from '../../src/scheduling/recurrence.js';
 import { explainUnavailable, findSlot } from '../../src/scheduling/slot-check.js';
@@ -64,6 +65,12 @@ describe('slot engine: dates near year 0 and year 9999', () => {
       '2026-12-31T09:00:00.000Z',
       '2027-08-31T09:00:00.000Z',
     ]);
+  });
+
+  test('a date override of 00:00-00:00 is a day off; any other span is not', () => {
+    assert.equal(isDayOff({ date: '2026-06-01', startMinute: 0, endMinute: 0 }), true);
+    assert.equal(isDayOff({ date: '2026-06-01', startMinute: 0, endMinute: 1440 }), false);
+    assert.equal(isDayOff({ date: '2026-06-01', startMinute: 0, endMinute: 60 }), false);
   });
 
   test('the last day and year a series reaches are included; the next are not', () => {

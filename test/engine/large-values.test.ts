@@ -8,7 +8,7 @@ import { explainUnavailable, findSlot } from '../../src/scheduling/slot-check.js
 import { type HostAvailability, PLAIN_EVENT_RULES, type SlotQuery } from '../../src/scheduling/slot-query.js';
 import { computeSlots } from '../../src/scheduling/slots.js';
 import { workingRunAfter } from '../../src/scheduling/working-hours.js';
-import { dayNumber } from '../../src/scheduling/zones.js';
+import { dayNumber, LAST_DAY_NUMBER } from '../../src/scheduling/zones.js';
 
 // The engine's cost must not grow with a length, buffer, notice, offset, window or limit: each case
 // below took from seconds to minutes (or never ended) when a loop stepped through such a span. The
@@ -104,6 +104,10 @@ describe('slot engine: cost independent of the size of lengths, buffers, notice,
     assert.equal(fixedWindowBounds({ type: 'businessDays', days: 36_500, rolling: false }, 'UTC', now)!.end, utc('2026-06-01T00:00Z') + (7 * 7300 + 1) * DAY);
     assert.equal(fixedWindowBounds({ type: 'businessDays', days: INT4_MAX, rolling: false }, 'UTC', now)!.end, Infinity);
     assert.equal(fixedWindowBounds({ type: 'calendarDays', days: INT4_MAX, rolling: false }, 'UTC', now)!.end, Infinity);
+    // A window whose last day is the last day number dates reach has no end; one day earlier, it ends.
+    const today = Math.floor(now / DAY);
+    assert.equal(fixedWindowBounds({ type: 'calendarDays', days: LAST_DAY_NUMBER - today, rolling: false }, 'UTC', now)!.end, Infinity);
+    assert.equal(fixedWindowBounds({ type: 'calendarDays', days: LAST_DAY_NUMBER - today - 1, rolling: false }, 'UTC', now)!.end, LAST_DAY_NUMBER * DAY);
     assert.deepEqual(starts(query({ bookingWindow: { type: 'businessDays', days: INT4_MAX, rolling: false } })), NINE_TO_FIVE_STARTS);
     assert.deepEqual(starts(query({ bookingWindow: { type: 'businessDays', days: INT4_MAX, rolling: true } })), NINE_TO_FIVE_STARTS);
   });

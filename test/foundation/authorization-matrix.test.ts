@@ -175,6 +175,8 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'POST /v2/calendars/:calendar/disconnect': 'user',
   'POST /v2/selected-calendars': 'user',
   'PUT /v2/destination-calendars': 'user',
+  'GET /v2/calendars/:calendar/event/:eventUid': 'user',
+  'PATCH /v2/calendars/:calendar/events/:eventUid': 'user',
   'DELETE /v2/selected-calendars': 'user',
   'GET /v2/webhooks': 'user',
   'GET /v2/webhooks/:webhookId': 'personal403AdminOk',
@@ -412,7 +414,7 @@ describe('authorization matrix: every route x every caller x own and other tenan
     const clientWebhook = (clientId: string, key: string) => send('POST', `/v2/oauth-clients/${clientId}/webhooks`, key, { subscriberUrl: `https://example.com/client-${clientId}`, active: true, triggers: ['BOOKING_CREATED'] });
     const [clientWebhookA, clientWebhookB] = [await clientWebhook(clientA.clientId, a.owner.apiKey), await clientWebhook(clientB.clientId, b.owner.apiKey)];
 
-    const personal = { scheduleId: schedule.body.data.id, eventTypeId: eventType.id, bookingUid: booking.uid, uid: MISSING, deliveryId: MISSING, membershipId: MISSING, id: MISSING, roleId: 'no-such-role', permission: 'role.read', webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id, linkId: 'no-such-link' };
+    const personal = { scheduleId: schedule.body.data.id, eventTypeId: eventType.id, bookingUid: booking.uid, uid: MISSING, eventUid: MISSING, deliveryId: MISSING, membershipId: MISSING, id: MISSING, roleId: 'no-such-role', permission: 'role.read', webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id, linkId: 'no-such-link' };
     // userId: a user the organization created who is in its team (teamMember in T; U's owner in U).
     await markCreatedByOrganization(api, users.teamMember.user.id, orgA);
     await markCreatedByOrganization(api, b.owner.user.id, b.organization.id);

@@ -35,7 +35,7 @@ export interface GoogleEvent {
   recurrence?: string[];
   recurringEventId?: string;
   originalStartTime?: EventTime;
-  attendees?: { email: string; displayName?: string; responseStatus?: string; self?: boolean; organizer?: boolean }[];
+  attendees?: { email: string; displayName?: string; responseStatus?: string; self?: boolean; organizer?: boolean; optional?: boolean }[];
   organizer?: { email: string; displayName?: string; self?: boolean };
   sequence?: number;
   etag?: string;

@@ -171,6 +171,8 @@ export const bookingCalendarEvents = pgTable(
     uniqueIndex('booking_calendar_events_uid_user_idx').on(t.icsUid, t.userId),
     index('booking_calendar_events_booking_idx').on(t.bookingId),
     index('booking_calendar_events_connection_idx').on(t.connectionId),
+    // Unified calendar events find an event by the provider's id, within the caller's events.
+    index('booking_calendar_events_user_event_idx').on(t.userId, t.eventId),
   ],
 );
 

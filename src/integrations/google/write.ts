@@ -103,6 +103,18 @@ export function updateEvent(session: OAuthSession, calendarId: string, eventId: 
   return patchEvent(session, calendarId, eventId, event, false);
 }
 
+/** events.get: the event as Google stores it (a deleted one has status `cancelled`). */
+export async function getEvent(session: OAuthSession, calendarId: string, eventId: string): Promise<Record<string, unknown>> {
+  const what = `GET event ${eventId} of calendar ${calendarId}`;
+  return expectOk(await callApi(session, { method: 'GET', path: eventPath(calendarId, eventId), what }), what);
+}
+
+/** events.patch with fields as Google names them (no mail from Google); the event as it now is. */
+export async function patchEventFields(session: OAuthSession, calendarId: string, eventId: string, fields: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const what = `PATCH event ${eventId} of calendar ${calendarId}`;
+  return expectOk(await callApi(session, { method: 'PATCH', path: eventPath(calendarId, eventId), query: QUIET, body: fields, what }), what);
+}
+
 /** Google answers 410 for an event deleted before and 404 for one it never had: both mean done. */
 export async function deleteEvent(session: OAuthSession, calendarId: string, eventId: string): Promise<void> {
   const what = `DELETE event ${eventId} of calendar ${calendarId}`;

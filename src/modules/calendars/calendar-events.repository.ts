@@ -83,6 +83,16 @@ export async function writableCalendarsOf(db: Db, userIds: readonly number[], ev
   return (result as unknown as { rows: WritableCalendar[] }).rows;
 }
 
+/** An event svc wrote into one of the user's calendars of this kind, by the provider's event id. */
+export async function findWrittenEvent(db: Db, userId: number, type: CalendarConnectionType, eventId: string): Promise<BookingCalendarEventRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(bookingCalendarEvents)
+    .where(and(eq(bookingCalendarEvents.userId, userId), eq(bookingCalendarEvents.type, type), eq(bookingCalendarEvents.eventId, eventId)))
+    .limit(1);
+  return row;
+}
+
 export async function listEventRefs(db: Db, icsUid: string): Promise<BookingCalendarEventRow[]> {
   return db.select().from(bookingCalendarEvents).where(eq(bookingCalendarEvents.icsUid, icsUid)).orderBy(asc(bookingCalendarEvents.id));
 }

@@ -29,6 +29,8 @@ import {
 import { isOAuthType } from './calendar-oauth.js';
 import { busyTimes, checkConnection, disconnect, listCalendars, saveCaldavAccount, saveIcsFeeds, setCalendarSelected, setDestinationCalendar } from './calendars.service.js';
 import { oauthConnectUrl, saveOAuthCalendar } from './oauth-connect.service.js';
+import { UnifiedEvent, UnifiedEventParams, UpdateUnifiedEventBody } from './unified-events.schemas.js';
+import { getUnifiedEvent, updateUnifiedEvent } from './unified-events.service.js';
 
 const ConnectionEnvelope = Envelope(ConnectionOutput);
 
@@ -203,6 +205,34 @@ export function registerCalendarRoutes(app: App, ctx: AppContext): void {
       const type = connectionTypeOf(request.params.calendar);
       return ok(await disconnect(ctx, principalOf(request).user.id, request.body.id, type));
     },
+  });
+
+  const unifiedTags = ['Svc Unified Calendars'];
+  app.get('/v2/calendars/:calendar/event/:eventUid', {
+    config: { access: access.user('APPS_READ') },
+    schema: {
+      tags: unifiedTags,
+      summary: 'Get meeting details from calendar',
+      description:
+        'An event svc wrote into one of your Google calendars for a booking (`eventUid`: the booking reference\'s), read from Google now: times with their zone, attendees with their answers, conference entry points. 404 for an event of someone else\'s or one svc did not write.',
+      params: UnifiedEventParams,
+      response: { 200: Envelope(UnifiedEvent) },
+    },
+    handler: async (request) => ok(await getUnifiedEvent(ctx, principalOf(request).user.id, request.params.calendar, request.params.eventUid)),
+  });
+
+  app.patch('/v2/calendars/:calendar/events/:eventUid', {
+    config: { access: access.user('APPS_WRITE') },
+    schema: {
+      tags: unifiedTags,
+      summary: 'Update meeting details in calendar',
+      description:
+        'Changes the event in your Google calendar (Google sends no mail of it): title, description, start and end (a time without a zone keeps the event\'s), status, and attendees, which replace the list whole. The booking itself is not changed, and its next change writes the fields svc owns again.',
+      params: UnifiedEventParams,
+      body: UpdateUnifiedEventBody,
+      response: { 200: Envelope(UnifiedEvent) },
+    },
+    handler: async (request) => ok(await updateUnifiedEvent(ctx, principalOf(request).user.id, request.params.calendar, request.params.eventUid, request.body)),
   });
 
   app.put('/v2/destination-calendars', {

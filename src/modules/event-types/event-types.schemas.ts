@@ -1,5 +1,5 @@
 import { Type, type TSchema } from 'typebox';
-import { StringEnum } from '../../http/schema-types.js';
+import { Nullable, StringEnum } from '../../http/schema-types.js';
 import { Metadata } from '../users/users.schemas.js';
 import { BookingFieldInput, BookingFieldOutput } from './booking-fields.js';
 import {
@@ -68,7 +68,6 @@ export const UpdateEventTypeBody_2024_06_14 = Type.Object({
   ...OptionalFields,
 });
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Limits = Type.Object({ day: Type.Optional(Type.Integer()), week: Type.Optional(Type.Integer()), month: Type.Optional(Type.Integer()), year: Type.Optional(Type.Integer()) });
 const DisabledFlag = Type.Optional(Type.Literal(true));
 

@@ -1,9 +1,8 @@
 import { type TSchema, Type } from 'typebox';
-import { StringEnum } from '../../http/schema-types.js';
+import { Nullable, StringEnum } from '../../http/schema-types.js';
 import { SCOPES } from '../../http/scopes.js';
 import { MAX_REDIRECT_URIS } from './oauth-clients.service.js';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const OAuth2ClientIdParams = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 64, description: 'The OAuth 2.0 client id (`oa2_...`)' }) });
 

@@ -1,0 +1,1 @@
+CREATE INDEX "booking_calendar_events_user_event_idx" ON "booking_calendar_events" USING btree ("user_id","event_id");
