@@ -68,6 +68,20 @@ describe('unified calendar events (Google)', () => {
     const booker = event.attendees.find((attendee: any) => attendee.email === 'bea@example.com');
     assert.deepEqual(booker, { email: 'bea@example.com', name: 'Bea Booker', responseStatus: 'needsAction' });
     assert.match(event.description, /Manage this booking/);
+
+    // Conference entry points, when Google has them, are the locations (video and phone, with their codes).
+    google.editEvent(ACCOUNT, eventUid, {
+      conferenceData: {
+        entryPoints: [
+          { entryPointType: 'video', uri: 'https://meet.google.com/abc-defg-hij', label: 'meet.google.com/abc-defg-hij', meetingCode: 'abc-defg-hij' },
+          { entryPointType: 'phone', uri: 'tel:+1-555-0100', label: '+1 555-0100', pin: '123456', regionCode: 'US' },
+        ],
+      },
+    });
+    assert.deepEqual((await get(eventUid)).body.data.locations, [
+      { type: 'video', url: 'https://meet.google.com/abc-defg-hij', label: 'meet.google.com/abc-defg-hij', meetingCode: 'abc-defg-hij' },
+      { type: 'phone', url: 'tel:+1-555-0100', label: '+1 555-0100', pin: '123456', regionCode: 'US' },
+    ]);
   });
 
   test("another user's event, an unknown one, or another calendar app: 404, 404, 400", async () => {

@@ -76,7 +76,8 @@ async function eventContent(db: Db, record: BookingRecord, appUrl: string): Prom
   const organizerName = host.name || host.email;
   const location = placeOf(booking.location);
   // hideCalendarNotes: the booker's notes are left out of the event (the mail to hosts still has them).
-  const responses = context.hideCalendarNotes ? Object.fromEntries(Object.entries(booking.responses).filter(([slug]) => slug !== 'notes')) : booking.responses;
+  // Blanked rather than dropped, so a template's {notes} placeholder empties instead of showing as written.
+  const responses = context.hideCalendarNotes && 'notes' in booking.responses ? { ...booking.responses, notes: '' } : booking.responses;
   const values = {
     title: booking.title,
     eventTypeTitle: context.eventTypeTitle ?? booking.title,
