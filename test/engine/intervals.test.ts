@@ -21,10 +21,19 @@ test('normalize, subtract and intersect agree with set arithmetic', () => {
       assert.deepEqual(cells(a), cells(rawA));
       const diff = subtractIntervals(a, b);
       const both = intersectIntervals(a, b);
-      assert.ok(isNormalized(diff) || diff.length === 0);
+      // Normalized: no empty, inverted, overlapping or touching pieces (cells alone would not see them).
+      assert.ok(isNormalized(diff), `subtract: ${JSON.stringify(diff)}`);
+      assert.ok(isNormalized(both), `intersect: ${JSON.stringify(both)}`);
       assert.deepEqual(cells(diff), new Set([...cells(a)].filter((t) => !cells(b).has(t))));
       assert.deepEqual(cells(both), new Set([...cells(a)].filter((t) => cells(b).has(t))));
     }),
     { numRuns: 2000 },
   );
+});
+
+test('intersect: lists that only touch or do not meet have nothing in common', () => {
+  assert.deepEqual(intersectIntervals([[0, 10]], [[10, 20]]), []);
+  assert.deepEqual(intersectIntervals([[0, 10]], [[20, 30]]), []);
+  assert.deepEqual(intersectIntervals([[0, 10], [20, 30]], [[5, 25]]), [[5, 10], [20, 25]]);
+  assert.deepEqual(intersectIntervals([[0, 10], [20, 30]], [[0, 10], [20, 30]]), [[0, 10], [20, 30]]);
 });
