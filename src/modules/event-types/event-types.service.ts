@@ -3,7 +3,7 @@ import type { Database, Db } from '../../db/client.js';
 import { badRequest, DomainError, fieldRejected, invalidField, notFound } from '../../lib/errors.js';
 import { ownsEventType } from '../access/resource-policy.js';
 import { settleEmptiedInvites } from '../calendar-invites/calendar-invites.service.js';
-import { eventTypeDestinations, findNamedCalendars, setEventTypeDestination } from '../calendars/calendars.repository.js';
+import { setEventTypeDestination } from '../calendars/calendars.repository.js';
 import { assertOwnsSchedule } from '../schedules/schedules.service.js';
 import { defaultBookingFields, withGuestsHidden } from './booking-fields.js';
 import { assertEventTypeRules, NO_SEATS, type SeatOptions } from './event-type-limits.js';
@@ -17,6 +17,7 @@ import type {
   StoredBookingField,
   StoredLocation,
 } from './event-type-model.js';
+import { assertCalendarFieldsUsable, destinationSource, withDestinations } from './event-type-calendars.js';
 import { DEFAULT_SETTINGS } from './event-type-model.js';
 import { applyCalendarInvites, applySettings, type parseSettings } from './event-type-settings.js';
 import * as repo from './event-types.repository.js';
@@ -180,20 +181,6 @@ async function assertScheduleUsable(db: Db, userId: number, scheduleId: number):
   }
 }
 
-/**
- * The organizer address taken from the destination calendar is not built yet: refused by name rather
- * than ignored. A team event type's bookings are written to each host's own destination, so a
- * destination on the team's event type (one member's calendar) is refused there too.
- */
-export function assertCalendarFieldsUsable(changes: EventTypeChanges, kind: 'personal' | 'team'): void {
-  if (kind === 'team' && changes.destinationCalendar) {
-    throw invalidField('destinationCalendar', 'is not taken on a team event type: each host\'s bookings go to the destination they set with PUT /v2/destination-calendars', changes.destinationCalendar);
-  }
-  if (changes.settings.useDestinationCalendarEmail === true) {
-    throw invalidField('useDestinationCalendarEmail', 'is not supported yet: bookings are written with the organizer\'s own address', true);
-  }
-}
-
 /** Checks a personal event type's write; answers the calendar its destination names, if it names one. */
 async function checkWrite(db: Db, userId: number, changes: EventTypeChanges, eventTypeId?: number): Promise<number | null> {
   assertCalendarFieldsUsable(changes, 'personal');
@@ -203,20 +190,6 @@ async function checkWrite(db: Db, userId: number, changes: EventTypeChanges, eve
     throw fieldRejected('slug', 'event_type_slug_taken', 'User already has an event type with this slug.', changes.slug);
   }
   return changes.destinationCalendar ? destinationSource(db, userId, changes.destinationCalendar) : null;
-}
-
-async function destinationSource(db: Db, userId: number, named: { integration: string; externalId: string }): Promise<number> {
-  const calendars = await findNamedCalendars(db, userId, named.integration, named.externalId);
-  const writable = calendars.find((calendar) => !calendar.readOnly);
-  if (writable) return writable.id;
-  const why = calendars.length > 0 ? 'names a read-only calendar: svc cannot write bookings into it' : `names no connected ${named.integration} calendar of yours (GET /v2/calendars lists them)`;
-  throw invalidField('destinationCalendar', why, named);
-}
-
-/** Views of the caller's own event types, with the destination each names. */
-async function withDestinations(db: Db, views: EventTypeView[]): Promise<EventTypeView[]> {
-  const destinations = await eventTypeDestinations(db, views.map((view) => view.eventType.id));
-  return views.map((view) => ({ ...view, destinationCalendar: destinations.get(view.eventType.id) }));
 }
 
 /** Event-type writes change what their owner's slots are computed from. */

@@ -8,12 +8,12 @@ import type { CalendarInvites } from './event-type-model.js';
 import { type EventTypeRow, type EventTypeState, updateEventType } from './event-types.repository.js';
 import {
   applyChanges,
-  assertCalendarFieldsUsable,
   assertRules,
   type EventTypeChanges,
   initialState,
   stateOf,
 } from './event-types.service.js';
+import { assertCalendarFieldsUsable } from './event-type-calendars.js';
 import { childState, DEFAULT_PRIORITY, DEFAULT_WEIGHT, hostRow, syncChildren } from './team-event-type-members.js';
 import * as repo from './team-event-types.repository.js';
 import type { HostView, NewHost, TeamRow } from './team-event-types.repository.js';
