@@ -27,7 +27,8 @@ import {
   SelectedCalendarQuery,
 } from './calendars.schemas.js';
 import { isOAuthType } from './calendar-oauth.js';
-import { busyTimes, checkConnection, disconnect, listCalendars, saveCaldavAccount, saveIcsFeeds, setCalendarSelected, setDestinationCalendar } from './calendars.service.js';
+import { checkConnection, disconnect, listCalendars, saveCaldavAccount, saveIcsFeeds, setCalendarSelected, setDestinationCalendar } from './calendars.service.js';
+import { busyTimes } from './busy-times.service.js';
 import { oauthConnectUrl, saveOAuthCalendar } from './oauth-connect.service.js';
 import { UnifiedEvent, UnifiedEventParams, UpdateUnifiedEventBody } from './unified-events.schemas.js';
 import { getUnifiedEvent, updateUnifiedEvent } from './unified-events.service.js';
