@@ -73,8 +73,11 @@ export async function updateUnifiedEvent(deps: CalendarsDeps, userId: number, ca
   const opened = await openEvent(deps, userId, eventUid);
   const current = await opened.call(() => getGoogleEvent(opened.session, opened.calendarId, eventUid));
   const fields = googlePatchOf(update, current);
-  const instant = (side: 'start' | 'end') => Date.parse(String((fields[side] as { dateTime?: string } | undefined)?.dateTime ?? presentGoogleEvent(current, opened.zone)[side].time));
-  if ((fields.start || fields.end) && !(instant('end') > instant('start'))) throw invalidField('end', 'must be after start', update.end?.time ?? null);
+  if (fields.start || fields.end) {
+    const before = presentGoogleEvent(current, opened.zone);
+    const instant = (side: 'start' | 'end') => Date.parse((fields[side] as { dateTime?: string } | undefined)?.dateTime ?? before[side].time);
+    if (!(instant('end') > instant('start'))) throw invalidField('end', 'must be after start', update.end?.time ?? null);
+  }
   const changed = await opened.call(() => patchGoogleEventFields(opened.session, opened.calendarId, eventUid, fields));
   return presentGoogleEvent(changed, opened.zone);
 }
