@@ -315,6 +315,23 @@ describe('slot engine: seats', () => {
     assert.equal(findSlot(query({ seatsPerTimeSlot: 3, hosts: [host('UTC', seatHours, [short])] }), utc('2026-06-01T10:00Z')), null);
   });
 
+  test('a seated booking ending with a longer slot but starting before it is no seat to join either', () => {
+    // A 30-minute seated booking at 10:15 and the 45-minute slots of a 15-minute grid: 10:00-10:45 ends with it.
+    const q = query({ seatsPerTimeSlot: 3, duration: 45, slotInterval: 15, hosts: [host('UTC', seatHours, [seated(1, { start: utc('2026-06-01T10:15Z'), end: utc('2026-06-01T10:45Z') })])] });
+    assert.deepEqual(starts(q), ['2026-06-01T09:00Z', '2026-06-01T09:15Z', '2026-06-01T09:30Z', '2026-06-01T10:45Z', '2026-06-01T11:00Z', '2026-06-01T11:15Z']);
+    assert.equal(findSlot(q, utc('2026-06-01T10:00Z')), null);
+  });
+
+  test('only bookings and reservations of the event type are seats: calendar busy time at the same times blocks', () => {
+    const external: BusyBlock = { ...seated(1), source: 'calendar', bookingUid: undefined, seatsTaken: undefined };
+    assert.deepEqual(starts(query({ seatsPerTimeSlot: 3, hosts: [host('UTC', seatHours, [external])] })), ['2026-06-01T09:00Z', '2026-06-01T11:00Z']);
+  });
+
+  test('a query without an event type has no seats to join: a booking without one blocks', () => {
+    const orphan = seated(1, { eventTypeId: null });
+    assert.deepEqual(starts(query({ eventTypeId: null, seatsPerTimeSlot: 3, hosts: [host('UTC', seatHours, [orphan])] })), ['2026-06-01T09:00Z', '2026-06-01T11:00Z']);
+  });
+
   test('onlyShowFirstAvailableSlot skips a full first slot instead of emptying the day (reference #28081)', () => {
     const full = booking('2026-06-01T09:00Z', '2026-06-01T10:00Z', { eventTypeId: 7, seatsTaken: 2, bookingUid: 'full' });
     const q = query({ seatsPerTimeSlot: 2, onlyShowFirstAvailableSlot: true, hosts: [host('UTC', seatHours, [full])] });
@@ -355,6 +372,18 @@ describe('slot engine: several hosts', () => {
     assert.deepEqual(computeSlots(q).map((slot) => [iso(slot.start), slot.hostIds]), [
       ['2026-06-01T10:00Z', [1, 3]], ['2026-06-01T11:00Z', [1, 2, 3]], ['2026-06-01T12:00Z', [2, 3]],
     ]);
+  });
+
+  test('round-robin hosts without a group are one group beside the named ones: two of them free serve one group', () => {
+    const hours = [{ days: [1], startMinute: 540, endMinute: 660 }];
+    const q = query({
+      hosts: [
+        host('UTC', hours, [], { userId: 1, fixed: false, groupId: null }),
+        host('UTC', hours, [], { userId: 2, fixed: false }),
+        host('UTC', hours, [booking('2026-06-01T09:00Z', '2026-06-01T10:00Z')], { userId: 3, fixed: false, groupId: 'a' }),
+      ],
+    });
+    assert.deepEqual(computeSlots(q).map((slot) => [iso(slot.start), slot.hostIds]), [['2026-06-01T10:00Z', [1, 2, 3]]]);
   });
 
   test('a fixed host without a schedule makes nothing bookable', () => {
