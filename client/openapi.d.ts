@@ -6277,7 +6277,8 @@ export interface paths {
                                         locationOption: null;
                                     };
                                     credentialId: number;
-                                    delegationCredentialId: null;
+                                    /** @description The organization delegation credential the connection was made by (null: connected by its owner). */
+                                    delegationCredentialId: string | null;
                                     invalid: boolean;
                                     primary?: {
                                         externalId: string;
@@ -6287,7 +6288,8 @@ export interface paths {
                                         readOnly: boolean;
                                         isSelected: boolean;
                                         credentialId: number;
-                                        delegationCredentialId: null;
+                                        /** @description The organization delegation credential the connection was made by (null: connected by its owner). */
+                                        delegationCredentialId: string | null;
                                         /** @description svc: how the calendar’s busy time is kept. */
                                         sync: {
                                             lastSyncedAt: string | null;
@@ -6305,7 +6307,8 @@ export interface paths {
                                         readOnly: boolean;
                                         isSelected: boolean;
                                         credentialId: number;
-                                        delegationCredentialId: null;
+                                        /** @description The organization delegation credential the connection was made by (null: connected by its owner). */
+                                        delegationCredentialId: string | null;
                                         /** @description svc: how the calendar’s busy time is kept. */
                                         sync: {
                                             lastSyncedAt: string | null;
@@ -6324,7 +6327,8 @@ export interface paths {
                                     userId: number;
                                     eventTypeId: null;
                                     credentialId: number;
-                                    delegationCredentialId: null;
+                                    /** @description The organization delegation credential the connection was made by (null: connected by its owner). */
+                                    delegationCredentialId: string | null;
                                     name: string;
                                     primary: boolean;
                                     readOnly: boolean;
@@ -9700,6 +9704,634 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v2/organizations/{orgId}/delegation-credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save delegation credentials for your organization
+         * @description A Google Workspace service account with domain-wide delegation (its JSON key: client_email, client_id, private_key), or a Microsoft 365 app with the Calendars.ReadWrite application permission (tenant_id, client_id, and its client secret as private_key), for the members whose address is in `domain`. Saved disabled: enabling it (PATCH) connects those members' calendars. The key is stored sealed and never returned.
+         *
+         *     OAuth scope: `ORG_PROFILE_WRITE`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    orgId: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description `google` (Google Workspace) or `office365` (Microsoft 365). */
+                        workspacePlatformSlug: string;
+                        /** @description Members whose address is in this domain have their calendars read and written with the key. */
+                        domain: string;
+                        serviceAccountKey: {
+                            /** @description Google: the PEM private key. Microsoft: the app's client secret. Stored sealed, never returned. */
+                            private_key: string;
+                            client_id: string;
+                            /** @description Google: the service account's address. */
+                            client_email?: string;
+                            /** @description Microsoft: the directory (tenant) id. */
+                            tenant_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                id: string;
+                                enabled: boolean;
+                                domain: string;
+                                organizationId: number;
+                                workspacePlatform: {
+                                    name: string;
+                                    /** @enum {string} */
+                                    slug: "google" | "office365";
+                                };
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/delegation-credentials",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "workspacePlatformSlug is required; domain is required; serviceAccountKey is required",
+                         *         "details": {
+                         *           "reason": "validation_failed",
+                         *           "errors": [
+                         *             {
+                         *               "property": "workspacePlatformSlug",
+                         *               "constraints": {
+                         *                 "required": "workspacePlatformSlug is required"
+                         *               }
+                         *             },
+                         *             {
+                         *               "property": "domain",
+                         *               "constraints": {
+                         *                 "required": "domain is required"
+                         *               }
+                         *             },
+                         *             {
+                         *               "property": "serviceAccountKey",
+                         *               "constraints": {
+                         *                 "required": "serviceAccountKey is required"
+                         *               }
+                         *             }
+                         *           ]
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`, `invalid_client_secret`, `oauth_client_without_owner`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/delegation-credentials",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`, `not_an_organization`, `not_organization_member`, `insufficient_role`, `outside_oauth_client_organization`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/delegation-credentials",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "RolesGuard - user with id=8 does not have the minimum required role=ORG_ADMIN within organization with id=42.",
+                         *         "details": {
+                         *           "reason": "insufficient_role"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ConflictException`. The change collides with existing data: a duplicate, or time another booking already holds. `details.reason`: `duplicate_resource`, `delegation_credential_exists`. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/delegation-credentials",
+                         *       "error": {
+                         *         "code": "ConflictException",
+                         *         "message": "The organization already has a google delegation credential for acme.example: change it with PATCH",
+                         *         "details": {
+                         *           "reason": "delegation_credential_exists"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `PayloadTooLargeException`. The body is larger than SVC_BODY_LIMIT_BYTES (1 MiB by default). `details.reason`: `FST_ERR_CTP_BODY_TOO_LARGE`. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/delegation-credentials",
+                         *       "error": {
+                         *         "code": "PayloadTooLargeException",
+                         *         "message": "Request body is too large",
+                         *         "details": {
+                         *           "reason": "FST_ERR_CTP_BODY_TOO_LARGE"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnsupportedMediaTypeException`. The body is not `application/json`. `details.reason`: `FST_ERR_CTP_INVALID_MEDIA_TYPE`. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/delegation-credentials",
+                         *       "error": {
+                         *         "code": "UnsupportedMediaTypeException",
+                         *         "message": "Unsupported Media Type",
+                         *         "details": {
+                         *           "reason": "FST_ERR_CTP_INVALID_MEDIA_TYPE"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/delegation-credentials",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/delegation-credentials",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/delegation-credentials",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/organizations/{orgId}/delegation-credentials/{credentialId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update delegation credentials of your organization
+         * @description enabled: true first reads the calendars of a member of the domain with the key (you, when you are one); a key the workspace refuses answers 400 and changes nothing. Each accepted member of the domain then gets a connection (GET /v2/calendars shows it with this delegationCredentialId) with their primary calendar selected. enabled: false removes those connections. A new serviceAccountKey replaces the key everywhere.
+         *
+         *     OAuth scope: `ORG_PROFILE_WRITE`.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    orgId: number;
+                    credentialId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description true: the key is tried for a member of the domain, then their calendars are connected. false: those connections are removed. */
+                        enabled?: boolean;
+                        serviceAccountKey?: {
+                            /** @description Google: the PEM private key. Microsoft: the app's client secret. Stored sealed, never returned. */
+                            private_key: string;
+                            client_id: string;
+                            /** @description Google: the service account's address. */
+                            client_email?: string;
+                            /** @description Microsoft: the directory (tenant) id. */
+                            tenant_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                id: string;
+                                enabled: boolean;
+                                domain: string;
+                                organizationId: number;
+                                workspacePlatform: {
+                                    name: string;
+                                    /** @enum {string} */
+                                    slug: "google" | "office365";
+                                };
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `delegation_credential_not_working`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/delegation-credentials/42",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "enabled must be boolean",
+                         *         "details": {
+                         *           "reason": "validation_failed",
+                         *           "errors": [
+                         *             {
+                         *               "property": "enabled",
+                         *               "value": "yes",
+                         *               "constraints": {
+                         *                 "type": "enabled must be boolean"
+                         *               }
+                         *             }
+                         *           ]
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`, `invalid_client_secret`, `oauth_client_without_owner`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/delegation-credentials/42",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`, `not_an_organization`, `not_organization_member`, `insufficient_role`, `outside_oauth_client_organization`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/delegation-credentials/42",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "RolesGuard - user with id=8 does not have the minimum required role=ORG_ADMIN within organization with id=42.",
+                         *         "details": {
+                         *           "reason": "insufficient_role"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `delegation_credential_not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/delegation-credentials/42",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "Delegation credential with id 3f1c2a9e-8d7b-4c6a-9e5f-1a2b3c4d5e6f not found",
+                         *         "details": {
+                         *           "reason": "delegation_credential_not_found"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `PayloadTooLargeException`. The body is larger than SVC_BODY_LIMIT_BYTES (1 MiB by default). `details.reason`: `FST_ERR_CTP_BODY_TOO_LARGE`. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/delegation-credentials/42",
+                         *       "error": {
+                         *         "code": "PayloadTooLargeException",
+                         *         "message": "Request body is too large",
+                         *         "details": {
+                         *           "reason": "FST_ERR_CTP_BODY_TOO_LARGE"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnsupportedMediaTypeException`. The body is not `application/json`. `details.reason`: `FST_ERR_CTP_INVALID_MEDIA_TYPE`. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/delegation-credentials/42",
+                         *       "error": {
+                         *         "code": "UnsupportedMediaTypeException",
+                         *         "message": "Unsupported Media Type",
+                         *         "details": {
+                         *           "reason": "FST_ERR_CTP_INVALID_MEDIA_TYPE"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/delegation-credentials/42",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/delegation-credentials/42",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/delegation-credentials/42",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/v2/bookings": {

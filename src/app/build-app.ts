@@ -24,6 +24,7 @@ import { registerMeRoutes } from '../modules/me/me.routes.js';
 import { registerScheduleRoutes } from '../modules/schedules/schedules.routes.js';
 import { registerSlotRoutes } from '../modules/slots/slots.routes.js';
 import { registerCalendarRoutes } from '../modules/calendars/calendars.routes.js';
+import { registerDelegationCredentialRoutes } from '../modules/calendars/delegation-credentials.routes.js';
 import { registerOrganizationAdminRoutes } from '../modules/organizations/organizations-admin.routes.js';
 import { registerOrganizationTeamsRoutes } from '../modules/organizations/org-teams.routes.js';
 import { registerOrganizationMembershipRoutes } from '../modules/organizations/org-memberships.routes.js';
@@ -145,6 +146,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerEventTypeRoutes(app, ctx);
   registerSlotRoutes(app, ctx);
   registerCalendarRoutes(app, ctx);
+  registerDelegationCredentialRoutes(app, ctx);
   registerBookingRoutes(app, ctx);
   registerWebhookRoutes(app, ctx);
   registerWebhookDeliveryRoutes(app, ctx);

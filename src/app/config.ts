@@ -55,6 +55,8 @@ export interface CalendarsConfig {
   google: OAuthAppConfig | null;
   /** svc's app at Microsoft (SVC_MICROSOFT_CLIENT_ID / _SECRET); null: Outlook calendars cannot be connected. */
   microsoft: OAuthAppConfig | null;
+  /** Where each provider answers, with or without an app of svc's (organizations' delegation credentials bring their own). */
+  endpoints: { google: OAuthAppConfig['endpoints']; microsoft: OAuthAppConfig['endpoints'] };
 }
 
 /** An OAuth app registered with a calendar provider, and where the provider answers (overridable for local servers). */
@@ -138,6 +140,10 @@ function oauthApp(env: NodeJS.ProcessEnv, provider: 'GOOGLE' | 'MICROSOFT', defa
   const clientSecret = env[`SVC_${provider}_CLIENT_SECRET`];
   if (!clientId && !clientSecret) return null;
   if (!clientId || !clientSecret) throw new ConfigError(`SVC_${provider}_CLIENT_ID and SVC_${provider}_CLIENT_SECRET go together: set both or neither`);
+  return { clientId, clientSecret, endpoints: providerEndpoints(env, provider, defaults) };
+}
+
+function providerEndpoints(env: NodeJS.ProcessEnv, provider: 'GOOGLE' | 'MICROSOFT', defaults: OAuthAppConfig['endpoints']): OAuthAppConfig['endpoints'] {
   const url = (name: string, fallback: string) => {
     const value = env[`SVC_${provider}_${name}`] || fallback;
     try {
@@ -146,7 +152,7 @@ function oauthApp(env: NodeJS.ProcessEnv, provider: 'GOOGLE' | 'MICROSOFT', defa
       throw new ConfigError(`SVC_${provider}_${name} must be a URL, not "${value}"`);
     }
   };
-  return { clientId, clientSecret, endpoints: { authorize: url('AUTHORIZE_URL', defaults.authorize), token: url('TOKEN_URL', defaults.token), api: url('API_URL', defaults.api) } };
+  return { authorize: url('AUTHORIZE_URL', defaults.authorize), token: url('TOKEN_URL', defaults.token), api: url('API_URL', defaults.api) };
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
@@ -190,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxResponseBytes: int(env, 'SVC_CALENDAR_MAX_RESPONSE_BYTES', 20 * 1024 * 1024, 1024),
     google: oauthApp(env, 'GOOGLE', GOOGLE_ENDPOINTS),
     microsoft: oauthApp(env, 'MICROSOFT', MICROSOFT_ENDPOINTS),
+    endpoints: { google: providerEndpoints(env, 'GOOGLE', GOOGLE_ENDPOINTS), microsoft: providerEndpoints(env, 'MICROSOFT', MICROSOFT_ENDPOINTS) },
   };
   const jobs: JobsConfig = {
     retryBaseMs: int(env, 'SVC_JOB_RETRY_BASE_MS', 10_000, 1),

@@ -80,6 +80,13 @@ export interface OAuthSession {
   fetch: typeof fetch;
   /** The clock (tests move it). */
   now(): number;
+  /**
+   * A service account's session (an organization's delegation credential): no refresh token, new tokens
+   * are granted again instead of refreshed.
+   */
+  renew?: (() => Promise<OAuthTokens>) | undefined;
+  /** Graph with an app-only token: the mailbox acted for (`/users/{mailbox}` where a user's own token says `/me`). */
+  mailbox?: string | undefined;
 }
 
 /** One provider event as busy time: `key` is the provider's id of the event (or of the occurrence). */

@@ -9,6 +9,7 @@ import { MEETING_JOB, runMeetingJob } from '../modules/webhooks/webhook-meetings
 import { CALENDAR_WRITE_JOB, writeCalendarEvents } from '../modules/calendars/calendar-events.js';
 import { calendarReaders, calendarWriters } from '../modules/calendars/calendar-oauth.js';
 import { CALENDAR_SWEEP_JOB, CALENDAR_SYNC_JOB, calendarSweep, sweepDueCalendars, syncCalendarSource } from '../modules/calendars/calendar-sync.js';
+import { DELEGATION_PROVISION_JOB, provisionDelegatedCalendars, queueDelegationProvisioning } from '../modules/calendars/delegation-credentials.service.js';
 import { HOUSEKEEPING, runHousekeeping } from './housekeeping.js';
 import { JobRegistry } from './runner.js';
 
@@ -33,7 +34,14 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
       [WEBHOOK_DELIVERY_JOB, deliver],
       [MEETING_JOB, (payload) => runMeetingJob(database, bookingWebhooks, payload)],
       [MAIL_SEND_JOB, mail.handler],
-      [CALENDAR_SWEEP_JOB, async () => void (await sweepDueCalendars(database, new Date()))],
+      [
+        CALENDAR_SWEEP_JOB,
+        async () => {
+          await sweepDueCalendars(database, new Date());
+          await queueDelegationProvisioning({ database }, new Date());
+        },
+      ],
+      [DELEGATION_PROVISION_JOB, async (payload: { credentialId: string }) => void (await provisionDelegatedCalendars(calendarSync, payload.credentialId))],
       [CALENDAR_SYNC_JOB, async (payload: { sourceId: number }) => void (await syncCalendarSource(calendarSync, payload.sourceId, Date.now()))],
       [CALENDAR_WRITE_JOB, (payload: { icsUid: string }) => writeCalendarEvents(calendarWrites, payload.icsUid)],
     ],

@@ -238,6 +238,8 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'GET /v2/organizations/:orgId/users/:userId/schedules/:scheduleId': 'orgAdmin',
   'PATCH /v2/organizations/:orgId/users/:userId/schedules/:scheduleId': 'orgAdmin',
   'DELETE /v2/organizations/:orgId/users/:userId/schedules/:scheduleId': 'orgAdmin',
+  'POST /v2/organizations/:orgId/delegation-credentials': 'orgAdmin',
+  'PATCH /v2/organizations/:orgId/delegation-credentials/:credentialId': 'orgAdmin',
   'GET /v2/organizations/:orgId/webhooks': 'orgAdmin',
   'POST /v2/organizations/:orgId/webhooks': 'orgAdmin',
   'GET /v2/organizations/:orgId/webhooks/:webhookId': 'orgAdmin',
@@ -414,7 +416,7 @@ describe('authorization matrix: every route x every caller x own and other tenan
     const clientWebhook = (clientId: string, key: string) => send('POST', `/v2/oauth-clients/${clientId}/webhooks`, key, { subscriberUrl: `https://example.com/client-${clientId}`, active: true, triggers: ['BOOKING_CREATED'] });
     const [clientWebhookA, clientWebhookB] = [await clientWebhook(clientA.clientId, a.owner.apiKey), await clientWebhook(clientB.clientId, b.owner.apiKey)];
 
-    const personal = { scheduleId: schedule.body.data.id, eventTypeId: eventType.id, bookingUid: booking.uid, uid: MISSING, eventUid: MISSING, deliveryId: MISSING, membershipId: MISSING, id: MISSING, roleId: 'no-such-role', permission: 'role.read', webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id, linkId: 'no-such-link' };
+    const personal = { scheduleId: schedule.body.data.id, eventTypeId: eventType.id, bookingUid: booking.uid, uid: MISSING, eventUid: MISSING, deliveryId: MISSING, membershipId: MISSING, id: MISSING, roleId: 'no-such-role', permission: 'role.read', webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id, linkId: 'no-such-link', credentialId: 'no-such-credential' };
     // userId: a user the organization created who is in its team (teamMember in T; U's owner in U).
     await markCreatedByOrganization(api, users.teamMember.user.id, orgA);
     await markCreatedByOrganization(api, b.owner.user.id, b.organization.id);

@@ -9,7 +9,7 @@
 // (ical.js) in the event's zone. Errors use Google's JSON error body. Tests act as the user in
 // Google's UI through the helpers (addEvent, editEvent, removeEvent) and switch failures on with
 // failNext.
-import { randomBytes } from 'node:crypto';
+import { createPublicKey, randomBytes, verify } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import ICAL from 'ical.js';
@@ -151,6 +151,8 @@ export class FakeGoogle {
   private syncTokens = new Map<string, { calendarId: string; since: number }>();
   private pages = new Map<string, Page>();
   private failures: { failure: Failure; on: 'api' | 'token' }[] = [];
+  /** Service accounts a workspace admin authorized for domain-wide delegation: client_email -> key and domain. */
+  private serviceAccounts = new Map<string, { publicKeyPem: string; clientId: string; domain: string; scopes: string[] }>();
 
   constructor(readonly options: FakeGoogleOptions) {
     this.server = http.createServer((req, res) => void this.handle(req, res));
@@ -177,6 +179,14 @@ export class FakeGoogle {
   addAccount(email: string, timeZone = 'UTC'): void {
     this.calendars.set(email, { id: email, summary: email, timeZone, owner: email, events: new Map() });
     this.accounts.set(email, { email, list: [{ calendarId: email, accessRole: 'owner', primary: true }] });
+  }
+
+  /**
+   * A service account (its public key) the workspace of `domain` authorized for domain-wide delegation
+   * with `scopes` (the admin console's client id and OAuth scopes).
+   */
+  authorizeServiceAccount(account: { clientEmail: string; clientId: string; publicKeyPem: string; domain: string; scopes?: string[] }): void {
+    this.serviceAccounts.set(account.clientEmail, { publicKeyPem: account.publicKeyPem, clientId: account.clientId, domain: account.domain, scopes: account.scopes ?? [SCOPE_EVENTS, SCOPE_READONLY] });
   }
 
   /** A calendar in the account's list: its own (owner) or one shared with it. */
@@ -308,13 +318,14 @@ export class FakeGoogle {
       res.writeHead(failure.status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ error: failure.reason ?? 'internal_failure' }));
       return;
     }
-    if (grant.client_id !== this.options.clientId || grant.client_secret !== this.options.clientSecret) return fail(401, 'invalid_client', 'Unauthorized');
     const lifetime = this.options.accessTokenLifetimeSeconds ?? 3599;
     const issue = (email: string, scope: string) => {
       const accessToken = token('ya29.');
       this.accessTokens.set(accessToken, { email, scope, expiresAt: Date.now() + lifetime * 1000 });
       return { access_token: accessToken, expires_in: lifetime, scope, token_type: 'Bearer' };
     };
+    if (grant.grant_type === 'urn:ietf:params:oauth:grant-type:jwt-bearer') return this.serviceAccountGrant(grant.assertion ?? '', res, issue);
+    if (grant.client_id !== this.options.clientId || grant.client_secret !== this.options.clientSecret) return fail(401, 'invalid_client', 'Unauthorized');
     if (grant.grant_type === 'authorization_code') {
       const code = this.codes.get(grant.code ?? '');
       if (!code || code.used || code.redirectUri !== grant.redirect_uri) return fail(400, 'invalid_grant', 'Bad Request');
@@ -340,6 +351,35 @@ export class FakeGoogle {
       return json(res, 200, answer);
     }
     fail(400, 'unsupported_grant_type', 'Invalid grant_type');
+  }
+
+  /** RFC 7523 as Google checks it: signature by the account's key, audience, lifetime, and the workspace's authorization of the subject's domain. */
+  private serviceAccountGrant(assertion: string, res: http.ServerResponse, issue: (email: string, scope: string) => Record<string, unknown>): void {
+    const fail = (status: number, error: string, description: string) => json(res, status, { error, error_description: description });
+    const [header, claimsPart, signature] = assertion.split('.');
+    if (!header || !claimsPart || !signature) return fail(400, 'invalid_grant', 'Invalid JWT: Token must be a short-lived token and in a reasonable timeframe');
+    let claims: { iss?: string; sub?: string; scope?: string; aud?: string; iat?: number; exp?: number };
+    try {
+      claims = JSON.parse(Buffer.from(claimsPart, 'base64url').toString('utf8'));
+    } catch {
+      return fail(400, 'invalid_grant', 'Invalid JWT payload');
+    }
+    const account = this.serviceAccounts.get(claims.iss ?? '');
+    if (!account) return fail(400, 'invalid_grant', 'Invalid grant: account not found');
+    if (!verify('RSA-SHA256', Buffer.from(`${header}.${claimsPart}`), createPublicKey(account.publicKeyPem), Buffer.from(signature, 'base64url'))) {
+      return fail(400, 'invalid_grant', 'Invalid JWT Signature.');
+    }
+    const nowSeconds = Date.now() / 1000;
+    if (claims.aud !== `${this.url}/token` || !claims.iat || !claims.exp || claims.exp <= nowSeconds || claims.exp - claims.iat > 3600) {
+      return fail(400, 'invalid_grant', 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.');
+    }
+    const scopes = (claims.scope ?? '').split(' ').filter(Boolean);
+    const subject = claims.sub ?? '';
+    if (!subject.toLowerCase().endsWith(`@${account.domain}`) || scopes.length === 0 || !scopes.every((scope) => account.scopes.includes(scope))) {
+      return fail(401, 'unauthorized_client', 'Client is unauthorized to retrieve access tokens using this method, or client not authorized for any of the scopes requested.');
+    }
+    if (!this.accounts.has(subject)) return fail(400, 'invalid_grant', 'Invalid email or User ID');
+    json(res, 200, issue(subject, scopes.join(' ')));
   }
 
   private authenticate(header: string | undefined): Caller {

@@ -24,6 +24,12 @@ export interface FakeMicrosoftOptions {
   pageSize?: number;
   user?: { mail: string | null; userPrincipalName: string; displayName?: string };
   keepOldRefreshTokens?: boolean;
+  /**
+   * An app registered in the organization's tenant with application permissions: the client credentials
+   * grant at /login/{tenantId}/oauth2/v2.0/token gives app-only tokens, which reach the mailbox at
+   * /users/{mail or userPrincipalName} (and not at /me, as Graph answers app-only tokens).
+   */
+  tenantApp?: { tenantId: string; clientId: string; clientSecret: string };
 }
 
 /** An event as the user would make it in Outlook (helpers below), in absolute time. */
@@ -184,7 +190,7 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
   const now = () => Date.now() + clockOffset;
   let seq = 0;
   const codes = new Map<string, { redirectUri: string; scope: string; used: boolean }>();
-  const accessTokens = new Map<string, { expiresAt: number }>();
+  const accessTokens = new Map<string, { expiresAt: number; appOnly?: boolean }>();
   const refreshTokens = new Map<string, { active: boolean; scope: string }>();
   const calendars: FakeCalendar[] = [];
   const events = new Map<string, StoredEvent>();
@@ -221,6 +227,7 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
     const raw = await readBody(req);
     if (url.pathname === `${LOGIN_PREFIX}/authorize` && req.method === 'GET') return authorize(url, res);
     if (url.pathname === `${LOGIN_PREFIX}/token` && req.method === 'POST') return token(req, raw, res);
+    if (options.tenantApp && url.pathname === `/login/${options.tenantApp.tenantId}/oauth2/v2.0/token` && req.method === 'POST') return appToken(raw, res);
     if (url.pathname.startsWith(`${GRAPH_PREFIX}/v1.0/`)) return graph(req, url, raw, res);
     sendJson(res, 404, graphErrorBody('ResourceNotFound', 'Resource not found.'));
   }
@@ -336,6 +343,24 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
     sendJson(res, 200, answer);
   }
 
+  function appToken(raw: string, res: http.ServerResponse): void {
+    const app = options.tenantApp!;
+    const form = new URLSearchParams(raw);
+    const grant = form.get('grant_type') ?? '';
+    tokenGrants.push(grant);
+    if (grant !== 'client_credentials') return sendJson(res, 400, tokenErrorBody('unsupported_grant_type', `AADSTS70003: The app requested an unsupported grant type '${grant}'.`, 70003));
+    if (form.get('client_id') !== app.clientId) {
+      return sendJson(res, 400, tokenErrorBody('unauthorized_client', `AADSTS700016: Application with identifier '${form.get('client_id')}' was not found in the directory.`, 700016));
+    }
+    if (form.get('client_secret') !== app.clientSecret) return sendJson(res, 401, tokenErrorBody('invalid_client', 'AADSTS7000215: Invalid client secret provided.', 7000215));
+    if (form.get('scope') !== 'https://graph.microsoft.com/.default') {
+      return sendJson(res, 400, tokenErrorBody('invalid_scope', 'AADSTS1002012: The provided value for scope is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier.', 1002012));
+    }
+    const accessToken = `eyJ0eXAiOiJKV1Qi.app.${random(48)}`;
+    accessTokens.set(accessToken, { expiresAt: now() + lifetime * 1000, appOnly: true });
+    sendJson(res, 200, { token_type: 'Bearer', expires_in: lifetime, ext_expires_in: lifetime, access_token: accessToken });
+  }
+
   // -------------------------------------------------------------------------------------------------
   // Microsoft Graph
 
@@ -365,13 +390,25 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
           { 'www-authenticate': bearerChallenge() },
         );
       }
-      const answer = route(req.method ?? 'GET', path, url, json, prefer);
+      const answer = route(req.method ?? 'GET', mailboxPath(path, known.appOnly === true), url, json, prefer);
       if (failure) return sendFailure(res, failure);
       sendJson(res, answer.status, answer.body);
     } catch (error) {
       if (!(error instanceof GraphError)) throw error;
       sendJson(res, error.status, graphErrorBody(error.code, error.message), error.headers);
     }
+  }
+
+  /** `/v1.0/users/{address}/...` of the mailbox's user is its `/me/...`; app-only tokens have no `/me`. */
+  function mailboxPath(path: string, appOnly: boolean): string {
+    const match = /^\/v1\.0\/users\/([^/?]+)(.*)$/.exec(path);
+    if (!match) {
+      if (appOnly && /^\/v1\.0\/me(\/|$)/.test(path)) throw new GraphError(400, 'BadRequest', '/me request is only valid with delegated authentication flow.');
+      return path;
+    }
+    const address = decodeURIComponent(match[1]!).toLowerCase();
+    if (address !== user.userPrincipalName.toLowerCase() && address !== user.mail?.toLowerCase()) throw new GraphError(404, 'ErrorInvalidUser', `The requested user '${address}' is invalid.`);
+    return `/v1.0/me${match[2]}`;
   }
 
   function route(method: string, path: string, url: URL, json: unknown, prefer: string | null): { status: number; body: unknown } {

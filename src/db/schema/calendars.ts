@@ -5,6 +5,7 @@ import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp
 import { createdAt, updatedAt } from './columns.js';
 import { bookings } from './bookings.js';
 import { eventTypes } from './scheduling.js';
+import { teams } from './teams.js';
 import { users } from './users.js';
 
 /** The reference's credential types (`type`) and app ids (`appId`) of calendar connections. */
@@ -29,10 +30,41 @@ export const calendarConnections = pgTable(
     invalid: boolean('invalid').notNull().default(false),
     /** When the owner was mailed that the connection is broken (once per breakage). */
     ownerToldAt: timestamp('owner_told_at', { withTimezone: true }),
+    /** Made for an organization member by its delegation credential (read with the organization's key, not the member's consent page). */
+    delegationCredentialId: text('delegation_credential_id').references(() => delegationCredentials.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('calendar_connections_user_id_idx').on(t.userId)],
+  (t) => [
+    index('calendar_connections_user_id_idx').on(t.userId),
+    uniqueIndex('calendar_connections_delegation_user_idx').on(t.delegationCredentialId, t.userId).where(sql`${t.delegationCredentialId} is not null`),
+  ],
+);
+
+/** The reference's workspace platforms: where an organization's service account lives. */
+export type WorkspacePlatformSlug = 'google' | 'office365';
+
+/**
+ * An organization's delegation credential: a Google Workspace service account with domain-wide
+ * delegation, or a Microsoft 365 app with application permissions, that reads and writes the calendars
+ * of the organization's members whose address is in `domain`. The key is sealed, never returned.
+ */
+export const delegationCredentials = pgTable(
+  'delegation_credentials',
+  {
+    id: text('id').primaryKey(),
+    organizationId: integer('organization_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    workspacePlatform: text('workspace_platform').$type<WorkspacePlatformSlug>().notNull(),
+    /** Lower case, without '@'. */
+    domain: text('domain').notNull(),
+    enabled: boolean('enabled').notNull().default(false),
+    keySealed: text('key_sealed').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('delegation_credentials_org_platform_domain_idx').on(t.organizationId, t.workspacePlatform, t.domain)],
 );
 
 /** Sync bookkeeping a provider hands back: ETag and Last-Modified of a feed; sync token and ctag of CalDAV. */

@@ -33,7 +33,7 @@ async function refresh(session: OAuthSession): Promise<OAuthTokens> {
   let pending = refreshing.get(session);
   if (!pending) {
     pending = (async () => {
-      const tokens = await refreshTokens(session.client, session.tokens, session.fetch, session.now());
+      const tokens = session.renew ? await session.renew() : await refreshTokens(session.client, session.tokens, session.fetch, session.now());
       await session.onTokens(tokens);
       session.tokens = tokens;
       return tokens;

@@ -60,7 +60,7 @@ function stringField(record: Record<string, unknown>, name: string): string | nu
   return typeof value === 'string' && value.length > 0 ? value : null;
 }
 
-function tokensOf(answer: Record<string, unknown>, refreshToken: string, now: number, what: string): OAuthTokens {
+export function tokensOf(answer: Record<string, unknown>, refreshToken: string, now: number, what: string): OAuthTokens {
   const accessToken = stringField(answer, 'access_token');
   const expiresIn = typeof answer.expires_in === 'string' ? Number(answer.expires_in) : answer.expires_in;
   if (!accessToken || typeof expiresIn !== 'number' || !Number.isFinite(expiresIn) || expiresIn <= 0) {
@@ -75,19 +75,18 @@ function tokensOf(answer: Record<string, unknown>, refreshToken: string, now: nu
  * revoked) and invalid_client say the credentials are refused. Nothing sent or received is echoed:
  * codes, tokens and the client secret never reach a message.
  */
-async function tokenRequest(
-  client: OAuthClient,
-  fetchImpl: typeof fetch,
-  what: string,
-  grant: Record<string, string>,
-  secrets: string[] = [],
-): Promise<Record<string, unknown>> {
-  const hidden = [client.clientSecret, ...secrets];
-  const form = new URLSearchParams({ ...grant, client_id: client.clientId, client_secret: client.clientSecret });
+function tokenRequest(client: OAuthClient, fetchImpl: typeof fetch, what: string, grant: Record<string, string>, secrets: string[] = []): Promise<Record<string, unknown>> {
+  const form = { ...grant, client_id: client.clientId, client_secret: client.clientSecret };
+  return postTokenForm(client.endpoints.token, fetchImpl, what, form, [client.clientSecret, ...secrets]);
+}
+
+/** POST of a form to Google's token endpoint; its answer's JSON object, or the failure it stands for. */
+export async function postTokenForm(tokenUrl: string, fetchImpl: typeof fetch, what: string, fields: Record<string, string>, hidden: string[]): Promise<Record<string, unknown>> {
+  const form = new URLSearchParams(fields);
   let response: Response;
   let text: string;
   try {
-    response = await fetchImpl(client.endpoints.token, {
+    response = await fetchImpl(tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: form.toString(),

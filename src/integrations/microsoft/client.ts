@@ -26,6 +26,7 @@ export interface GraphRequest {
 
 /** The Graph v1.0 URL of `path` (which starts with "/"). */
 export function apiUrl(session: OAuthSession, path: string): string {
+  if (session.mailbox && /^\/me(?=[/?]|$)/.test(path)) return `${apiBase(session)}/users/${encodeURIComponent(session.mailbox)}${path.slice(3)}`;
   return `${apiBase(session)}${path}`;
 }
 
@@ -61,7 +62,7 @@ async function refreshSession(session: OAuthSession, staleAccessToken: string): 
   let running = refreshing.get(session);
   if (!running) {
     running = (async () => {
-      const tokens = await refreshTokens(session.client, session.tokens.refreshToken, session.fetch, session.now());
+      const tokens = session.renew ? await session.renew() : await refreshTokens(session.client, session.tokens.refreshToken, session.fetch, session.now());
       session.tokens = tokens;
       await session.onTokens(tokens);
     })().finally(() => refreshing.delete(session));

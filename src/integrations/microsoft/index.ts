@@ -21,3 +21,4 @@ export const microsoftCalendar: OAuthCalendarAdapter = {
 
 export { transactionIdOf, uidOfTransactionId } from './calendar.js';
 export { MICROSOFT_ENDPOINTS, MICROSOFT_SCOPES, refreshTokens } from './oauth.js';
+export { appOnlyTokens, tenantTokenUrl } from './oauth.js';

@@ -65,7 +65,7 @@ export function refreshTokens(client: OAuthClient, refreshToken: string, fetchIm
  */
 const REFUSALS = new Set(['invalid_grant', 'interaction_required', 'consent_required', 'login_required', 'invalid_client', 'unauthorized_client']);
 
-async function tokenRequest(
+function tokenRequest(
   client: OAuthClient,
   grant: Record<string, string>,
   fetchImpl: typeof fetch,
@@ -74,12 +74,43 @@ async function tokenRequest(
   previousRefreshToken: string | null,
   grantSecrets: string[],
 ): Promise<OAuthTokens> {
-  const secrets = [client.clientSecret, ...grantSecrets];
-  const form = new URLSearchParams({ client_id: client.clientId, client_secret: client.clientSecret, scope: MICROSOFT_SCOPES, ...grant });
+  const form = { client_id: client.clientId, client_secret: client.clientSecret, scope: MICROSOFT_SCOPES, ...grant };
+  return postTokenForm(client.endpoints.token, form, fetchImpl, now, what, previousRefreshToken, [client.clientSecret, ...grantSecrets]);
+}
+
+/**
+ * An app-only token (the client credentials grant) of an app registered in an organization's tenant
+ * with application permissions (Calendars.ReadWrite): it reads and writes the tenant's mailboxes at
+ * `/users/{address}`. `tokenUrl` is the tenant's token endpoint. No refresh token: the grant is simply
+ * asked again.
+ */
+export function appOnlyTokens(app: { clientId: string; clientSecret: string }, tokenUrl: string, fetchImpl: typeof fetch, now: number): Promise<OAuthTokens> {
+  const form = { client_id: app.clientId, client_secret: app.clientSecret, scope: 'https://graph.microsoft.com/.default', grant_type: 'client_credentials' };
+  return postTokenForm(tokenUrl, form, fetchImpl, now, 'granting an app-only token', '', [app.clientSecret]);
+}
+
+/** The token endpoint of one tenant: the configured endpoint's `common` (or `organizations`) segment replaced. */
+export function tenantTokenUrl(tokenUrl: string, tenantId: string): string {
+  const url = new URL(tokenUrl);
+  url.pathname = url.pathname.replace(/\/(common|organizations|consumers)(?=\/oauth2\/)/, `/${encodeURIComponent(tenantId)}`);
+  return url.href;
+}
+
+/** `previousRefreshToken` '': none is expected (app-only grants); null: one must come. */
+async function postTokenForm(
+  tokenUrl: string,
+  fields: Record<string, string>,
+  fetchImpl: typeof fetch,
+  now: number,
+  what: string,
+  previousRefreshToken: string | null,
+  secrets: string[],
+): Promise<OAuthTokens> {
+  const form = new URLSearchParams(fields);
   let response: Response;
   let text: string;
   try {
-    response = await fetchImpl(client.endpoints.token, {
+    response = await fetchImpl(tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: form.toString(),
@@ -102,7 +133,7 @@ async function tokenRequest(
     throw providerError('invalid_data', `${what}: the token endpoint's answer lacks a bearer access_token with expires_in`, [...secrets, ...(accessToken ? [accessToken] : [])]);
   }
   const refreshToken = stringField(body, 'refresh_token') || previousRefreshToken;
-  if (!refreshToken) {
+  if (refreshToken === null) {
     throw providerError('invalid_data', `${what}: no refresh_token in the answer (offline_access not granted?)`, [...secrets, accessToken]);
   }
   return { accessToken, refreshToken, expiresAt: now + expiresIn * 1000, scope: stringField(body, 'scope') };

@@ -1,10 +1,10 @@
 // Google and Microsoft calendars: connected through OAuth (a consent page, a callback with a code),
 // read and written through their adapters with tokens refreshed as they expire.
 import type { CalendarsConfig, OAuthAppConfig } from '../../app/config.js';
-import type { CalendarConnectionType } from '../../db/schema.js';
+import type { CalendarConnectionType, WorkspacePlatformSlug } from '../../db/schema.js';
 import { CalendarProviderError, type OAuthCalendarAdapter, type OAuthClient, type OAuthSession, type OAuthTokens } from '../../integrations/calendar-types.js';
-import { googleCalendar } from '../../integrations/google/index.js';
-import { microsoftCalendar } from '../../integrations/microsoft/index.js';
+import { googleCalendar, type GoogleServiceAccountKey, serviceAccountTokens } from '../../integrations/google/index.js';
+import { appOnlyTokens, microsoftCalendar, tenantTokenUrl } from '../../integrations/microsoft/index.js';
 import { outboundFetch, type OutboundPolicy } from '../../integrations/outbound-fetch.js';
 import { CALENDAR_READERS } from './calendar-providers.js';
 import type { CalendarReader, CalendarReaders } from './calendar-readers.js';
@@ -22,10 +22,42 @@ export const OAUTH_PATH_NAMES: Record<OAuthConnectionType, string> = { google_ca
 
 export const isOAuthType = (type: CalendarConnectionType): type is OAuthConnectionType => type in OAUTH_ADAPTERS;
 
+/** A Microsoft 365 app registered in the organization's tenant (its client secret in `private_key`, as the reference names it). */
+export interface MicrosoftAppKey {
+  private_key: string;
+  tenant_id: string;
+  client_id: string;
+}
+
+export type ServiceAccountKey = GoogleServiceAccountKey | MicrosoftAppKey;
+
+/** A connection made by an organization's delegation credential: its key, copied (sealed) into each connection. */
+export interface DelegatedGrant {
+  credentialId: string;
+  platform: WorkspacePlatformSlug;
+  key: ServiceAccountKey;
+}
+
 /** What an OAuth connection keeps sealed: the tokens, and the account they belong to. */
 export interface OAuthCredentials {
   tokens: OAuthTokens;
   email: string;
+  /** Set on a delegated connection: tokens are granted to the organization's key, never refreshed. */
+  delegation?: DelegatedGrant | undefined;
+}
+
+export const DELEGATED_TYPES: Record<WorkspacePlatformSlug, OAuthConnectionType> = { google: 'google_calendar', office365: 'office365_calendar' };
+
+/** A first access token of a delegated connection for `email` (and the one asked again whenever it runs out). */
+export function delegatedTokens(endpoints: CalendarsConfig['endpoints'], grant: Omit<DelegatedGrant, 'credentialId'>, email: string, fetchImpl: typeof fetch, now: number): Promise<OAuthTokens> {
+  if (grant.platform === 'google') return serviceAccountTokens(grant.key as GoogleServiceAccountKey, email, endpoints.google.token, fetchImpl, now);
+  const key = grant.key as MicrosoftAppKey;
+  return appOnlyTokens({ clientId: key.client_id, clientSecret: key.private_key }, tenantTokenUrl(endpoints.microsoft.token, key.tenant_id), fetchImpl, now);
+}
+
+/** The provider's endpoints without an app of svc's: a delegated connection's session. */
+export function endpointsClient(config: { calendars: CalendarsConfig }, type: OAuthConnectionType): OAuthClient {
+  return { clientId: '', clientSecret: '', redirectUri: '', endpoints: type === 'google_calendar' ? config.calendars.endpoints.google : config.calendars.endpoints.microsoft };
 }
 
 /** svc's app at the provider with its callback address, or null when svc has none there (not configured). */
@@ -35,7 +67,11 @@ export function oauthClientOf(config: { calendars: CalendarsConfig; appUrl: stri
   return { clientId: app.clientId, clientSecret: app.clientSecret, endpoints: app.endpoints, redirectUri: `${config.appUrl.replace(/\/+$/, '')}/v2/calendars/${OAUTH_PATH_NAMES[type]}/save` };
 }
 
-/** A session on a connection's tokens; renewed tokens are stored (sealed) before they are used. */
+/**
+ * A session on a connection's tokens; renewed tokens are stored (sealed) before they are used. A
+ * delegated connection's tokens are granted to the organization's key (Graph then acts on the member's
+ * mailbox by address).
+ */
 export function oauthSession(client: OAuthClient, credentials: OAuthCredentials, policy: OutboundPolicy, saveCredentials: (credentials: unknown) => Promise<void>): OAuthSession {
   const session: OAuthSession = {
     client,
@@ -47,13 +83,20 @@ export function oauthSession(client: OAuthClient, credentials: OAuthCredentials,
       await saveCredentials({ ...credentials, tokens } satisfies OAuthCredentials);
     },
   };
+  const grant = credentials.delegation;
+  if (grant) {
+    const endpoints = { google: client.endpoints, microsoft: client.endpoints };
+    session.renew = () => delegatedTokens(endpoints, grant, credentials.email, session.fetch, session.now());
+    if (grant.platform === 'office365') session.mailbox = credentials.email;
+  }
   return session;
 }
 
 /** Readers and writers of an OAuth provider, for the configuration's app (a connection without one fails as unreachable). */
 export function oauthProviders(config: { calendars: CalendarsConfig; appUrl: string }, type: OAuthConnectionType): { reader: CalendarReader; writer: CalendarWriter } {
   const adapter = OAUTH_ADAPTERS[type];
-  const clientOrFail = (): OAuthClient => {
+  const clientOrFail = (credentials: unknown): OAuthClient => {
+    if ((credentials as OAuthCredentials).delegation) return endpointsClient(config, type);
     const client = oauthClientOf(config, type);
     if (!client) throw new Error(`svc has no ${OAUTH_PATH_NAMES[type]} app configured (SVC_${type === 'google_calendar' ? 'GOOGLE' : 'MICROSOFT'}_CLIENT_ID)`);
     return client;
@@ -61,17 +104,17 @@ export function oauthProviders(config: { calendars: CalendarsConfig; appUrl: str
   return {
     reader: {
       async discover(credentials, policy) {
-        return adapter.listCalendars(oauthSession(clientOrFail(), credentials as OAuthCredentials, policy, async () => {}));
+        return adapter.listCalendars(oauthSession(clientOrFail(credentials), credentials as OAuthCredentials, policy, async () => {}));
       },
       async read(credentials, externalId, state, context) {
-        const session = oauthSession(clientOrFail(), credentials as OAuthCredentials, context.policy, context.saveCredentials);
+        const session = oauthSession(clientOrFail(credentials), credentials as OAuthCredentials, context.policy, context.saveCredentials);
         const read = await adapter.readEvents(session, externalId, context.window, state.syncToken ?? null);
         return { full: read.full, objects: [], events: read.events, removed: read.removed, state: { syncToken: read.state } };
       },
     },
     writer: {
       async write(connection, calendarExternalId, event, existing, policy) {
-        const session = oauthSession(clientOrFail(), connection.credentials as OAuthCredentials, policy, connection.saveCredentials);
+        const session = oauthSession(clientOrFail(connection.credentials), connection.credentials as OAuthCredentials, policy, connection.saveCredentials);
         if (!existing) return adapter.insertEvent(session, calendarExternalId, event);
         try {
           return await adapter.updateEvent(session, calendarExternalId, existing.eventId, event);
@@ -82,7 +125,7 @@ export function oauthProviders(config: { calendars: CalendarsConfig; appUrl: str
         }
       },
       async remove(connection, calendarExternalId, event, policy) {
-        const session = oauthSession(clientOrFail(), connection.credentials as OAuthCredentials, policy, connection.saveCredentials);
+        const session = oauthSession(clientOrFail(connection.credentials), connection.credentials as OAuthCredentials, policy, connection.saveCredentials);
         await adapter.deleteEvent(session, calendarExternalId, event.eventId);
       },
     },

@@ -14,6 +14,15 @@ export async function insertConnection(db: Db, row: { userId: number; type: Cale
   return connection!;
 }
 
+/** A delegated connection, unless the member already has one of the credential (null then). */
+export async function insertDelegatedConnection(
+  db: Db,
+  row: { userId: number; type: CalendarConnectionType; appId: string; credentialsSealed: string; delegationCredentialId: string },
+): Promise<CalendarConnectionRow | null> {
+  const [connection] = await db.insert(calendarConnections).values(row).onConflictDoNothing().returning();
+  return connection ?? null;
+}
+
 export async function insertSources(
   db: Db,
   connection: CalendarConnectionRow,
@@ -251,9 +260,20 @@ export async function eventTypeDestinations(db: Db, eventTypeIds: readonly numbe
 }
 
 /** The user's calendars an API caller names by integration (the connection's type) and externalId. */
-export async function findNamedCalendars(db: Db, userId: number, integration: string, externalId: string): Promise<{ id: number; externalId: string; connectionId: number; readOnly: boolean }[]> {
+export async function findNamedCalendars(
+  db: Db,
+  userId: number,
+  integration: string,
+  externalId: string,
+): Promise<{ id: number; externalId: string; connectionId: number; readOnly: boolean; delegationCredentialId: string | null }[]> {
   return db
-    .select({ id: calendarSources.id, externalId: calendarSources.externalId, connectionId: calendarSources.connectionId, readOnly: calendarSources.readOnly })
+    .select({
+      id: calendarSources.id,
+      externalId: calendarSources.externalId,
+      connectionId: calendarSources.connectionId,
+      readOnly: calendarSources.readOnly,
+      delegationCredentialId: calendarConnections.delegationCredentialId,
+    })
     .from(calendarSources)
     .innerJoin(calendarConnections, eq(calendarConnections.id, calendarSources.connectionId))
     .where(and(eq(calendarSources.userId, userId), sql`${calendarConnections.type}::text = ${integration}`, eq(calendarSources.externalId, externalId)))

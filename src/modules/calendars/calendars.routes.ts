@@ -246,18 +246,14 @@ export function registerCalendarRoutes(app: App, ctx: AppContext): void {
       body: DestinationCalendarBody,
       response: { 200: Envelope(DestinationCalendarSetOutput) },
     },
-    handler: async (request) => {
-      if (request.body.delegationCredentialId !== undefined) throw invalidField('delegationCredentialId', 'delegation credentials are not supported by svc yet', request.body.delegationCredentialId);
-      return ok(await setDestinationCalendar(ctx, principalOf(request).user.id, request.body));
-    },
+    handler: async (request) => ok(await setDestinationCalendar(ctx, principalOf(request).user.id, request.body)),
   });
 
   app.post('/v2/selected-calendars', {
     config: { access: access.user('APPS_WRITE') },
     schema: { tags: ['Selected Calendars'], summary: 'Add a selected calendar', description: 'Reads one of your calendars for busy time from now on (it is read at once).', body: SelectedCalendarBody, response: { 201: Envelope(SelectedCalendarOutput) } },
     handler: async (request, reply) => {
-      const { integration, externalId, credentialId } = request.body;
-      return reply.status(201).send(ok(await setCalendarSelected(ctx, principalOf(request).user.id, { integration, externalId, credentialId }, true)));
+      return reply.status(201).send(ok(await setCalendarSelected(ctx, principalOf(request).user.id, request.body, true)));
     },
   });
 
@@ -265,8 +261,7 @@ export function registerCalendarRoutes(app: App, ctx: AppContext): void {
     config: { access: access.user('APPS_WRITE') },
     schema: { tags: ['Selected Calendars'], summary: 'Delete a selected calendar', description: 'Stops reading one of your calendars for busy time.', querystring: SelectedCalendarQuery, response: { 200: Envelope(SelectedCalendarOutput) } },
     handler: async (request) => {
-      const { integration, externalId, credentialId } = request.query;
-      return ok(await setCalendarSelected(ctx, principalOf(request).user.id, { integration, externalId, credentialId }, false));
+      return ok(await setCalendarSelected(ctx, principalOf(request).user.id, request.query, false));
     },
   });
 }

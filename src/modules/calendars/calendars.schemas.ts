@@ -31,7 +31,7 @@ const CalendarOutput = Type.Object({
   readOnly: Type.Boolean(),
   isSelected: Type.Boolean(),
   credentialId: Type.Integer(),
-  delegationCredentialId: Type.Null(),
+  delegationCredentialId: Type.Union([Type.String(), Type.Null()], { description: 'The organization delegation credential the connection was made by (null: connected by its owner).' }),
   sync: Type.Object(
     {
       lastSyncedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
@@ -51,7 +51,7 @@ export const DestinationCalendarOutput = Type.Object({
   userId: Type.Integer(),
   eventTypeId: Type.Null(),
   credentialId: Type.Integer(),
-  delegationCredentialId: Type.Null(),
+  delegationCredentialId: Type.Union([Type.String(), Type.Null()], { description: 'The organization delegation credential the connection was made by (null: connected by its owner).' }),
   name: Type.String(),
   primary: Type.Boolean(),
   readOnly: Type.Boolean(),
@@ -76,7 +76,7 @@ export const CalendarsOutput = Type.Object({
         locationOption: Type.Null(),
       }),
       credentialId: Type.Integer(),
-      delegationCredentialId: Type.Null(),
+      delegationCredentialId: Type.Union([Type.String(), Type.Null()], { description: 'The organization delegation credential the connection was made by (null: connected by its owner).' }),
       invalid: Type.Boolean(),
       primary: Type.Optional(CalendarOutput),
       calendars: Type.Array(CalendarOutput),

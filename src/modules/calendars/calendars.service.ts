@@ -150,13 +150,16 @@ export interface SelectedCalendarView {
 export async function setCalendarSelected(
   deps: CalendarsDeps,
   userId: number,
-  input: { integration: string; externalId: string; credentialId: number },
+  input: { integration: string; externalId: string; credentialId: number; delegationCredentialId?: string | undefined },
   selected: boolean,
 ): Promise<SelectedCalendarView> {
   const now = Date.now();
   const source = await calendarTransaction(deps, async (tx, busyTimeChanged) => {
     const connection = (await repo.listConnectionsOf(tx, userId)).find((row) => row.id === input.credentialId);
     if (!connection) throw notFound('calendar_connection_not_found', `Calendar connection with id ${input.credentialId} not found`);
+    if (input.delegationCredentialId !== undefined && connection.delegationCredentialId !== input.delegationCredentialId) {
+      throw invalidField('delegationCredentialId', `is not the delegation credential of connection ${connection.id}`, input.delegationCredentialId);
+    }
     const found = (await repo.listSourcesOf(tx, userId)).find((row) => row.connectionId === connection.id && row.externalId === input.externalId && connection.type === input.integration);
     if (!found) {
       if (!selected) throw notFound('selected_calendar_not_found', 'No selected calendar found');
@@ -205,7 +208,7 @@ export interface DestinationCalendarView {
   userId: number;
   eventTypeId: null;
   credentialId: number;
-  delegationCredentialId: null;
+  delegationCredentialId: string | null;
   name: string;
   primary: boolean;
   readOnly: boolean;
@@ -218,9 +221,15 @@ const WRITABLE: ReadonlySet<CalendarConnectionType> = new Set(['apple_calendar',
  * PUT /v2/destination-calendars: where the caller's bookings are written from now on (bookings already
  * written move there with their next change). Only a writable calendar of one of their connections.
  */
-export async function setDestinationCalendar(deps: CalendarsDeps, userId: number, input: { integration: CalendarConnectionType; externalId: string }): Promise<SelectedCalendarView> {
+export async function setDestinationCalendar(
+  deps: CalendarsDeps,
+  userId: number,
+  input: { integration: CalendarConnectionType; externalId: string; delegationCredentialId?: string | undefined },
+): Promise<SelectedCalendarView> {
   return deps.database.transaction(async (tx) => {
-    const sources = await repo.findNamedCalendars(tx, userId, input.integration, input.externalId);
+    const named = await repo.findNamedCalendars(tx, userId, input.integration, input.externalId);
+    // A delegation credential named: only the calendar as that credential's connection holds it.
+    const sources = input.delegationCredentialId === undefined ? named : named.filter((candidate) => candidate.delegationCredentialId === input.delegationCredentialId);
     const source = sources.find((candidate) => !candidate.readOnly);
     if (!source) {
       if (sources.length > 0) throw invalidField('externalId', 'names a read-only calendar: svc cannot write bookings into it', input.externalId);
@@ -244,7 +253,7 @@ function destinationOf(userId: number, connections: repo.CalendarConnectionRow[]
     userId,
     eventTypeId: null,
     credentialId: connection.id,
-    delegationCredentialId: null,
+    delegationCredentialId: connection.delegationCredentialId,
     name: source.name,
     primary: source.isPrimary,
     readOnly: source.readOnly,
@@ -256,7 +265,7 @@ export interface CalendarsView {
   connectedCalendars: {
     integration: { name: string; type: string; slug: string; title: string; variant: 'calendar'; categories: string[]; description: string; logo: string; publisher: string; url: string; email: string; locationOption: null };
     credentialId: number;
-    delegationCredentialId: null;
+    delegationCredentialId: string | null;
     invalid: boolean;
     primary?: CalendarView | undefined;
     calendars: CalendarView[];
@@ -272,7 +281,7 @@ export interface CalendarView {
   readOnly: boolean;
   isSelected: boolean;
   credentialId: number;
-  delegationCredentialId: null;
+  delegationCredentialId: string | null;
   /** svc: how the calendar's sync stands. */
   sync: { lastSyncedAt: string | null; failingSince: string | null; failure: string | null; degraded: boolean };
 }
@@ -296,7 +305,7 @@ export async function listCalendars(deps: CalendarsDeps, userId: number): Promis
             readOnly: source.readOnly,
             isSelected: source.selected,
             credentialId: connection.id,
-            delegationCredentialId: null,
+            delegationCredentialId: connection.delegationCredentialId,
             sync: {
               lastSyncedAt: source.lastSyncedAt?.toISOString() ?? null,
               failingSince: source.failingSince?.toISOString() ?? null,
@@ -321,7 +330,7 @@ export async function listCalendars(deps: CalendarsDeps, userId: number): Promis
           locationOption: null,
         },
         credentialId: connection.id,
-        delegationCredentialId: null,
+        delegationCredentialId: connection.delegationCredentialId,
         invalid: connection.invalid,
         primary: calendars.find((calendar) => calendar.primary),
         calendars,
