@@ -1,4 +1,4 @@
-import { type DateOverride, isDayOff, type WeeklyRule } from './availability-rules.js';
+import type { DateOverride, WeeklyRule } from './availability-rules.js';
 import { type Interval, clipIntervals, normalizeIntervals } from './intervals.js';
 import { dateOfDayNumber, dayNumber, epochOfWallClock, formatDate, localDayNumber, parseDate, weekdayOfDayNumber, zonedToEpoch } from './zones.js';
 
@@ -30,7 +30,8 @@ function indexSchedule(schedule: HostSchedule) {
   return (dayNo: number): readonly MinuteRange[] => {
     if (hasOverrides) {
       const overrides = overridesByDate.get(formatDate(dateOfDayNumber(dayNo)));
-      if (overrides) return overrides.filter((override) => !isDayOff(override));
+      // A day off (00:00-00:00) is an empty range: it makes no piece.
+      if (overrides) return overrides;
     }
     return rulesByWeekday[weekdayOfDayNumber(dayNo)]!;
   };
@@ -53,7 +54,6 @@ export function workingPieces(schedule: HostSchedule, from: number, to: number):
   const pieces: Interval[] = [];
   for (let dayNo = firstDay; dayNo <= lastDay; dayNo++) {
     const ranges = rangesOf(dayNo);
-    if (ranges.length === 0) continue;
     const midnight = dayNo * DAY; // the date's midnight as a wall-clock time (see epochOfWallClock)
     // Indexed loops: see intervals.ts on destructuring.
     const dated: Interval[] = [];
@@ -77,7 +77,6 @@ export function workingIntervals(schedule: HostSchedule, from: number, to: numbe
 
 /** Whether the weekly rules alone keep every weekday open from midnight to midnight. */
 function openAllWeek(schedule: HostSchedule): boolean {
-  if (!schedule.weeklyRules.some((rule) => rule.startMinute === 0)) return false;
   for (let weekday = 0; weekday < 7; weekday++) {
     const ranges = schedule.weeklyRules.filter((rule) => rule.days.includes(weekday)).map((rule) => [rule.startMinute, rule.endMinute] as const);
     const merged = normalizeIntervals(ranges);

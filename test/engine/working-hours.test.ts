@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import type { DateOverride, WeeklyRule } from '../../src/scheduling/availability-rules.js';
-import { workingIntervals } from '../../src/scheduling/working-hours.js';
+import { type HostSchedule, workingIntervals, workingPieces, workingRunAfter } from '../../src/scheduling/working-hours.js';
 import { TEST_ZONES as ZONES } from '../support/zones.js';
 
 const MINUTE = 60_000;
@@ -94,5 +94,55 @@ describe('working hours to UTC intervals', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('working pieces and the run after a span (what a host plan is built from)', () => {
+  const utcSchedule = (weeklyRules: WeeklyRule[], overrides: DateOverride[] = []): HostSchedule => ({ timeZone: 'UTC', weeklyRules, overrides });
+  const show = (list: readonly (readonly [number, number])[]) => list.map(([s, e]) => `${iso(s).slice(5, 16)}/${iso(e).slice(5, 16)}`);
+  const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6];
+
+  test('pieces are the pieces of the dates that meet the window, unclipped; an empty window has none', () => {
+    const twoShifts = utcSchedule([{ days: EVERY_DAY, startMinute: 540, endMinute: 600 }, { days: EVERY_DAY, startMinute: 840, endMinute: 900 }]);
+    // Monday 2026-06-01: 09:00-10:00 and 14:00-15:00.
+    assert.deepEqual(show(workingPieces(twoShifts, utc('2026-06-01T09:30Z'), utc('2026-06-01T09:45Z'))), ['06-01T09:00/06-01T10:00']);
+    assert.deepEqual(show(workingPieces(twoShifts, utc('2026-06-01T12:00Z'), utc('2026-06-01T13:00Z'))), []);
+    // A piece ending exactly at the window's start, or starting exactly at its end, does not meet it.
+    assert.deepEqual(show(workingPieces(twoShifts, utc('2026-06-01T10:00Z'), utc('2026-06-01T14:00Z'))), []);
+    assert.deepEqual(show(workingPieces(twoShifts, utc('2026-06-01T09:59Z'), utc('2026-06-01T14:01Z'))), ['06-01T09:00/06-01T10:00', '06-01T14:00/06-01T15:00']);
+    assert.deepEqual(workingPieces(twoShifts, utc('2026-06-01T09:30Z'), utc('2026-06-01T09:30Z')), []);
+    assert.deepEqual(workingPieces(twoShifts, utc('2026-06-01T09:30Z'), utc('2026-06-01T09:00Z')), []);
+  });
+
+  test('a range that starts where it ends is no working time', () => {
+    assert.deepEqual(workingPieces(utcSchedule([{ days: EVERY_DAY, startMinute: 600, endMinute: 600 }]), utc('2026-06-01T00:00Z'), utc('2026-06-02T00:00Z')), []);
+  });
+
+  test('the run goes on across dates while working time touches, and stops at a gap', () => {
+    // Friday and Saturday open all day (not all week: Sunday is off).
+    const weekend = utcSchedule([{ days: [5, 6], startMinute: 0, endMinute: 1440 }]);
+    assert.deepEqual(show(workingRunAfter(weekend, utc('2026-06-05T00:00Z'), utc('2026-06-07T00:00Z'))), ['06-05T00:00/06-06T00:00', '06-06T00:00/06-07T00:00']);
+    assert.deepEqual(show(workingRunAfter(weekend, utc('2026-06-05T00:00Z'), utc('2026-06-08T00:00Z'))), ['06-05T00:00/06-06T00:00', '06-06T00:00/06-07T00:00']);
+    // Across midnight from the middle of a piece.
+    const lateAndEarly = utcSchedule([{ days: [1], startMinute: 1320, endMinute: 1440 }, { days: [2], startMinute: 0, endMinute: 180 }]);
+    assert.deepEqual(show(workingRunAfter(lateAndEarly, utc('2026-06-01T23:00Z'), utc('2026-06-02T02:00Z'))), ['06-01T22:00/06-02T00:00', '06-02T00:00/06-02T03:00']);
+    // Up to `until`: working time after it is not read.
+    assert.deepEqual(show(workingRunAfter(lateAndEarly, utc('2026-06-01T22:00Z'), utc('2026-06-01T23:30Z'))), ['06-01T22:00/06-02T00:00']);
+  });
+
+  test('open all week: only a schedule open from midnight to midnight every day counts, and overrides end the stretch in date order', () => {
+    // Open 01:00-24:00 on Sunday, all day otherwise: Sunday's first hour is a gap.
+    const sundayLate = utcSchedule([{ days: [1, 2, 3, 4, 5, 6], startMinute: 0, endMinute: 1440 }, { days: [0], startMinute: 60, endMinute: 1440 }]);
+    assert.deepEqual(workingRunAfter(sundayLate, utc('2026-06-07T00:00Z'), utc('2026-06-07T02:00Z')), []);
+    // Open 00:00-16:40 every day: the night is a gap.
+    const daytime = utcSchedule([{ days: EVERY_DAY, startMinute: 0, endMinute: 1000 }]);
+    assert.deepEqual(show(workingRunAfter(daytime, utc('2026-06-01T00:00Z'), utc('2026-06-02T02:00Z'))), ['06-01T00:00/06-01T16:40']);
+    // Open all week, with days off given out of date order: the stretch ends at the first of them.
+    const allWeek = utcSchedule([{ days: EVERY_DAY, startMinute: 0, endMinute: 1440 }], [
+      { date: '2026-06-20', startMinute: 0, endMinute: 0 },
+      { date: '2026-06-10', startMinute: 0, endMinute: 0 },
+      { date: '2026-06-15', startMinute: 0, endMinute: 0 },
+    ]);
+    assert.deepEqual(show(workingRunAfter(allWeek, utc('2026-06-01T00:00Z'), utc('2026-06-25T00:00Z'))), ['06-01T00:00/06-10T00:00']);
   });
 });
