@@ -168,6 +168,58 @@ describe('delegation credentials', () => {
     assert.ok(startsOf(await slotsOf(api, { eventTypeId: eventType.id, start: MONDAY, end: MONDAY })).includes(iso('10:00')));
   });
 
+  test('a member the workspace cannot read: the organization\'s webhooks hear of it once, and it is tried again an hour later; a refused connection is restored the same way, without mailing the member', async () => {
+    const { ctx } = api.runtime;
+    const rows = async <T>(query: ReturnType<typeof sql>) => ((await ctx.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+    const hook = await api.request('POST', `/v2/organizations/${orgId}/webhooks`, { key: owner.apiKey, body: { subscriberUrl: 'http://127.0.0.1:9/delegation', active: true, triggers: ['DELEGATION_CREDENTIAL_ERROR'] } });
+    assert.equal(hook.status, 201, hook.text);
+    const erin = await createHost(api, 'Europe/London', { email: 'erin@acme.example' }); // not in the Google workspace
+    const added = await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: owner.apiKey, body: { userId: erin.userId, role: 'MEMBER', accepted: true } });
+    if (!added.body.data.accepted) await api.request('POST', `/v2/organizations/${orgId}/memberships/${added.body.data.id}/accept`, { key: erin.apiKey });
+    const id = (await rows<{ id: string }>(sql`select id from delegation_credentials where organization_id = ${orgId} and workspace_platform = 'google'`))[0]!.id;
+    assert.equal((await patch(id, { enabled: true })).status, 200);
+    await eventually(async () => (await connectionsOf(ada)).length === 1, 10_000);
+    const deliveries = async () => rows<{ body: string }>(sql`select d.body from webhook_deliveries d where d.webhook_id = ${hook.body.data.id} and d.trigger = 'DELEGATION_CREDENTIAL_ERROR' order by d.id`);
+    await eventually(async () => (await deliveries()).length === 1, 10_000);
+    const [first] = await deliveries();
+    const payload = JSON.parse(first!.body).payload;
+    assert.deepEqual(payload.user, { id: erin.userId, email: 'erin@acme.example', organizationId: orgId });
+    assert.equal(payload.credential.delegationCredentialId, id);
+    assert.match(payload.error.message, /unauthorized/);
+    assert.deepEqual(await connectionsOf(erin), []);
+
+    // Provisioning again within the hour neither asks Google for Erin nor tells the organization again.
+    const { provisionDelegatedCalendars } = await import('../../src/modules/calendars/delegation-credentials.service.js');
+    const { calendarReaders } = await import('../../src/modules/calendars/calendar-oauth.js');
+    const deps = { database: ctx.database, secrets: ctx.secrets, config: ctx.config, readers: calendarReaders(ctx.config), clock: ctx.clock, changes: ctx.changes };
+    const grantsFor = (subject: string) => google.tokenGrants.filter((grant) => grant.assertion && JSON.parse(Buffer.from(grant.assertion.split('.')[1]!, 'base64url').toString()).sub === subject).length;
+    const asked = grantsFor('erin@acme.example');
+    assert.deepEqual(await provisionDelegatedCalendars(deps, id), { connected: 0, failed: 0, dropped: 0, restored: 0 });
+    assert.equal(grantsFor('erin@acme.example'), asked);
+    assert.equal((await deliveries()).length, 1);
+    // An hour later she is tried again (and still fails, quietly).
+    assert.equal((await provisionDelegatedCalendars(deps, id, Date.now() + 3_600_001)).failed, 1);
+    assert.equal(grantsFor('erin@acme.example'), asked + 1);
+    assert.equal((await deliveries()).length, 1);
+
+    // The workspace withdraws the key's delegation: Ada's sync is refused, her connection flagged, the organization told, Ada not mailed.
+    google.withdrawServiceAccount(serviceAccount.clientEmail);
+    const { syncCalendarSource } = await import('../../src/modules/calendars/calendar-sync.js');
+    const [source] = await rows<{ id: number }>(sql`select id from calendar_sources where user_id = ${ada.userId} and selected`);
+    assert.equal(await syncCalendarSource(deps, source!.id, Date.now()), 'failed');
+    assert.equal((await connectionsOf(ada))[0].invalid, true);
+    assert.equal((await deliveries()).length, 2);
+    assert.equal(JSON.parse((await deliveries())[1]!.body).payload.user.id, ada.userId);
+    const mails = await rows<{ count: number }>(sql`select count(*)::int as count from mail_messages where kind = 'calendarBroken' and lower(recipient_email) = 'ada@acme.example'`);
+    assert.equal(mails[0]!.count, 0, 'the member cannot mend a delegated connection: not mailed');
+    // Authorized again: the next try (after the hour) restores the connection.
+    google.authorizeServiceAccount({ clientEmail: serviceAccount.clientEmail, clientId: serviceAccount.clientId, publicKeyPem: serviceAccount.publicKey, domain: 'acme.example' });
+    assert.equal((await provisionDelegatedCalendars(deps, id)).restored, 0, 'not before its retry');
+    assert.equal((await provisionDelegatedCalendars(deps, id, Date.now() + 3_600_001)).restored, 1);
+    assert.equal((await connectionsOf(ada))[0].invalid, false);
+    assert.ok(['synced', 'unchanged'].includes(await syncCalendarSource(deps, source!.id, Date.now())), 'read again');
+  });
+
   test('Microsoft 365: app-only tokens of the tenant reach the member\'s mailbox at /users/{address}', async () => {
     const dan = await createHost(api, 'Europe/London', { email: 'dan@contoso.example' });
     const added = await api.request('POST', `/v2/organizations/${orgId}/memberships`, { key: owner.apiKey, body: { userId: dan.userId, role: 'MEMBER', accepted: true } });

@@ -189,6 +189,12 @@ export class FakeGoogle {
     this.serviceAccounts.set(account.clientEmail, { publicKeyPem: account.publicKeyPem, clientId: account.clientId, domain: account.domain, scopes: account.scopes ?? [SCOPE_EVENTS, SCOPE_READONLY] });
   }
 
+  /** The workspace admin removes the service account's delegation: its grants are refused, its tokens stop working. */
+  withdrawServiceAccount(clientEmail: string): void {
+    this.serviceAccounts.delete(clientEmail);
+    this.accessTokens.clear();
+  }
+
   /** A calendar in the account's list: its own (owner) or one shared with it. */
   addCalendar(email: string, init: CalendarInit): void {
     if (!this.calendars.has(init.id)) {

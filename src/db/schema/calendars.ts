@@ -1,7 +1,7 @@
 // Connected calendars: a user's connections to outside calendars (the reference's credentials), the
 // calendars each connection holds, and the busy time synced from them.
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
 import { bookings } from './bookings.js';
 import { eventTypes } from './scheduling.js';
@@ -65,6 +65,26 @@ export const delegationCredentials = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('delegation_credentials_org_platform_domain_idx').on(t.organizationId, t.workspacePlatform, t.domain)],
+);
+
+/**
+ * A member the delegation credential could not read (not in the workspace, or the workspace withdrew the
+ * key's rights): tried again at `retry_at`, and the organization told once per run of failures.
+ */
+export const delegationMemberFailures = pgTable(
+  'delegation_member_failures',
+  {
+    credentialId: text('credential_id')
+      .notNull()
+      .references(() => delegationCredentials.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    failingSince: timestamp('failing_since', { withTimezone: true }).notNull(),
+    failure: text('failure').notNull(),
+    retryAt: timestamp('retry_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.credentialId, t.userId] })],
 );
 
 /** Sync bookkeeping a provider hands back: ETag and Last-Modified of a feed; sync token and ctag of CalDAV. */

@@ -13,6 +13,7 @@ import type { SecretBox } from '../../lib/secrets.js';
 import type { CalendarRead, CalendarReaders } from './calendar-readers.js';
 import { queueCalendarBrokenMail } from '../mail/calendar-broken-mail.js';
 import * as repo from './calendars.repository.js';
+import { recordDelegationFailure } from './delegation-errors.js';
 
 /** Names of the providers as their users know them (in the mail telling them a connection broke). */
 const CONNECTION_APP_NAMES: Record<repo.CalendarConnectionRow['type'], string> = {
@@ -205,11 +206,20 @@ export function liveReadThrottle(intervalMs: number): LiveReadThrottle {
   };
 }
 
-/** Marks a connection whose credentials the provider refused, and mails its owner (once per breakage). */
-export async function flagConnectionInvalid(tx: Db, connection: repo.CalendarConnectionRow, calendarName: string, now: number): Promise<void> {
+/**
+ * Marks a connection whose credentials the provider refused, and mails its owner (once per breakage). A
+ * connection of a delegation credential is the organization's to mend: its webhooks hear of it instead,
+ * and the credential tries the member again later.
+ */
+export async function flagConnectionInvalid(tx: Db, connection: repo.CalendarConnectionRow, calendarName: string, now: number, failure = 'unauthorized'): Promise<void> {
   if (!(await repo.markConnectionInvalid(tx, connection.id, new Date(now)))) return;
   const owner = await repo.findOwner(tx, connection.userId);
-  if (owner) await queueCalendarBrokenMail(tx, { owner, calendarName, appName: CONNECTION_APP_NAMES[connection.type] });
+  if (!owner) return;
+  if (connection.delegationCredentialId) {
+    await recordDelegationFailure(tx, connection.delegationCredentialId, { id: connection.userId, email: owner.email }, failure, now);
+    return;
+  }
+  await queueCalendarBrokenMail(tx, { owner, calendarName, appName: CONNECTION_APP_NAMES[connection.type] });
 }
 
 async function recordFailure(deps: CalendarSyncDeps, found: { source: repo.CalendarSourceRow; connection: repo.CalendarConnectionRow }, error: unknown, now: number): Promise<void> {
@@ -225,7 +235,7 @@ async function recordFailure(deps: CalendarSyncDeps, found: { source: repo.Calen
   const retryIn = Math.max(backoff, providerError?.retryAfterMs ?? 0);
   await calendarTransaction(deps, async (tx, busyTimeChanged) => {
     await repo.recordSyncFailure(tx, source.id, { failingSince, message: message.slice(0, 500), degraded, nextSyncAt: new Date(now + retryIn) });
-    if (unauthorized) await flagConnectionInvalid(tx, connection, source.name, now);
+    if (unauthorized) await flagConnectionInvalid(tx, connection, source.name, now, message);
     if (degraded !== source.degraded || unauthorized) await busyTimeChanged(source.userId);
   });
   deps.log?.warn?.({ calendarSourceId: source.id, type: connection.type, failure: message, degraded, retryInMs: retryIn }, 'calendar sync failed');

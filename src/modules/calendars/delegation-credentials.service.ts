@@ -15,6 +15,7 @@ import * as calendarsRepo from './calendars.repository.js';
 import { CALENDAR_APPS, type CalendarsDeps } from './calendars.service.js';
 import { WORKSPACE_PLATFORMS } from './delegation-credentials.schemas.js';
 import * as repo from './delegation-credentials.repository.js';
+import { recordDelegationFailure } from './delegation-errors.js';
 
 export const DELEGATION_PROVISION_JOB = 'calendar.delegation.provision';
 /** Members one provisioning job connects (the sweep queues the next job for the rest). */
@@ -136,6 +137,8 @@ export async function updateDelegationCredential(
       return viewOf(row);
     }
     if (keySealed) {
+      // A new key: members it could not read are tried again at once.
+      await repo.clearFailuresOf(tx, credentialId);
       for (const connection of await repo.connectionsOfCredential(tx, credentialId)) {
         const credentials = JSON.parse(deps.secrets.open(connection.credentialsSealed)) as OAuthCredentials;
         const renewed = delegatedCredentials(credentialId, row.workspacePlatform, key, credentials.email);
@@ -149,19 +152,25 @@ export async function updateDelegationCredential(
 
 /** The sweep's part: a provisioning job for each enabled credential with a member to connect or a connection to drop. */
 export async function queueDelegationProvisioning(deps: Pick<CalendarSyncDeps, 'database'>, now: Date): Promise<void> {
-  const ids = await repo.credentialsNeedingWork(deps.database.db);
+  const ids = await repo.credentialsNeedingWork(deps.database.db, now);
   const minute = Math.floor(now.getTime() / 60_000);
   await insertJobs(deps.database.db, ids.map((credentialId) => ({ kind: DELEGATION_PROVISION_JOB, payload: { credentialId }, maxAttempts: 1, dedupeKey: `${DELEGATION_PROVISION_JOB}:${credentialId}#${minute}` })));
 }
 
 /**
  * Connects the domain's members who have no connection of the credential yet (their calendars read with
- * the key, the primary one selected and synced at once) and drops the connections of those who left
- * the organization or the domain. A member whose calendars cannot be read is tried again by the next sweep.
+ * the key, the primary one selected and synced at once), drops the connections of those who left the
+ * organization or the domain, and tries again the connections the workspace refused. A member whose
+ * calendars cannot be read is recorded (the organization's webhooks hear of it once) and tried again an
+ * hour later.
  */
-export async function provisionDelegatedCalendars(deps: CalendarSyncDeps, credentialId: string, now: number = Date.now()): Promise<{ connected: number; failed: number; dropped: number }> {
+export async function provisionDelegatedCalendars(
+  deps: CalendarSyncDeps,
+  credentialId: string,
+  now: number = Date.now(),
+): Promise<{ connected: number; failed: number; dropped: number; restored: number }> {
   const credential = await repo.findDelegationCredentialById(deps.database.db, credentialId);
-  if (!credential?.enabled) return { connected: 0, failed: 0, dropped: 0 };
+  if (!credential?.enabled) return { connected: 0, failed: 0, dropped: 0, restored: 0 };
   const stale = await repo.staleConnections(deps.database.db, credential);
   if (stale.length > 0) {
     await calendarTransaction(deps, async (tx, busyTimeChanged) => {
@@ -173,25 +182,44 @@ export async function provisionDelegatedCalendars(deps: CalendarSyncDeps, creden
   const type = DELEGATED_TYPES[credential.workspacePlatform];
   let connected = 0;
   let failed = 0;
-  for (const member of await repo.membersWithoutConnection(deps.database.db, credential, PROVISION_BATCH)) {
-    const credentials = delegatedCredentials(credential.id, credential.workspacePlatform, key, member.email);
-    let read: Awaited<ReturnType<typeof readMemberCalendars>>;
+  let restored = 0;
+  const read = async (userId: number, email: string) => {
+    const credentials = delegatedCredentials(credential.id, credential.workspacePlatform, key, email);
     try {
-      read = await readMemberCalendars(deps, credentials);
+      const answer = await readMemberCalendars(deps, credentials);
+      return { credentials, ...answer };
     } catch (error) {
       failed++;
-      deps.log?.warn?.({ credentialId, userId: member.userId, err: error instanceof Error ? error.message : String(error) }, 'delegated calendars could not be read');
-      continue;
+      const failure = error instanceof CalendarProviderError ? `${error.kind}: ${error.message}` : `error: ${error instanceof Error ? error.message : String(error)}`;
+      await deps.database.transaction((tx) => recordDelegationFailure(tx, credential.id, { id: userId, email }, failure, now));
+      deps.log?.warn?.({ credentialId, userId, failure }, 'delegated calendars could not be read');
+      return null;
     }
-    const sealed = deps.secrets.seal(JSON.stringify({ ...credentials, tokens: read.tokens } satisfies OAuthCredentials));
+  };
+  for (const connection of await repo.invalidConnectionsDue(deps.database.db, credential, new Date(now), PROVISION_BATCH)) {
+    const email = (JSON.parse(deps.secrets.open(connection.credentialsSealed)) as OAuthCredentials).email;
+    const answer = await read(connection.userId, email);
+    if (!answer) continue;
+    await calendarTransaction(deps, async (tx, busyTimeChanged) => {
+      await repo.clearInvalid(tx, connection.id, deps.secrets.seal(JSON.stringify({ ...answer.credentials, tokens: answer.tokens } satisfies OAuthCredentials)));
+      await repo.clearMemberFailure(tx, credential.id, connection.userId);
+      await busyTimeChanged(connection.userId);
+    });
+    restored++;
+  }
+  for (const member of await repo.membersWithoutConnection(deps.database.db, credential, new Date(now), PROVISION_BATCH)) {
+    const answer = await read(member.userId, member.email);
+    if (!answer) continue;
+    const sealed = deps.secrets.seal(JSON.stringify({ ...answer.credentials, tokens: answer.tokens } satisfies OAuthCredentials));
     const sources = await calendarTransaction(deps, async (tx, busyTimeChanged) => {
       const connection = await calendarsRepo.insertDelegatedConnection(tx, { userId: member.userId, type, appId: CALENDAR_APPS[type].appId, credentialsSealed: sealed, delegationCredentialId: credential.id });
       if (!connection) return [];
+      await repo.clearMemberFailure(tx, credential.id, member.userId);
       await busyTimeChanged(member.userId);
-      return calendarsRepo.insertSources(tx, connection, read.calendars, new Date(now), (calendar) => calendar.primary);
+      return calendarsRepo.insertSources(tx, connection, answer.calendars, new Date(now), (calendar) => calendar.primary);
     });
     if (sources.length > 0) connected++;
     for (const source of sources) if (source.selected) await syncCalendarSource(deps, source.id, now);
   }
-  return { connected, failed, dropped: stale.length };
+  return { connected, failed, dropped: stale.length, restored };
 }
