@@ -39,6 +39,13 @@ export interface Config {
 export interface CalendarsConfig {
   /** How often each selected calendar is read (push, where a provider offers it, comes on top). */
   pollMs: number;
+  /**
+   * The public base address Google and Microsoft send change notifications to (SVC_CALENDAR_PUSH_URL;
+   * APP_URL when that is https); null: no push, calendars are polled.
+   */
+  pushUrl: string | null;
+  /** How often a calendar with a live push channel is read anyway (a notification can be lost). */
+  pushPollMs: number;
   /** A calendar failing longer than this makes its owner unavailable. */
   failureGraceMs: number;
   /** Busy time is kept from 2 days back to this many days ahead; later times count as busy. */
@@ -143,6 +150,21 @@ function oauthApp(env: NodeJS.ProcessEnv, provider: 'GOOGLE' | 'MICROSOFT', defa
   return { clientId, clientSecret, endpoints: providerEndpoints(env, provider, defaults) };
 }
 
+/** SVC_CALENDAR_PUSH_URL (`off`: none), else APP_URL when it is https (providers send notifications to https only). */
+function pushUrlOf(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.SVC_CALENDAR_PUSH_URL;
+  if (raw === 'off') return null;
+  const value = raw || (env.APP_URL?.startsWith('https://') ? env.APP_URL : '');
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('not http');
+    return url.href.replace(/\/+$/, '');
+  } catch {
+    throw new ConfigError(`SVC_CALENDAR_PUSH_URL must be an http(s) URL or "off", not "${value}"`);
+  }
+}
+
 function providerEndpoints(env: NodeJS.ProcessEnv, provider: 'GOOGLE' | 'MICROSOFT', defaults: OAuthAppConfig['endpoints']): OAuthAppConfig['endpoints'] {
   const url = (name: string, fallback: string) => {
     const value = env[`SVC_${provider}_${name}`] || fallback;
@@ -188,6 +210,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const webhookTimeoutMs = int(env, 'SVC_WEBHOOK_TIMEOUT_MS', 10_000, 1);
   const calendars: CalendarsConfig = {
     pollMs: int(env, 'SVC_CALENDAR_POLL_MS', 300_000, 1_000),
+    pushUrl: pushUrlOf(env),
+    pushPollMs: int(env, 'SVC_CALENDAR_PUSH_POLL_MS', 3_600_000, 1_000),
     failureGraceMs: int(env, 'SVC_CALENDAR_FAILURE_GRACE_MS', 900_000, 0),
     syncDays: int(env, 'SVC_CALENDAR_SYNC_DAYS', 400, 1),
     requestTimeoutMs: int(env, 'SVC_CALENDAR_REQUEST_TIMEOUT_MS', 15_000, 1),

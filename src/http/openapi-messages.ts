@@ -10,6 +10,7 @@ export const REASON_MESSAGES: Readonly<Record<string, string>> = {
   calendar_event_not_found: 'Calendar event 3f1c2b9a6d4e not found',
   calendar_connection_invalid: 'The Google Calendar connection holding this event needs to be connected again',
   calendar_provider_failed: 'Google Calendar did not answer as expected (unreachable): timed out after 15000 ms',
+  push_channel_not_found: 'No live channel with this id and token',
   delegation_credential_exists: 'The organization already has a google delegation credential for acme.example: change it with PATCH',
   delegation_credential_not_working: 'The key could not read the calendars of ada@acme.example, a member of acme.example: unauthorized: granting a token for ada@acme.example to the service account: HTTP 401 (unauthorized_client)',
   delegation_credential_not_found: 'Delegation credential with id 3f1c2a9e-8d7b-4c6a-9e5f-1a2b3c4d5e6f not found',

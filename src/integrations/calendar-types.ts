@@ -155,4 +155,29 @@ export interface OAuthCalendarAdapter {
   insertEvent(session: OAuthSession, calendarId: string, event: CalendarEventInput): Promise<WrittenEvent>;
   updateEvent(session: OAuthSession, calendarId: string, eventId: string, event: CalendarEventInput): Promise<WrittenEvent>;
   deleteEvent(session: OAuthSession, calendarId: string, eventId: string): Promise<void>;
+  /**
+   * Asks the provider to POST to `request.address` whenever the calendar's events change (Google's
+   * events.watch channel, a Graph subscription), until about `request.expiresAt`; `request.token` comes
+   * back with each notification. The provider's id of the channel and its actual end come back.
+   */
+  watchEvents(session: OAuthSession, calendarId: string, request: PushChannelRequest): Promise<PushChannel>;
+  /** Ends a channel (a channel already gone counts as ended). */
+  stopWatching(session: OAuthSession, channel: PushChannel): Promise<void>;
+}
+
+export interface PushChannelRequest {
+  /** svc's id for the channel (Google takes it; Graph assigns its own). */
+  id: string;
+  address: string;
+  /** The shared secret notifications carry (Google's channel token, Graph's clientState). */
+  token: string;
+  expiresAt: number;
+}
+
+export interface PushChannel {
+  /** The id notifications name (Google: svc's channel id; Graph: the subscription id). */
+  id: string;
+  /** Google's resourceId (needed to stop the channel); null for Graph. */
+  resourceId: string | null;
+  expiresAt: number;
 }

@@ -104,6 +104,8 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'GET /favicon.ico': 'public',
   'GET /ready': 'public',
   'GET /metrics': 'public',
+  'POST /v2/calendars/google/notifications': 'public',
+  'POST /v2/calendars/office365/notifications': 'public',
   'GET /v2/me': 'user',
   'PATCH /v2/me': 'user',
   'PUT /v2/me/password': 'user',

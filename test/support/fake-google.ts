@@ -151,6 +151,10 @@ export class FakeGoogle {
   private syncTokens = new Map<string, { calendarId: string; since: number }>();
   private pages = new Map<string, Page>();
   private failures: { failure: Failure; on: 'api' | 'token' }[] = [];
+  /** events.watch channels open now, by channel id. */
+  readonly channels = new Map<string, { id: string; resourceId: string; calendarId: string; address: string; token: string; expiration: number; sent: number }>();
+  /** Every notification posted to a channel's address, with svc's answer (0: it could not be reached). */
+  readonly notificationsSent: { channelId: string; state: string; status: number }[] = [];
   /** Service accounts a workspace admin authorized for domain-wide delegation: client_email -> key and domain. */
   private serviceAccounts = new Map<string, { publicKeyPem: string; clientId: string; domain: string; scopes: string[] }>();
 
@@ -408,6 +412,20 @@ export class FakeGoogle {
       requireScope(false, true);
       return this.calendarList(account, query);
     }
+    if (path === '/channels/stop' && method === 'POST') {
+      const { id, resourceId } = objectOf(body) as { id?: string; resourceId?: string };
+      const channel = this.channels.get(String(id));
+      if (!channel || channel.resourceId !== resourceId) throw new GoogleError(404, 'notFound', `Channel '${id}' not found for project`);
+      this.channels.delete(channel.id);
+      return null;
+    }
+    const watch = /^\/calendars\/([^/]+)\/events\/watch$/.exec(path);
+    if (watch && method === 'POST') {
+      requireScope(false);
+      const calendarId = decodeURIComponent(watch[1]!) === 'primary' ? email : decodeURIComponent(watch[1]!);
+      if (!account.list.some((item) => item.calendarId === calendarId)) throw new GoogleError(404, 'notFound', 'Not Found');
+      return this.openChannel(calendarId, objectOf(body));
+    }
     const match = /^\/calendars\/([^/]+)(\/events(?:\/([^/]+))?)?$/.exec(path);
     if (!match) throw new GoogleError(404, 'notFound', 'Not Found');
     const calendarId = decodeURIComponent(match[1]!) === 'primary' ? email : decodeURIComponent(match[1]!);
@@ -439,6 +457,36 @@ export class FakeGoogle {
       return null;
     }
     throw new GoogleError(405, 'httpMethodNotAllowed', 'Method Not Allowed');
+  }
+
+  /** events.watch: Google checks the address is https unless told otherwise; this fake takes http on loopback too. */
+  private openChannel(calendarId: string, request: Record<string, unknown>): unknown {
+    const { id, type, address, token: channelToken, expiration } = request as { id?: string; type?: string; address?: string; token?: string; expiration?: string };
+    if (!id || type !== 'web_hook' || !address) throw new GoogleError(400, 'required', 'Required');
+    if (this.channels.has(id)) throw new GoogleError(400, 'channelIdNotUnique', `Channel id ${id} not unique`);
+    const longest = Date.now() + 7 * 86_400_000;
+    const channel = { id, resourceId: token('res-'), calendarId, address, token: channelToken ?? '', expiration: Math.min(Number(expiration ?? longest) || longest, longest), sent: 0 };
+    this.channels.set(id, channel);
+    setImmediate(() => void this.notify(channel, 'sync'));
+    return { kind: 'api#channel', id, resourceId: channel.resourceId, resourceUri: `${this.url}/calendar/v3/calendars/${encodeURIComponent(calendarId)}/events?alt=json`, token: channel.token, expiration: String(channel.expiration) };
+  }
+
+  private async notify(channel: { id: string; resourceId: string; address: string; token: string; expiration: number; sent: number }, state: 'sync' | 'exists'): Promise<void> {
+    const headers: Record<string, string> = {
+      'x-goog-channel-id': channel.id,
+      'x-goog-resource-id': channel.resourceId,
+      'x-goog-resource-state': state,
+      'x-goog-message-number': String(++channel.sent),
+      'x-goog-channel-expiration': new Date(channel.expiration).toUTCString(),
+    };
+    if (channel.token) headers['x-goog-channel-token'] = channel.token;
+    let status = 0;
+    try {
+      status = (await fetch(channel.address, { method: 'POST', headers })).status;
+    } catch {
+      // unreachable: Google retries with backoff; this fake records it and moves on
+    }
+    this.notificationsSent.push({ channelId: channel.id, state, status });
   }
 
   private calendarList(account: Account, query: Record<string, string>): unknown {
@@ -604,6 +652,9 @@ export class FakeGoogle {
     resource.updated = new Date().toISOString();
     markSelf(resource, calendar.owner);
     calendar.events.set(resource.id, { resource, changedAt: this.clock });
+    for (const channel of this.channels.values()) {
+      if (channel.calendarId === calendar.id && channel.expiration > Date.now()) setImmediate(() => void this.notify(channel, 'exists'));
+    }
   }
 
   /** An instance of a series as a stored exception (the first edit or deletion of that instance). */

@@ -9,7 +9,7 @@
 //   until they expire): a client that kept the old one fails here. `keepOldRefreshTokens` gives the
 //   documented behaviour.
 // - Times in a Prefer: outlook.timezone other than UTC are given for IANA and Windows names only.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WINDOWS_ZONES } from '../../src/integrations/ics/ics-zones.js';
@@ -127,6 +127,10 @@ export interface FakeMicrosoft {
   authorizeRequests: URLSearchParams[];
   /** Invitation mails Exchange would have sent (one per attendee of a created or changed event). */
   invitationsSent: string[];
+  /** Subscriptions alive now (POST /subscriptions, after the notification URL answered the validation). */
+  subscriptions: Map<string, { id: string; calendarId: string; notificationUrl: string; clientState: string; expiration: number }>;
+  /** Every change notification posted, with svc's answer (0: it could not be reached). */
+  notificationsSent: { subscriptionId: string; changeType: string; status: number }[];
   now(): number;
   advanceClock(ms: number): void;
   failNext(count: number, failure: Failure): void;
@@ -202,6 +206,8 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
   const tokenGrants: string[] = [];
   const authorizeRequests: URLSearchParams[] = [];
   const invitationsSent: string[] = [];
+  const subscriptions = new Map<string, { id: string; calendarId: string; notificationUrl: string; clientState: string; expiration: number }>();
+  const notificationsSent: { subscriptionId: string; changeType: string; status: number }[] = [];
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -390,12 +396,72 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
           { 'www-authenticate': bearerChallenge() },
         );
       }
-      const answer = route(req.method ?? 'GET', mailboxPath(path, known.appOnly === true), url, json, prefer);
+      const answer =
+        path === '/v1.0/subscriptions' || path.startsWith('/v1.0/subscriptions/')
+          ? await subscriptionRoute(req.method ?? 'GET', path, json, known.appOnly === true)
+          : route(req.method ?? 'GET', mailboxPath(path, known.appOnly === true), url, json, prefer);
       if (failure) return sendFailure(res, failure);
       sendJson(res, answer.status, answer.body);
     } catch (error) {
       if (!(error instanceof GraphError)) throw error;
       sendJson(res, error.status, graphErrorBody(error.code, error.message), error.headers);
+    }
+  }
+
+  /**
+   * Subscriptions to a calendar's events, as Graph documents them: the resource names the calendar
+   * (`me/...` with a delegated token, `users/{address}/...`), at most 4,230 minutes, and the notification
+   * URL must echo a validation token (text/plain, 200) before the subscription exists.
+   */
+  async function subscriptionRoute(method: string, path: string, json: unknown, appOnly: boolean): Promise<{ status: number; body: unknown }> {
+    const id = path.split('/')[3];
+    if (id !== undefined) {
+      const known = subscriptions.get(decodeURIComponent(id));
+      if (!known) throw new GraphError(404, 'ResourceNotFound', 'The object was not found.');
+      if (method === 'DELETE') {
+        subscriptions.delete(known.id);
+        return { status: 204, body: null };
+      }
+      throw new GraphError(405, 'MethodNotAllowed', 'Method not allowed.');
+    }
+    if (method !== 'POST') throw new GraphError(405, 'MethodNotAllowed', 'Method not allowed.');
+    const body = (json ?? {}) as { changeType?: string; notificationUrl?: string; resource?: string; expirationDateTime?: string; clientState?: string };
+    const match = /^(?:me|users\/([^/]+))\/calendars\/([^/]+)\/events$/.exec(body.resource ?? '');
+    if (!match || !body.notificationUrl || !body.changeType) throw new GraphError(400, 'InvalidRequest', 'Subscription request is missing resource, notificationUrl or changeType.');
+    if (appOnly && !match[1]) throw new GraphError(400, 'ExtensionError', 'Operation: Create; Exception: [/me is not valid with app-only authentication]');
+    const calendar = calendarOf(decodeURIComponent(match[2]!));
+    const expiration = Date.parse(body.expirationDateTime ?? '');
+    if (!Number.isFinite(expiration) || expiration > now() + 4230 * 60_000) {
+      throw new GraphError(400, 'ExtensionError', 'Subscription expiration can only be 4230 minutes in the future.');
+    }
+    const validationToken = random(24);
+    let echoed = '';
+    try {
+      const answer = await fetch(`${body.notificationUrl}?validationToken=${encodeURIComponent(validationToken)}`, { method: 'POST', headers: { 'content-type': 'text/plain; charset=utf-8' } });
+      echoed = answer.status === 200 ? await answer.text() : '';
+    } catch {
+      // unreachable
+    }
+    if (echoed !== validationToken) {
+      throw new GraphError(400, 'ValidationError', 'Subscription validation request failed. Notification endpoint must respond with 200 OK to validation request.');
+    }
+    const subscription = { id: randomUUID(), calendarId: calendar.id, notificationUrl: body.notificationUrl, clientState: body.clientState ?? '', expiration };
+    subscriptions.set(subscription.id, subscription);
+    return {
+      status: 201,
+      body: { id: subscription.id, resource: body.resource, changeType: body.changeType, clientState: body.clientState ?? null, notificationUrl: body.notificationUrl, expirationDateTime: new Date(expiration).toISOString() },
+    };
+  }
+
+  function changed(calendarId: string, eventId: string, changeType: 'created' | 'updated' | 'deleted'): void {
+    for (const subscription of subscriptions.values()) {
+      if (subscription.calendarId !== calendarId || subscription.expiration <= now()) continue;
+      setImmediate(() => {
+        const value = [{ subscriptionId: subscription.id, clientState: subscription.clientState, changeType, resource: `Users/${user.userPrincipalName}/Events/${eventId}`, subscriptionExpirationDateTime: new Date(subscription.expiration).toISOString(), resourceData: { id: eventId } }];
+        fetch(subscription.notificationUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ value }) })
+          .then((answer) => notificationsSent.push({ subscriptionId: subscription.id, changeType, status: answer.status }))
+          .catch(() => notificationsSent.push({ subscriptionId: subscription.id, changeType, status: 0 }));
+      });
     }
   }
 
@@ -573,6 +639,7 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
       changedAt: ++seq,
     };
     events.set(event.id, event);
+    changed(event.calendarId, event.id, 'created');
     if (transactionId !== null) transactions.set(transactionId, event.id);
     for (const attendee of event.attendees) invitationsSent.push(attendee.emailAddress.address);
     return { status: 201, body: representation(event, preferredZone(prefer)) };
@@ -667,11 +734,13 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
     event.changeKey = random(12);
     event.lastModifiedDateTime = new Date(now()).toISOString();
     event.changedAt = ++seq;
+    changed(event.calendarId, event.id, 'updated');
   }
 
   function deleteStored(event: StoredEvent): void {
     events.delete(event.id);
     tombstones.push({ id: event.id, calendarId: event.calendarId, deletedAt: ++seq });
+    changed(event.calendarId, event.id, 'deleted');
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -718,6 +787,8 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
 
   return {
     baseUrl,
+    subscriptions,
+    notificationsSent,
     endpoints: { authorize: `${baseUrl}${LOGIN_PREFIX}/authorize`, token: `${baseUrl}${LOGIN_PREFIX}/token`, api: apiBase },
     clientId,
     clientSecret,
@@ -757,6 +828,7 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
         changedAt: ++seq,
       };
       events.set(event.id, event);
+      changed(event.calendarId, event.id, 'created');
       return event.id;
     },
     editEvent(eventId, changes) {

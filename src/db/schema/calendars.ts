@@ -164,6 +164,28 @@ export const calendarBusyTimes = pgTable(
 );
 
 /**
+ * A push channel of a calendar (a Google events.watch channel, a Graph subscription): the provider
+ * POSTs to svc when the calendar changes, naming `channel_id` and carrying the token whose hash is kept.
+ */
+export const calendarPushChannels = pgTable(
+  'calendar_push_channels',
+  {
+    id: serial('id').primaryKey(),
+    sourceId: integer('source_id')
+      .notNull()
+      .references(() => calendarSources.id, { onDelete: 'cascade' }),
+    channelId: text('channel_id').notNull(),
+    /** Google's resourceId (to stop the channel); null for Graph. */
+    resourceId: text('resource_id'),
+    /** SHA-256 of the channel's token (Google) or clientState (Graph), hex. */
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('calendar_push_channels_channel_idx').on(t.channelId), index('calendar_push_channels_source_idx').on(t.sourceId)],
+);
+
+/**
  * Where a user's bookings are written (the reference's destination calendar): one of their writable
  * calendars, for all their bookings (`event_type_id` null) or for one event type's. Without one, a
  * booking goes to the primary calendar of the user's first writable connection.

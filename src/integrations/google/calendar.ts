@@ -10,6 +10,7 @@ import { isIanaTimeZone } from '../../lib/time-zones.js';
 import { callApi, expectOk, itemsOf, MAX_PAGES, optionalString, requiredString } from './client.js';
 import { authorizationUrl, exchangeCode } from './oauth.js';
 import { readEvents } from './read.js';
+import { stopWatching, watchEvents } from './watch.js';
 import { deleteEvent, insertEvent, updateEvent } from './write.js';
 
 /** The primary calendar's id is the account's address (for Gmail and Workspace accounts alike). */
@@ -58,4 +59,6 @@ export const googleCalendar: OAuthCalendarAdapter = {
   insertEvent,
   updateEvent,
   deleteEvent,
+  watchEvents,
+  stopWatching,
 };

@@ -7,6 +7,7 @@
 import type { OAuthCalendarAdapter } from '../calendar-types.js';
 import { accountEmail, deleteEvent, insertEvent, listCalendars, readEvents, updateEvent } from './calendar.js';
 import { authorizationUrl, exchangeCode } from './oauth.js';
+import { stopWatching, watchEvents } from './subscriptions.js';
 
 export const microsoftCalendar: OAuthCalendarAdapter = {
   authorizationUrl,
@@ -17,6 +18,8 @@ export const microsoftCalendar: OAuthCalendarAdapter = {
   insertEvent,
   updateEvent,
   deleteEvent,
+  watchEvents,
+  stopWatching,
 };
 
 export { transactionIdOf, uidOfTransactionId } from './calendar.js';

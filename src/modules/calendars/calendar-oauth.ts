@@ -111,6 +111,12 @@ export function oauthProviders(config: { calendars: CalendarsConfig; appUrl: str
         const read = await adapter.readEvents(session, externalId, context.window, state.syncToken ?? null);
         return { full: read.full, objects: [], events: read.events, removed: read.removed, state: { syncToken: read.state } };
       },
+      async watch(credentials, externalId, request, context) {
+        return adapter.watchEvents(oauthSession(clientOrFail(credentials), credentials as OAuthCredentials, context.policy, context.saveCredentials), externalId, request);
+      },
+      async stopWatching(credentials, channel, context) {
+        await adapter.stopWatching(oauthSession(clientOrFail(credentials), credentials as OAuthCredentials, context.policy, context.saveCredentials), channel);
+      },
     },
     writer: {
       async write(connection, calendarExternalId, event, existing, policy) {

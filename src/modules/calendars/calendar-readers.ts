@@ -1,5 +1,5 @@
 import type { CalendarConnectionType, CalendarSyncState } from '../../db/schema.js';
-import type { ExternalBusyInterval, ExternalCalendar } from '../../integrations/calendar-types.js';
+import type { ExternalBusyInterval, ExternalCalendar, PushChannel, PushChannelRequest } from '../../integrations/calendar-types.js';
 import type { OutboundPolicy } from '../../integrations/outbound-fetch.js';
 
 /** What one read of a calendar brought: iCalendar objects to expand, and objects gone. */
@@ -33,6 +33,9 @@ export interface CalendarReader {
   /** The calendars the credentials reach, to store as sources when connecting. */
   discover(credentials: unknown, policy: OutboundPolicy): Promise<ExternalCalendar[]>;
   read(credentials: unknown, externalId: string, state: CalendarSyncState, context: ReadContext): Promise<CalendarRead>;
+  /** Providers that push changes (Google, Microsoft): opens a channel for the calendar. */
+  watch?(credentials: unknown, externalId: string, request: PushChannelRequest, context: Omit<ReadContext, 'window'>): Promise<PushChannel>;
+  stopWatching?(credentials: unknown, channel: PushChannel, context: Omit<ReadContext, 'window'>): Promise<void>;
 }
 
 export type CalendarReaders = Partial<Record<CalendarConnectionType, CalendarReader>>;

@@ -14,6 +14,7 @@ import type { CalendarRead, CalendarReaders } from './calendar-readers.js';
 import { queueCalendarBrokenMail } from '../mail/calendar-broken-mail.js';
 import * as repo from './calendars.repository.js';
 import { recordDelegationFailure } from './delegation-errors.js';
+import { ensurePushChannel } from './calendar-push.js';
 
 /** Names of the providers as their users know them (in the mail telling them a connection broke). */
 const CONNECTION_APP_NAMES: Record<repo.CalendarConnectionRow['type'], string> = {
@@ -162,6 +163,10 @@ export async function syncCalendarSource(deps: CalendarSyncDeps, sourceId: numbe
     });
     if (changed || locked.degraded) await busyTimeChanged(source.userId);
   });
+  if (!live) {
+    const next = await ensurePushChannel(deps, found, now);
+    if (next !== nextSyncAt.getTime()) await database.db.update(calendarSources).set({ nextSyncAt: new Date(next) }).where(eq(calendarSources.id, source.id));
+  }
   // Events svc could not read are skipped, not fatal: their count says a calendar is read only in part.
   deps.log?.info({ calendarSourceId: source.id, type: connection.type, full: read.full, objects: read.objects.length, removed: read.removed.length, skippedEvents }, 'calendar synced');
   return changed ? 'synced' : 'unchanged';

@@ -1,0 +1,133 @@
+// Push from Google and Microsoft against the local provider servers: a channel (events.watch, a Graph
+// subscription) is opened when a calendar is read, the provider's notifications make svc read the
+// calendar within seconds (polling drops to SVC_CALENDAR_PUSH_POLL_MS), notifications without the
+// channel's token change nothing, and channels are opened again before they end.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { calendarReaders } from '../../src/modules/calendars/calendar-oauth.js';
+import { ensurePushChannel } from '../../src/modules/calendars/calendar-push.js';
+import { findSourceForSync } from '../../src/modules/calendars/calendars.repository.js';
+import { eventually } from '../support/eventually.js';
+import { type FakeGoogle, startFakeGoogle } from '../support/fake-google.js';
+import { type FakeMicrosoft, startFakeMicrosoft } from '../support/fake-microsoft.js';
+import { connectOAuthCalendar, oauthAppEnv } from '../support/oauth-calendar-connect.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createEventType, createHost, type Host, slotsOf, startsOf } from '../slots/helpers.js';
+
+const APP_URL = 'https://svc.example.test';
+const MONDAY = '2027-01-11';
+const iso = (time: string) => new Date(Date.parse(`${MONDAY}T${time}:00.000Z`)).toISOString();
+const HOUR = 3_600_000;
+
+describe('calendar push notifications', () => {
+  let google: FakeGoogle;
+  let microsoft: FakeMicrosoft;
+  let api: TestApp;
+  let ada: Host;
+  let cy: Host;
+
+  before(async () => {
+    google = await startFakeGoogle({ clientId: 'svc-google-client', clientSecret: 'google-client-secret' });
+    google.addAccount('ada@gmail.example', 'Europe/London');
+    microsoft = await startFakeMicrosoft({
+      clientId: 'svc-microsoft-client',
+      clientSecret: 'microsoft-client-secret',
+      redirectUri: `${APP_URL}/v2/calendars/office365/save`,
+      user: { mail: 'cy@outlook.example', userPrincipalName: 'cy@outlook.example' },
+    });
+    api = await createTestApp({
+      APP_URL,
+      ...oauthAppEnv('GOOGLE', { clientId: 'svc-google-client', clientSecret: 'google-client-secret', endpoints: google.endpoints }),
+      ...oauthAppEnv('MICROSOFT', { clientId: 'svc-microsoft-client', clientSecret: 'microsoft-client-secret', endpoints: microsoft.endpoints }),
+    });
+    // The providers reach this svc at its loopback address (in production: SVC_CALENDAR_PUSH_URL or an https APP_URL).
+    api.runtime.ctx.config.calendars.pushUrl = api.baseUrl;
+    ada = await createHost(api, 'Europe/London');
+    cy = await createHost(api, 'Europe/London');
+  });
+  after(async () => {
+    await api?.close();
+    await google?.close();
+    await microsoft?.close();
+  });
+
+  const rows = async <T>(query: ReturnType<typeof sql>) => ((await api.runtime.ctx.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+  const sourceOf = async (host: Host) => (await rows<{ id: number; next_sync_at: Date | string }>(sql`select id, next_sync_at from calendar_sources where user_id = ${host.userId} and selected`))[0]!;
+  const starts = async (eventTypeId: number) => startsOf(await slotsOf(api, { eventTypeId, start: MONDAY, end: MONDAY }));
+
+  test('Google: a channel is opened on connect; a change in the calendar reaches the slots through a notification, not a poll', async () => {
+    const eventType = await createEventType(api, ada, { lengthInMinutes: 60 });
+    const { saved } = await connectOAuthCalendar(api, APP_URL, 'google', ada.apiKey);
+    assert.equal(saved.status, 301, await saved.text());
+    assert.equal(google.channels.size, 1);
+    const [channel] = [...google.channels.values()];
+    assert.equal(channel!.address, `${api.baseUrl}/v2/calendars/google/notifications`);
+    assert.equal(channel!.calendarId, 'ada@gmail.example');
+    const stored = await rows<{ channel_id: string; token_hash: string }>(sql`select channel_id, token_hash from calendar_push_channels`);
+    assert.equal(stored[0]!.channel_id, channel!.id);
+    assert.notEqual(stored[0]!.token_hash, channel!.token, 'only the token\'s hash is kept');
+    // With a live channel the calendar is polled hourly only.
+    const source = await sourceOf(ada);
+    assert.ok(new Date(source.next_sync_at).getTime() > Date.now() + HOUR - 60_000, `next sync ${source.next_sync_at}`);
+    await eventually(async () => google.notificationsSent.some((sent) => sent.state === 'sync' && sent.status === 200), 5000);
+
+    assert.ok((await starts(eventType.id)).includes(iso('10:00')));
+    google.addEvent('ada@gmail.example', { summary: 'Dentist', start: { dateTime: iso('10:00') }, end: { dateTime: iso('11:00') } });
+    await eventually(async () => !(await starts(eventType.id)).includes(iso('10:00')), 15_000);
+    assert.ok(google.notificationsSent.some((sent) => sent.state === 'exists' && sent.status === 200));
+  });
+
+  test('a notification without the channel\'s token, or for a channel svc does not know, changes nothing', async () => {
+    const [channel] = [...google.channels.values()];
+    const jobsBefore = (await rows<{ count: number }>(sql`select count(*)::int as count from jobs where kind = 'calendar.sync'`))[0]!.count;
+    const forged = await fetch(`${api.baseUrl}/v2/calendars/google/notifications`, { method: 'POST', headers: { 'x-goog-channel-id': channel!.id, 'x-goog-channel-token': 'guessed', 'x-goog-resource-state': 'exists' } });
+    assert.equal(forged.status, 404);
+    assert.equal((await forged.json()).status, 'error');
+    const unknown = await fetch(`${api.baseUrl}/v2/calendars/google/notifications`, { method: 'POST', headers: { 'x-goog-channel-id': 'nope', 'x-goog-channel-token': channel!.token } });
+    assert.equal(unknown.status, 404);
+    // Google's channel named on the Microsoft route does not count either.
+    const crossed = await api.request('POST', '/v2/calendars/office365/notifications', { body: { value: [{ subscriptionId: channel!.id, clientState: channel!.token }] } });
+    assert.equal(crossed.status, 202, crossed.text);
+    assert.equal(crossed.body.data.received, 0);
+    const jobsAfter = (await rows<{ count: number }>(sql`select count(*)::int as count from jobs where kind = 'calendar.sync'`))[0]!.count;
+    assert.equal(jobsAfter, jobsBefore);
+  });
+
+  test('a channel with less than a day left is opened again and the old one stopped', async () => {
+    const { ctx } = api.runtime;
+    const deps = { database: ctx.database, secrets: ctx.secrets, config: ctx.config, readers: calendarReaders(ctx.config), clock: ctx.clock, changes: ctx.changes };
+    const [old] = [...google.channels.values()];
+    const found = (await findSourceForSync(ctx.database.db, (await sourceOf(ada)).id))!;
+    // Still a week left: nothing to do.
+    await ensurePushChannel(deps, found, Date.now());
+    assert.deepEqual([...google.channels.keys()], [old!.id]);
+    const next = await ensurePushChannel(deps, found, old!.expiration - 23 * HOUR);
+    assert.equal(google.channels.size, 1);
+    assert.ok(!google.channels.has(old!.id), 'the old channel was stopped');
+    assert.ok(next > old!.expiration - 23 * HOUR);
+    const stored = await rows<{ channel_id: string }>(sql`select channel_id from calendar_push_channels`);
+    assert.deepEqual(stored.map((row) => row.channel_id), [...google.channels.keys()]);
+  });
+
+  test('Microsoft: the subscription is made after svc answers Graph\'s validation; a change notification reaches the slots', async () => {
+    const eventType = await createEventType(api, cy, { lengthInMinutes: 60 });
+    const { saved } = await connectOAuthCalendar(api, APP_URL, 'office365', cy.apiKey);
+    assert.equal(saved.status, 301, await saved.text());
+    assert.equal(microsoft.subscriptions.size, 1);
+    const [subscription] = [...microsoft.subscriptions.values()];
+    assert.equal(subscription!.notificationUrl, `${api.baseUrl}/v2/calendars/office365/notifications`);
+    assert.ok(subscription!.expiration <= Date.now() + 4230 * 60_000);
+    const validation = await fetch(`${api.baseUrl}/v2/calendars/office365/notifications?validationToken=${encodeURIComponent('Validation: Token <1>')}`, { method: 'POST', headers: { 'content-type': 'text/plain' } });
+    assert.equal(validation.status, 200);
+    assert.match(validation.headers.get('content-type') ?? '', /^text\/plain/);
+    assert.equal(await validation.text(), 'Validation: Token <1>');
+
+    assert.ok((await starts(eventType.id)).includes(iso('14:00')));
+    microsoft.addEvent(microsoft.defaultCalendarId, { subject: 'Board', start: Date.parse(iso('14:00')), end: Date.parse(iso('15:00')) });
+    await eventually(async () => !(await starts(eventType.id)).includes(iso('14:00')), 15_000);
+    assert.ok(microsoft.notificationsSent.some((sent) => sent.changeType === 'created' && sent.status === 202));
+    const wrong = await api.request('POST', '/v2/calendars/office365/notifications', { body: { value: [{ subscriptionId: subscription!.id, clientState: 'guessed' }] } });
+    assert.equal(wrong.body.data.received, 0);
+  });
+});
