@@ -84,7 +84,8 @@ function sweepGrid(runs: HostRuns, gridRuns: readonly number[], step: number, ho
   // a process runs this loop unoptimized, where native splice and slice beat loops written here.
   const active: number[] = [];
   const activeIds: number[] = [];
-  let nextRank = keys.length > 0 ? Math.floor(keys[0]! / codes) : 0;
+  // The first event is the first run's start: place (or rank) 0.
+  let nextRank = 0;
   for (let at = 0; at < keys.length; at++) {
     const rank = nextRank;
     const code = keys[at]! - rank * codes;
@@ -111,18 +112,20 @@ function sweepGrid(runs: HostRuns, gridRuns: readonly number[], step: number, ho
   }
 }
 
-/** The places where the runs' hosts change, ascending, once each. */
+/**
+ * The places where the runs' hosts change, ascending. A place held twice is harmless: `rankOf` finds its
+ * first copy, so equal places get equal ranks and ranks keep the places' order.
+ */
 function distinctPlaces(runs: HostRuns, gridRuns: readonly number[], origin: number, step: number): Float64Array {
   const places = new Float64Array(2 * gridRuns.length);
   gridRuns.forEach((run, i) => {
     places[2 * i] = Math.round((runs.firsts[run]! - origin) / step);
     places[2 * i + 1] = Math.round((runs.lasts[run]! - origin) / step) + 1;
   });
-  places.sort();
-  return places.filter((place, i) => i === 0 || place !== places[i - 1]);
+  return places.sort();
 }
 
-/** Index of `place` in ascending `places`, which holds it. */
+/** Index of the first copy of `place` in ascending `places`, which holds it. */
 function rankOf(places: Float64Array, place: number): number {
   let low = 0;
   let high = places.length - 1;

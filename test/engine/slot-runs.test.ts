@@ -73,6 +73,17 @@ describe('startsOfRuns: a team\'s starts from its hosts\' runs', () => {
     );
   });
 
+  test('places are ranked exactly when the largest place-times-code number would pass 2^53', () => {
+    // 2^26 codes per place (2^25 hosts), one step apart: a run at place 2^27 + 1 makes numbers up to
+    // (2^27 + 2) * 2^26 + codes, past 2^53, where odd codes (a host joining) cannot be told apart.
+    const codesPerPlace = 2 ** 26;
+    const far = 2 ** 27 + 1;
+    const runs: HostRuns = { userIds: [7, 9], hosts: [0, 1], firsts: [0, far], lasts: [0, far] };
+    const starts: [number, number[]][] = [];
+    startsOfRuns(runs, 1, codesPerPlace / 2, (_, ids) => ids.slice(), (start, hostIds) => starts.push([start, hostIds]));
+    assert.deepEqual(starts, [[0, [7]], [far, [9]]]);
+  });
+
   test('a stretch\'s list is shared by its starts, and a null list leaves its starts out', () => {
     const runs: HostRuns = { userIds: [7, 9], hosts: [0, 1], firsts: [BASE, BASE + 2 * STEP], lasts: [BASE + 3 * STEP, BASE + 3 * STEP] };
     const starts = visited(runs, 2);
