@@ -126,6 +126,43 @@ describe('bookings written into CalDAV calendars', { skip: RADICALE_SKIP }, () =
     assert.match(notesOf(hidden), /^SUMMARY:Discreet/m);
   });
 
+  test('privateNoteEnabled: a private note event beside the booking\'s, from the template, without attendees; it moves and goes with the booking and never blocks it', async () => {
+    const noted = await createEventType(api, host, {
+      lengthInMinutes: 60,
+      title: 'Noted',
+      privateNoteEnabled: true,
+      privateNoteMode: 'duplicate_event',
+      privateNoteTemplate: 'Prep for {Attendee name} ({Event duration}) at {Location}: {notes} {Unknown field}',
+      locations: [{ type: 'address', address: 'Harbour Office', public: true }],
+    });
+    const booked = await api.request('POST', '/v2/bookings', {
+      version: BOOKINGS_VERSION,
+      body: { eventTypeId: noted.id, start: iso('11:00'), attendee: { name: 'Nia Note', email: 'nia@example.com', timeZone: 'UTC' }, bookingFieldsResponses: { notes: 'wants the pricing sheet' } },
+    });
+    assert.equal(booked.status, 201, booked.text);
+    const { uid, icsUid } = booked.body.data as { uid: string; icsUid: string };
+    const noteOf = () => eventOf(`${icsUid}-note`);
+    await eventually(async () => noteOf() !== undefined && eventOf(icsUid) !== undefined, 10_000);
+    const note = noteOf()!;
+    assert.match(note, /^DESCRIPTION:Prep for Nia Note \(60 minutes\) at Harbour Office: wants the pricing sheet \{Unknown field\}/m);
+    assert.match(note, /^CLASS:PRIVATE/m);
+    assert.doesNotMatch(note, /^ATTENDEE/m, 'the note is the hosts\' own: nobody is invited to it');
+    assert.match(note, /^DTSTART:20270111T110000Z/m);
+    // The booking's references list its own event only.
+    assert.deepEqual((await references(uid)).body.data.map((ref: { eventUid: string }) => ref.eventUid), [icsUid]);
+    // Read back by the next sync, neither event blocks the booking's own time (a reschedule could not move to it otherwise).
+    await syncAll();
+    const busy = (await api.runtime.ctx.database.db.execute(sql`select count(*)::int as count from calendar_busy_times where user_id = ${host.userId} and uid like ${`${icsUid}%`}`)) as unknown as { rows: { count: number }[] };
+    assert.equal(busy.rows[0]!.count, 0);
+
+    const moved = await api.request('POST', `/v2/bookings/${uid}/reschedule`, { version: BOOKINGS_VERSION, body: { start: iso('15:00'), reschedulingReason: 'later' } });
+    assert.equal(moved.status, 201, moved.text);
+    await eventually(async () => /^DTSTART:20270111T150000Z/m.test(noteOf() ?? ''), 10_000);
+    const cancelled = await api.request('POST', `/v2/bookings/${moved.body.data.uid}/cancel`, { key: host.apiKey, version: BOOKINGS_VERSION, body: { cancellationReason: 'Off' } });
+    assert.equal(cancelled.status, 200, cancelled.text);
+    await eventually(async () => noteOf() === undefined && eventOf(icsUid) === undefined, 10_000);
+  });
+
   test("a platform client's areCalendarEventsEnabled false: its managed users' bookings write no calendar events", async () => {
     await radicale.createCalendar('mo', 'work', { name: 'Work' });
     const platform = await createOrganization(api, { isPlatform: true });

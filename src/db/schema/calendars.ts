@@ -238,11 +238,13 @@ export const bookingCalendarEvents = pgTable(
     etag: text('etag'),
     /** Hash of what was written: an unchanged booking is not written again. */
     contentHash: text('content_hash').notNull(),
+    /** The host-only private note event beside the booking's (the event type's privateNoteEnabled), not the booking's own. */
+    note: boolean('note').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex('booking_calendar_events_uid_user_idx').on(t.icsUid, t.userId),
+    uniqueIndex('booking_calendar_events_uid_user_note_idx').on(t.icsUid, t.userId, t.note),
     index('booking_calendar_events_booking_idx').on(t.bookingId),
     index('booking_calendar_events_connection_idx').on(t.connectionId),
     // Unified calendar events find an event by the provider's id, within the caller's events.

@@ -217,7 +217,8 @@ export async function listCalendarEventsOfBooking(db: Db, bookingId: number) {
   return db
     .select({ id: bookingCalendarEvents.id, type: bookingCalendarEvents.type, icsUid: bookingCalendarEvents.icsUid, eventId: bookingCalendarEvents.eventId, calendarExternalId: bookingCalendarEvents.calendarExternalId })
     .from(bookingCalendarEvents)
-    .where(eq(bookingCalendarEvents.bookingId, bookingId))
+    // A host's private note event is theirs, not a reference of the booking.
+    .where(and(eq(bookingCalendarEvents.bookingId, bookingId), eq(bookingCalendarEvents.note, false)))
     .orderBy(asc(bookingCalendarEvents.id));
 }
 

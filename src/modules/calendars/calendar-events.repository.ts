@@ -102,7 +102,7 @@ export async function saveEventRef(db: Db, row: Omit<BookingCalendarEventRow, 'i
   await db
     .insert(bookingCalendarEvents)
     .values(row)
-    .onConflictDoUpdate({ target: [bookingCalendarEvents.icsUid, bookingCalendarEvents.userId], set: { ...changes, updatedAt: sql`now()` } });
+    .onConflictDoUpdate({ target: [bookingCalendarEvents.icsUid, bookingCalendarEvents.userId, bookingCalendarEvents.note], set: { ...changes, updatedAt: sql`now()` } });
 }
 
 /** The references follow the booking that now carries their icsUid (a reschedule's successor). */
@@ -115,6 +115,3 @@ export async function deleteEventRef(db: Db, id: number): Promise<void> {
 }
 
 /** The events written for a booking, as its references list them. */
-export async function referencesOfBooking(db: Db, bookingId: number): Promise<BookingCalendarEventRow[]> {
-  return db.select().from(bookingCalendarEvents).where(eq(bookingCalendarEvents.bookingId, bookingId)).orderBy(asc(bookingCalendarEvents.id));
-}

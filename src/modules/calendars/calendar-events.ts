@@ -15,7 +15,7 @@ import { loadInviteContext } from '../mail/mail.repository.js';
 import * as repo from './calendar-events.repository.js';
 import { flagConnectionInvalid, outboundPolicy } from './calendar-sync.js';
 import type { CalendarWriters, WriterConnection } from './calendar-writers.js';
-import { findConnection, saveCredentials } from './calendars.repository.js';
+import { findConnection, PRIVATE_NOTE_UID_SUFFIX, saveCredentials } from './calendars.repository.js';
 
 /** The job that writes one icsUid's events (payload `{icsUid}`). */
 export const CALENDAR_WRITE_JOB = 'calendar.write';
@@ -67,8 +67,34 @@ export interface CalendarWriteDeps {
   log?: { info(obj: object, msg: string): void; warn?(obj: object, msg: string): void } | undefined;
 }
 
-/** The event every host's calendar shows for the booking: the invitation's content as the host reads it. */
-async function eventContent(db: Db, record: BookingRecord, appUrl: string): Promise<CalendarEventInput> {
+/**
+ * A private note's text: the event type's privateNoteTemplate with {Attendee name}, {Event type title},
+ * {Location}, {Host name}, {Event duration} and booking-field names filled in (a name it does not know is
+ * left as written); the booker's notes when the template is empty.
+ */
+export function renderPrivateNote(template: string, values: { attendeeName: string; eventTypeTitle: string; location: string; organizerName: string; durationMinutes: number; responses: Record<string, unknown>; notes: string }): string {
+  if (template.trim() === '') return values.notes;
+  const named: Record<string, string> = {
+    'Attendee name': values.attendeeName,
+    'Event type title': values.eventTypeTitle,
+    Location: values.location,
+    'Host name': values.organizerName,
+    'Event duration': `${values.durationMinutes} minutes`,
+  };
+  return template.replace(/\{([^{}\n]{1,100})\}/g, (whole, name: string) => {
+    if (name in named) return named[name]!;
+    const answer = values.responses[name];
+    if (typeof answer === 'string' || typeof answer === 'number' || typeof answer === 'boolean') return String(answer);
+    if (Array.isArray(answer)) return answer.map(String).join(', ');
+    return whole;
+  });
+}
+
+/**
+ * The event every host's calendar shows for the booking: the invitation's content as the host reads it;
+ * with the event type's private note on, the note event beside it (same times, no attendees, private).
+ */
+async function eventContent(db: Db, record: BookingRecord, appUrl: string): Promise<{ event: CalendarEventInput; note: CalendarEventInput | null }> {
   const { booking, host, coHosts, attendees } = record;
   const context = await loadInviteContext(db, { id: booking.id, eventTypeId: booking.eventTypeId, organizerId: booking.userId });
   const guests = new Set((Array.isArray(booking.responses.guests) ? booking.responses.guests : []).map((email) => String(email).toLowerCase()));
@@ -93,7 +119,7 @@ async function eventContent(db: Db, record: BookingRecord, appUrl: string): Prom
   const template = resolveInviteTemplate('host', context.invites, context.organizationInvites);
   const notes = context.hideCalendarNotes ? '' : (booking.description ?? '');
   const description = template === null ? standardDescription({ ...values, description: notes, people }, 'host') : renderInviteTemplate(template, values, 'host');
-  return {
+  const event: CalendarEventInput = {
     uid: booking.icsUid,
     sequence: booking.icsSequence,
     title: booking.title,
@@ -106,6 +132,10 @@ async function eventContent(db: Db, record: BookingRecord, appUrl: string): Prom
     attendees: [...coHosts.map(({ name, email }) => ({ name, email })), ...attendees.map(({ name, email }) => ({ name, email }))],
     private: context.hideCalendarEventDetails,
   };
+  if (context.privateNote === null) return { event, note: null };
+  // The note is the hosts' own: the booker's notes stay in it even where hideCalendarNotes keeps them out of the event.
+  const noteText = renderPrivateNote(context.privateNote, { ...values, responses: booking.responses, notes: booking.description ?? '' });
+  return { event, note: { ...event, uid: `${booking.icsUid}${PRIVATE_NOTE_UID_SUFFIX}`, description: noteText, attendees: [], private: true } };
 }
 
 const contentHash = (calendar: string, event: CalendarEventInput) => createHash('sha256').update(JSON.stringify([calendar, event])).digest('base64url');
@@ -142,6 +172,7 @@ export async function writeCalendarEvents(deps: CalendarWriteDeps, icsUid: strin
     const hostIds = booking.status === 'accepted' ? [booking.userId, ...record!.coHosts.map((host) => host.id)] : [];
     const calendars = await repo.writableCalendarsOf(db, [...new Set([...hostIds, ...refs.map((ref) => ref.userId)])], booking.eventTypeId);
     const content = hostIds.length > 0 ? await eventContent(db, record!, deps.config.appUrl) : null;
+    const noteWanted = content?.note != null;
     const policy = outboundPolicy(deps.config);
     // Set by a failure a later run may get past (the provider unreachable, rate limited): the job is retried.
     let retryable: Error | null = null;
@@ -175,7 +206,7 @@ export async function writeCalendarEvents(deps: CalendarWriteDeps, icsUid: strin
     // Events no longer wanted where they are: deleted.
     for (const ref of refs) {
       const destination = wanted.get(ref.userId);
-      if (destination && destination.connectionId === ref.connectionId && destination.externalId === ref.calendarExternalId) continue;
+      if (destination && destination.connectionId === ref.connectionId && destination.externalId === ref.calendarExternalId && (!ref.note || noteWanted)) continue;
       const writer = deps.writers[ref.type];
       if (!writer) continue;
       await attempt(ref.connectionId, ref.calendarExternalId, async (connection) => {
@@ -187,23 +218,29 @@ export async function writeCalendarEvents(deps: CalendarWriteDeps, icsUid: strin
     for (const [userId, destination] of wanted) {
       const writer = deps.writers[destination.type];
       if (!writer || !content) continue;
-      const hash = contentHash(destination.externalId, content);
-      const ref = refs.find((candidate) => candidate.userId === userId && candidate.connectionId === destination.connectionId && candidate.calendarExternalId === destination.externalId);
-      if (ref && ref.contentHash === hash) continue;
-      await attempt(destination.connectionId, destination.name, async (connection) => {
-        const written = await writer.write(connection, destination.externalId, content, ref ? { eventId: ref.eventId, etag: ref.etag } : null, policy);
-        await repo.saveEventRef(db, {
-          icsUid,
-          bookingId: booking.id,
-          userId,
-          connectionId: destination.connectionId,
-          type: destination.type,
-          calendarExternalId: destination.externalId,
-          eventId: written.id,
-          etag: written.etag,
-          contentHash: hash,
+      const events: [boolean, CalendarEventInput][] = content.note ? [[false, content.event], [true, content.note]] : [[false, content.event]];
+      for (const [note, event] of events) {
+        const hash = contentHash(destination.externalId, event);
+        const ref = refs.find(
+          (candidate) => candidate.userId === userId && candidate.note === note && candidate.connectionId === destination.connectionId && candidate.calendarExternalId === destination.externalId,
+        );
+        if (ref && ref.contentHash === hash) continue;
+        await attempt(destination.connectionId, destination.name, async (connection) => {
+          const written = await writer.write(connection, destination.externalId, event, ref ? { eventId: ref.eventId, etag: ref.etag } : null, policy);
+          await repo.saveEventRef(db, {
+            icsUid,
+            bookingId: booking.id,
+            userId,
+            connectionId: destination.connectionId,
+            type: destination.type,
+            calendarExternalId: destination.externalId,
+            eventId: written.id,
+            etag: written.etag,
+            contentHash: hash,
+            note,
+          });
         });
-      });
+      }
     }
     deps.log?.info({ icsUid, bookingId: booking.id, calendars: wanted.size }, 'calendar events written');
     // Assigned inside `attempt`, which control-flow analysis does not follow.

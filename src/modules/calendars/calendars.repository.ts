@@ -99,13 +99,17 @@ export function piecesOf<T extends ExternalBusyInterval>(intervals: readonly T[]
   return pieces;
 }
 
+/** The UID of a booking's private note event is the booking's with this after it. */
+export const PRIVATE_NOTE_UID_SUFFIX = '-note';
+const bookingUidOf = (uid: string) => (uid.endsWith(PRIVATE_NOTE_UID_SUFFIX) ? uid.slice(0, -PRIVATE_NOTE_UID_SUFFIX.length) : uid);
+
 /** Rows inserted per statement: far under PostgreSQL's 65,535 parameters at 6 a row. */
 const INSERT_BATCH = 2_000;
 
 /**
  * Replaces the busy time the source holds under `objectKeys` (all of it when null) with `intervals`,
- * leaving out events whose UID is one of the owner's bookings: svc wrote those, and the booking is
- * busy on its own (and must not block its own reschedule).
+ * leaving out events whose UID is one of the owner's bookings, or a private note of one: svc wrote those,
+ * and the booking is busy on its own (and must not block its own reschedule).
  */
 export async function replaceBusyTimes(
   db: Db,
@@ -116,9 +120,9 @@ export async function replaceBusyTimes(
   await db
     .delete(calendarBusyTimes)
     .where(and(eq(calendarBusyTimes.sourceId, source.id), objectKeys === null ? undefined : inArray(calendarBusyTimes.objectKey, [...objectKeys])));
-  const uids = [...new Set(intervals.map((interval) => interval.uid).filter((uid): uid is string => uid !== null))];
+  const uids = [...new Set(intervals.map((interval) => interval.uid).filter((uid): uid is string => uid !== null).map(bookingUidOf))];
   const own = uids.length === 0 ? new Set<string>() : await ownBookingUids(db, source.userId, uids);
-  const rows = piecesOf(intervals.filter((interval) => interval.uid === null || !own.has(interval.uid)))
+  const rows = piecesOf(intervals.filter((interval) => interval.uid === null || !own.has(bookingUidOf(interval.uid))))
     .map((piece) => ({ sourceId: source.id, userId: source.userId, objectKey: piece.objectKey, uid: piece.uid, startAt: new Date(piece.start), endAt: new Date(piece.end) }));
   for (let index = 0; index < rows.length; index += INSERT_BATCH) await db.insert(calendarBusyTimes).values(rows.slice(index, index + INSERT_BATCH));
 }

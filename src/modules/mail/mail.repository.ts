@@ -141,6 +141,8 @@ export interface InviteContext {
   hideCalendarNotes: boolean;
   /** The hosts' calendar events are private (details hidden from those the calendar is shared with). */
   hideCalendarEventDetails: boolean;
+  /** The event type's private note (privateNoteEnabled): its template, '' for the default; null when off. */
+  privateNote: string | null;
 }
 
 export async function loadInviteContext(db: Db, booking: { id: number; eventTypeId: number | null; organizerId: number }): Promise<InviteContext> {
@@ -149,6 +151,7 @@ export async function loadInviteContext(db: Db, booking: { id: number; eventType
       coalesce(et.seats_per_time_slot is not null and not et.seats_show_attendees, false) as "hideOtherSeats",
       coalesce((et.settings ->> 'hideCalendarNotes')::boolean, false) as "hideCalendarNotes",
       coalesce((et.settings ->> 'hideCalendarEventDetails')::boolean, false) as "hideCalendarEventDetails",
+      case when (et.settings ->> 'privateNoteEnabled')::boolean then coalesce(et.settings ->> 'privateNoteTemplate', '') end as "privateNote",
       case when et.parent_id is null then et.calendar_invites else parent.calendar_invites end as invites,
       (select o.calendar_invites from teams o where o.is_organization and o.id = coalesce(
         (select case when t.is_organization then t.id else t.parent_id end from teams t where t.id = coalesce(et.team_id, parent.team_id)),
@@ -168,6 +171,7 @@ export async function loadInviteContext(db: Db, booking: { id: number; eventType
     hideOtherSeats: row.hideOtherSeats === true,
     hideCalendarNotes: row.hideCalendarNotes === true,
     hideCalendarEventDetails: row.hideCalendarEventDetails === true,
+    privateNote: typeof row.privateNote === 'string' ? row.privateNote : null,
   };
 }
 
