@@ -31,7 +31,7 @@ const ROUND_TRIPS: [string, string, unknown, unknown][] = [
   ['requiresBookerEmailVerification', 'requiresBookerEmailVerification', true, false],
   ['hideCalendarNotes', 'hideCalendarNotes', true, false],
   ['lockTimeZoneToggleOnBookingPage', 'lockTimeZoneToggleOnBookingPage', true, false],
-  ['useDestinationCalendarEmail (false only: no calendar can be connected yet)', 'useDestinationCalendarEmail', false, false],
+  ['useDestinationCalendarEmail (false here: true needs a connected calendar, test/calendars/destination-email.test.ts)', 'useDestinationCalendarEmail', false, false],
   ['hideCalendarEventDetails', 'hideCalendarEventDetails', true, false],
   ['hideOrganizerEmail', 'hideOrganizerEmail', true, false],
   ['allowReschedulingPastBookings', 'allowReschedulingPastBookings', true, false],

@@ -30,6 +30,11 @@ export const calendarConnections = pgTable(
     invalid: boolean('invalid').notNull().default(false),
     /** When the owner was mailed that the connection is broken (once per breakage). */
     ownerToldAt: timestamp('owner_told_at', { withTimezone: true }),
+    /**
+     * The account's address (an OAuth account's, a CalDAV user name that is one): the organizer address of
+     * bookings written into it when their event type says useDestinationCalendarEmail. Not secret.
+     */
+    accountEmail: text('account_email'),
     /** Made for an organization member by its delegation credential (read with the organization's key, not the member's consent page). */
     delegationCredentialId: text('delegation_credential_id').references(() => delegationCredentials.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),

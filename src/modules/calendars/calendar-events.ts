@@ -128,7 +128,7 @@ async function eventContent(db: Db, record: BookingRecord, appUrl: string): Prom
     start: booking.startAt.getTime(),
     end: booking.endAt.getTime(),
     timeZone: host.timeZone,
-    organizer: { name: host.name, email: host.email },
+    organizer: { name: host.name, email: context.organizerAddress ?? host.email },
     attendees: [...coHosts.map(({ name, email }) => ({ name, email })), ...attendees.map(({ name, email }) => ({ name, email }))],
     private: context.hideCalendarEventDetails,
   };

@@ -9,7 +9,10 @@ export type CalendarSourceRow = typeof calendarSources.$inferSelect;
 
 const DAY = 86_400_000;
 
-export async function insertConnection(db: Db, row: { userId: number; type: CalendarConnectionType; appId: string; credentialsSealed: string }): Promise<CalendarConnectionRow> {
+export async function insertConnection(
+  db: Db,
+  row: { userId: number; type: CalendarConnectionType; appId: string; credentialsSealed: string; accountEmail?: string | null },
+): Promise<CalendarConnectionRow> {
   const [connection] = await db.insert(calendarConnections).values(row).returning();
   return connection!;
 }
@@ -17,7 +20,7 @@ export async function insertConnection(db: Db, row: { userId: number; type: Cale
 /** A delegated connection, unless the member already has one of the credential (null then). */
 export async function insertDelegatedConnection(
   db: Db,
-  row: { userId: number; type: CalendarConnectionType; appId: string; credentialsSealed: string; delegationCredentialId: string },
+  row: { userId: number; type: CalendarConnectionType; appId: string; credentialsSealed: string; delegationCredentialId: string; accountEmail: string },
 ): Promise<CalendarConnectionRow | null> {
   const [connection] = await db.insert(calendarConnections).values(row).onConflictDoNothing().returning();
   return connection ?? null;
@@ -166,17 +169,16 @@ export async function recordSyncFailure(db: Db, sourceId: number, failure: { fai
     .where(eq(calendarSources.id, sourceId));
 }
 
-/** Flags the connection invalid; true the first time (its owner is to be told then, once). */
 export async function findConnection(db: Db, connectionId: number): Promise<CalendarConnectionRow | undefined> {
   const [row] = await db.select().from(calendarConnections).where(eq(calendarConnections.id, connectionId));
   return row;
 }
 
 /** A connection made again (the account connected anew): new credentials, valid, its owner not yet told of a breakage. */
-export async function renewConnection(db: Db, connectionId: number, credentialsSealed: string): Promise<CalendarConnectionRow> {
+export async function renewConnection(db: Db, connectionId: number, credentialsSealed: string, accountEmail: string): Promise<CalendarConnectionRow> {
   const [row] = await db
     .update(calendarConnections)
-    .set({ credentialsSealed, invalid: false, ownerToldAt: null, updatedAt: sql`now()` })
+    .set({ credentialsSealed, accountEmail, invalid: false, ownerToldAt: null, updatedAt: sql`now()` })
     .where(eq(calendarConnections.id, connectionId))
     .returning();
   return row!;
@@ -187,6 +189,7 @@ export async function saveCredentials(db: Db, connectionId: number, credentialsS
   await db.update(calendarConnections).set({ credentialsSealed, updatedAt: sql`now()` }).where(eq(calendarConnections.id, connectionId));
 }
 
+/** Flags the connection invalid; true the first time (its owner is to be told then, once). */
 export async function markConnectionInvalid(db: Db, connectionId: number, now: Date): Promise<boolean> {
   const told = await db
     .update(calendarConnections)
@@ -325,4 +328,14 @@ export async function findPushChannel(db: Db, channelId: string): Promise<(PushC
     .innerJoin(calendarConnections, eq(calendarConnections.id, calendarSources.connectionId))
     .where(and(eq(calendarPushChannels.channelId, channelId), eq(calendarSources.selected, true), eq(calendarConnections.invalid, false)));
   return row ? { ...row.channel, type: row.type } : undefined;
+}
+
+/** Whether the user has a valid connection svc writes bookings into. */
+export async function hasWritableConnection(db: Db, userId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: calendarConnections.id })
+    .from(calendarConnections)
+    .where(and(eq(calendarConnections.userId, userId), eq(calendarConnections.invalid, false), inArray(calendarConnections.type, ['apple_calendar', 'caldav_calendar', 'google_calendar', 'office365_calendar'])))
+    .limit(1);
+  return row !== undefined;
 }

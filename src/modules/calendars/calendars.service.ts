@@ -128,7 +128,14 @@ export async function saveCaldavAccount(
   }
   const now = Date.now();
   const { connection, sources } = await calendarTransaction(deps, async (tx, busyTimeChanged) => {
-    const created = await repo.insertConnection(tx, { userId, type, appId: CALENDAR_APPS[type].appId, credentialsSealed: deps.secrets.seal(JSON.stringify(credentials)) });
+    const created = await repo.insertConnection(tx, {
+      userId,
+      type,
+      appId: CALENDAR_APPS[type].appId,
+      credentialsSealed: deps.secrets.seal(JSON.stringify(credentials)),
+      // An Apple ID, or a CalDAV user name that is an address.
+      accountEmail: /^[^\s@]+@[^\s@]+$/.test(input.username) ? input.username : null,
+    });
     // Only the primary calendar is read for busy time until the user selects others (POST /v2/selected-calendars).
     const rows = await repo.insertSources(tx, created, calendars, new Date(now), (calendar) => calendar.primary);
     // Unread calendars count as busy until their first read: every cache must know.
@@ -249,7 +256,7 @@ function destinationOf(userId: number, connections: repo.CalendarConnectionRow[]
     id: source.id,
     integration: connection.type,
     externalId: source.externalId,
-    primaryEmail: null,
+    primaryEmail: connection.accountEmail,
     userId,
     eventTypeId: null,
     credentialId: connection.id,

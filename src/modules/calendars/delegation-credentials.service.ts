@@ -212,7 +212,7 @@ export async function provisionDelegatedCalendars(
     if (!answer) continue;
     const sealed = deps.secrets.seal(JSON.stringify({ ...answer.credentials, tokens: answer.tokens } satisfies OAuthCredentials));
     const sources = await calendarTransaction(deps, async (tx, busyTimeChanged) => {
-      const connection = await calendarsRepo.insertDelegatedConnection(tx, { userId: member.userId, type, appId: CALENDAR_APPS[type].appId, credentialsSealed: sealed, delegationCredentialId: credential.id });
+      const connection = await calendarsRepo.insertDelegatedConnection(tx, { userId: member.userId, type, appId: CALENDAR_APPS[type].appId, credentialsSealed: sealed, delegationCredentialId: credential.id, accountEmail: answer.credentials.email });
       if (!connection) return [];
       await repo.clearMemberFailure(tx, credential.id, member.userId);
       await busyTimeChanged(member.userId);

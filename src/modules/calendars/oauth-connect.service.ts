@@ -80,10 +80,10 @@ export async function saveOAuthCalendar(deps: CalendarsDeps, type: OAuthConnecti
     let row: repo.CalendarConnectionRow;
     let known = new Set<string>();
     if (same) {
-      row = await repo.renewConnection(tx, same.id, sealed);
+      row = await repo.renewConnection(tx, same.id, sealed, credentials.email);
       known = new Set((await repo.listSourcesOf(tx, state.userId)).filter((source) => source.connectionId === same.id).map((source) => source.externalId));
     } else {
-      row = await repo.insertConnection(tx, { userId: state.userId, type, appId: CALENDAR_APPS[type].appId, credentialsSealed: sealed });
+      row = await repo.insertConnection(tx, { userId: state.userId, type, appId: CALENDAR_APPS[type].appId, credentialsSealed: sealed, accountEmail: credentials.email });
     }
     const added = await repo.insertSources(tx, row, calendars.filter((calendar) => !known.has(calendar.externalId)), new Date(now), (calendar) => calendar.primary && !same);
     await busyTimeChanged(state.userId);

@@ -1,21 +1,25 @@
-// An event type's calendar fields: the destination its owner's bookings are written to, and the ones
-// svc refuses by name rather than ignore.
+// An event type's calendar fields: the destination its owner's bookings are written to, and where it
+// may not be set.
 import type { Db } from '../../db/client.js';
 import { invalidField } from '../../lib/errors.js';
-import { eventTypeDestinations, findNamedCalendars } from '../calendars/calendars.repository.js';
+import { eventTypeDestinations, findNamedCalendars, hasWritableConnection } from '../calendars/calendars.repository.js';
 import type { EventTypeChanges, EventTypeView } from './event-types.service.js';
 
 /**
- * The organizer address taken from the destination calendar is not built yet: refused by name rather
- * than ignored. A team event type's bookings are written to each host's own destination, so a
- * destination on the team's event type (one member's calendar) is refused there too.
+ * A team event type's bookings are written to each host's own destination, so a destination on the
+ * team's event type (one member's calendar) is refused there.
  */
 export function assertCalendarFieldsUsable(changes: EventTypeChanges, kind: 'personal' | 'team'): void {
   if (kind === 'team' && changes.destinationCalendar) {
     throw invalidField('destinationCalendar', 'is not taken on a team event type: each host\'s bookings go to the destination they set with PUT /v2/destination-calendars', changes.destinationCalendar);
   }
-  if (changes.settings.useDestinationCalendarEmail === true) {
-    throw invalidField('useDestinationCalendarEmail', 'is not supported yet: bookings are written with the organizer\'s own address', true);
+}
+
+/** useDestinationCalendarEmail takes its address from a connected calendar: the owner must have one. */
+export async function assertDestinationEmailUsable(db: Db, userId: number, changes: EventTypeChanges): Promise<void> {
+  if (changes.settings.useDestinationCalendarEmail !== true) return;
+  if (!(await hasWritableConnection(db, userId))) {
+    throw invalidField('useDestinationCalendarEmail', 'needs a connected calendar svc writes bookings into (Google, Outlook, Apple or CalDAV): its account\'s address becomes the organizer\'s', true);
   }
 }
 

@@ -17,7 +17,7 @@ import type {
   StoredBookingField,
   StoredLocation,
 } from './event-type-model.js';
-import { assertCalendarFieldsUsable, destinationSource, withDestinations } from './event-type-calendars.js';
+import { assertCalendarFieldsUsable, assertDestinationEmailUsable, destinationSource, withDestinations } from './event-type-calendars.js';
 import { DEFAULT_SETTINGS } from './event-type-model.js';
 import { applyCalendarInvites, applySettings, type parseSettings } from './event-type-settings.js';
 import * as repo from './event-types.repository.js';
@@ -184,6 +184,7 @@ async function assertScheduleUsable(db: Db, userId: number, scheduleId: number):
 /** Checks a personal event type's write; answers the calendar its destination names, if it names one. */
 async function checkWrite(db: Db, userId: number, changes: EventTypeChanges, eventTypeId?: number): Promise<number | null> {
   assertCalendarFieldsUsable(changes, 'personal');
+  await assertDestinationEmailUsable(db, userId, changes);
   if (changes.scheduleId !== undefined) await assertScheduleUsable(db, userId, changes.scheduleId);
   if (changes.slug !== undefined && (await repo.isSlugTaken(db, userId, changes.slug, eventTypeId))) {
     // The reference's message and status (a 400, not a 409), naming the field.

@@ -103,7 +103,9 @@ export function renderBookingMail(message: MessageToSend, context: InviteContext
   const texts = mailTexts(message.recipientLocale);
   const start = new Date(booking.start);
   const end = new Date(booking.end);
-  const organizer = booking.hosts[0] ?? { name: null, email: 'unknown' };
+  const host = booking.hosts[0] ?? { name: null, email: 'unknown' };
+  // useDestinationCalendarEmail: the organizer shows with the destination calendar's address.
+  const organizer = { name: host.name, email: context.organizerAddress ?? host.email };
   const organizerName = organizer.name || organizer.email;
   // The output lists the other hosts as the last attendees; mail names them as hosts, once.
   const coHosts = booking.coHosts ?? context.coHosts;

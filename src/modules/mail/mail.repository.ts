@@ -143,6 +143,12 @@ export interface InviteContext {
   hideCalendarEventDetails: boolean;
   /** The event type's private note (privateNoteEnabled): its template, '' for the default; null when off. */
   privateNote: string | null;
+  /**
+   * useDestinationCalendarEmail: the address of the account holding the organizer's destination calendar
+   * (the event type's, else theirs, else their first writable connection's), shown as the organizer's;
+   * null: the organizer's own.
+   */
+  organizerAddress: string | null;
 }
 
 export async function loadInviteContext(db: Db, booking: { id: number; eventTypeId: number | null; organizerId: number }): Promise<InviteContext> {
@@ -152,6 +158,13 @@ export async function loadInviteContext(db: Db, booking: { id: number; eventType
       coalesce((et.settings ->> 'hideCalendarNotes')::boolean, false) as "hideCalendarNotes",
       coalesce((et.settings ->> 'hideCalendarEventDetails')::boolean, false) as "hideCalendarEventDetails",
       case when (et.settings ->> 'privateNoteEnabled')::boolean then coalesce(et.settings ->> 'privateNoteTemplate', '') end as "privateNote",
+      case when (et.settings ->> 'useDestinationCalendarEmail')::boolean then coalesce(
+        (select c.account_email from destination_calendars d join calendar_sources s on s.id = d.source_id join calendar_connections c on c.id = s.connection_id
+          where d.user_id = ${booking.organizerId} and (d.event_type_id = et.id or d.event_type_id is null) and not c.invalid
+          order by d.event_type_id is null limit 1),
+        (select c.account_email from calendar_connections c
+          where c.user_id = ${booking.organizerId} and not c.invalid and c.type in ('apple_calendar', 'caldav_calendar', 'google_calendar', 'office365_calendar')
+          order by c.id limit 1)) end as "organizerAddress",
       case when et.parent_id is null then et.calendar_invites else parent.calendar_invites end as invites,
       (select o.calendar_invites from teams o where o.is_organization and o.id = coalesce(
         (select case when t.is_organization then t.id else t.parent_id end from teams t where t.id = coalesce(et.team_id, parent.team_id)),
@@ -172,6 +185,7 @@ export async function loadInviteContext(db: Db, booking: { id: number; eventType
     hideCalendarNotes: row.hideCalendarNotes === true,
     hideCalendarEventDetails: row.hideCalendarEventDetails === true,
     privateNote: typeof row.privateNote === 'string' ? row.privateNote : null,
+    organizerAddress: typeof row.organizerAddress === 'string' ? row.organizerAddress : null,
   };
 }
 
