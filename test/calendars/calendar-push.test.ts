@@ -130,4 +130,16 @@ describe('calendar push notifications', () => {
     const wrong = await api.request('POST', '/v2/calendars/office365/notifications', { body: { value: [{ subscriptionId: subscription!.id, clientState: 'guessed' }] } });
     assert.equal(wrong.body.data.received, 0);
   });
+
+  test('deselecting a calendar ends its channel; disconnecting ends the subscriptions of its calendars', async () => {
+    const listed = (await api.request('GET', '/v2/calendars', { key: ada.apiKey })).body.data.connectedCalendars[0];
+    const deselected = await api.request('DELETE', `/v2/selected-calendars?integration=google_calendar&externalId=${encodeURIComponent('ada@gmail.example')}&credentialId=${listed.credentialId}`, { key: ada.apiKey });
+    assert.equal(deselected.status, 200, deselected.text);
+    assert.equal(google.channels.size, 0, 'the channel was stopped at Google');
+    const cyConnection = (await api.request('GET', '/v2/calendars', { key: cy.apiKey })).body.data.connectedCalendars[0];
+    const disconnected = await api.request('POST', '/v2/calendars/office365/disconnect', { key: cy.apiKey, body: { id: cyConnection.credentialId } });
+    assert.equal(disconnected.status, 200, disconnected.text);
+    assert.equal(microsoft.subscriptions.size, 0, 'the subscription was deleted at Graph');
+    assert.deepEqual(await rows(sql`select id from calendar_push_channels`), []);
+  });
 });

@@ -6,7 +6,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { insertJobs } from '../../jobs/jobs.repository.js';
 import type { PushChannel } from '../../integrations/calendar-types.js';
-import { CALENDAR_SYNC_JOB, type CalendarSyncDeps } from './calendar-sync.js';
+import { CALENDAR_SYNC_JOB, type CalendarSyncDeps, outboundPolicy } from './calendar-sync.js';
 import * as repo from './calendars.repository.js';
 
 export const PUSH_PATH_NAMES = { google_calendar: 'google', office365_calendar: 'office365' } as const;
@@ -21,6 +21,17 @@ const PUSH_SYNC_SPACING_MS = 5_000;
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 const isPushType = (type: string): type is PushType => type in PUSH_PATH_NAMES;
+
+/** A connection's opened credentials, and what a provider call with them needs. */
+function openConnection(deps: CalendarSyncDeps, connection: repo.CalendarConnectionRow) {
+  return {
+    credentials: JSON.parse(deps.secrets.open(connection.credentialsSealed)) as unknown,
+    context: {
+      policy: outboundPolicy(deps.config),
+      saveCredentials: async (renewed: unknown) => repo.saveCredentials(deps.database.db, connection.id, deps.secrets.seal(JSON.stringify(renewed))),
+    },
+  };
+}
 
 /** The address a provider POSTs to for this kind of connection. */
 export const notificationAddress = (pushUrl: string, type: PushType) => `${pushUrl}/v2/calendars/${PUSH_PATH_NAMES[type]}/notifications`;
@@ -38,11 +49,7 @@ export async function ensurePushChannel(deps: CalendarSyncDeps, found: { source:
   const channels = await repo.listPushChannels(deps.database.db, source.id);
   const live = channels.filter((channel) => channel.expiresAt.getTime() - now > RENEW_BEFORE_MS);
   if (live.length > 0) return now + calendars.pushPollMs;
-  const credentials = JSON.parse(deps.secrets.open(connection.credentialsSealed)) as unknown;
-  const context = {
-    policy: { allowPrivate: deps.config.allowPrivateWebhooks, timeoutMs: calendars.requestTimeoutMs, maxResponseBytes: calendars.maxResponseBytes },
-    saveCredentials: async (renewed: unknown) => repo.saveCredentials(deps.database.db, connection.id, deps.secrets.seal(JSON.stringify(renewed))),
-  };
+  const { credentials, context } = openConnection(deps, connection);
   const token = randomBytes(32).toString('base64url');
   const request = { id: randomUUID(), address: notificationAddress(calendars.pushUrl, connection.type), token, expiresAt: now + CHANNEL_LIFETIME_MS };
   // Stored before it is asked for: Google's first notification can arrive before its answer does.
@@ -93,4 +100,20 @@ export async function receivePushNotification(
     },
   ]);
   return true;
+}
+
+/**
+ * Ends the channels of a connection's calendars (of `sourceIds` only, when given) before they are
+ * deselected or disconnected: best effort, since a channel left open only sends notifications svc
+ * ignores until it ends.
+ */
+export async function stopPushChannels(deps: CalendarSyncDeps, connection: repo.CalendarConnectionRow, sourceIds?: readonly number[]): Promise<void> {
+  const reader = deps.readers[connection.type];
+  const channels = await repo.listPushChannelsOfConnection(deps.database.db, connection.id, sourceIds);
+  if (channels.length === 0) return;
+  const { credentials, context } = openConnection(deps, connection);
+  for (const channel of channels) {
+    await reader?.stopWatching?.(credentials, { id: channel.channelId, resourceId: channel.resourceId, expiresAt: channel.expiresAt.getTime() }, context).catch(() => {});
+    await repo.deletePushChannel(deps.database.db, channel.id);
+  }
 }

@@ -339,3 +339,13 @@ export async function hasWritableConnection(db: Db, userId: number): Promise<boo
     .limit(1);
   return row !== undefined;
 }
+
+/** Push channels of a connection's calendars (of `sourceIds` only, when given). */
+export async function listPushChannelsOfConnection(db: Db, connectionId: number, sourceIds?: readonly number[]): Promise<PushChannelRow[]> {
+  const rows = await db
+    .select({ channel: calendarPushChannels })
+    .from(calendarPushChannels)
+    .innerJoin(calendarSources, eq(calendarSources.id, calendarPushChannels.sourceId))
+    .where(and(eq(calendarSources.connectionId, connectionId), sourceIds ? inArray(calendarPushChannels.sourceId, [...sourceIds]) : undefined));
+  return rows.map((row) => row.channel);
+}

@@ -5,6 +5,7 @@ import { normalizeFeedUrl } from '../../integrations/ics/fetch-feed.js';
 import { badRequest, DomainError, invalidField, notFound, unauthorized } from '../../lib/errors.js';
 import { assertOutboundUrl } from '../../lib/outbound-address.js';
 import { calendarReaders } from './calendar-oauth.js';
+import { stopPushChannels } from './calendar-push.js';
 import { CALENDAR_READERS } from './calendar-providers.js';
 import { calendarTransaction, type CalendarSyncDeps, outboundPolicy, syncCalendarSource } from './calendar-sync.js';
 import * as repo from './calendars.repository.js';
@@ -175,8 +176,9 @@ export async function setCalendarSelected(
     if (!selected && !found.selected) throw notFound('selected_calendar_not_found', 'No selected calendar found');
     await repo.setSourceSelected(tx, found.id, selected, new Date(now));
     await busyTimeChanged(userId);
-    return found;
+    return { ...found, connection };
   });
+  if (!selected) await stopPushChannels(syncDeps(deps), source.connection, [source.id]);
   if (selected && !source.selected) await syncCalendarSource(syncDeps(deps), source.id, now);
   return { userId, integration: input.integration, externalId: source.externalId, credentialId: source.connectionId };
 }
@@ -195,6 +197,8 @@ export async function checkConnection(deps: CalendarsDeps, userId: number, type:
 
 /** POST /v2/calendars/{calendar}/disconnect: the caller's own connection only. */
 export async function disconnect(deps: CalendarsDeps, userId: number, connectionId: number, type: CalendarConnectionType): Promise<ConnectionView> {
+  const existing = (await repo.listConnectionsOf(deps.database.db, userId)).find((row) => row.id === connectionId && row.type === type);
+  if (existing) await stopPushChannels(syncDeps(deps), existing);
   return calendarTransaction(deps, async (tx, busyTimeChanged) => {
     const rows = await repo.listConnectionsOf(tx, userId);
     const connection = rows.find((row) => row.id === connectionId);
