@@ -92,6 +92,21 @@ describe('calendar push notifications', () => {
     assert.equal(crossed.body.data.received, 0);
     const jobsAfter = (await rows<{ count: number }>(sql`select count(*)::int as count from jobs where kind = 'calendar.sync'`))[0]!.count;
     assert.equal(jobsAfter, jobsBefore);
+    // Not limited per address (the providers share theirs): past the anonymous limit, still answered.
+    const limited = await createTestApp({ RATE_LIMIT_ANONYMOUS: '5' });
+    try {
+      const statuses = new Set<number>();
+      for (let i = 0; i < 8; i++) {
+        statuses.add((await fetch(`${limited.baseUrl}/v2/calendars/google/notifications`, { method: 'POST', headers: { 'x-goog-channel-id': 'nope', 'x-goog-channel-token': 'x' } })).status);
+      }
+      assert.deepEqual([...statuses], [404]);
+      // Another anonymous route on the same app is limited (the check above would pass vacuously otherwise).
+      const other = new Set<number>();
+      for (let i = 0; i < 8; i++) other.add((await limited.request('GET', '/v2/calendars/google/connect?isDryRun=true')).status);
+      assert.ok(other.has(429), [...other].join(','));
+    } finally {
+      await limited.close();
+    }
   });
 
   test('a channel with less than a day left is opened again and the old one stopped', async () => {

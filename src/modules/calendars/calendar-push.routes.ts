@@ -24,10 +24,14 @@ const GraphNotifications = Type.Object(
  * channel names, and only with the channel's token.
  */
 export function registerCalendarPushRoutes(app: App, ctx: AppContext): void {
+  // Not limited per address: Google and Microsoft post from addresses all their customers share, so a busy
+  // svc would turn notifications away. Each costs one indexed lookup; only a live channel's token makes svc
+  // read a calendar, at most once per calendar every 5 seconds.
+  const providerCallback = { access: access.public(), rateLimit: false as const };
   const tags = ['Calendars'];
 
   app.post('/v2/calendars/google/notifications', {
-    config: { access: access.public() },
+    config: providerCallback,
     schema: {
       tags,
       summary: 'Google Calendar push notifications (svc)',
@@ -45,7 +49,7 @@ export function registerCalendarPushRoutes(app: App, ctx: AppContext): void {
   });
 
   app.post('/v2/calendars/office365/notifications', {
-    config: { access: access.public() },
+    config: providerCallback,
     schema: {
       tags,
       summary: 'Microsoft Graph change notifications (svc)',
