@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
-import { localDateOf, offsetMinutes, zonedToEpoch } from '../../src/scheduling/zones.js';
+import { cachedZoneCount, epochOfWallClock, forgetZoneTables, formatDate, localDateOf, offsetMinutes, zonedToEpoch } from '../../src/scheduling/zones.js';
 import { TEST_ZONES as ZONES } from '../support/zones.js';
 
 
@@ -74,5 +74,39 @@ describe('zone conversion (Temporal "compatible" semantics)', () => {
       }),
       { numRuns: 4000 },
     );
+  });
+});
+
+describe('zone tables: bounds, caches and formats', () => {
+  test('an instant JavaScript cannot hold (or NaN) is a RangeError, as Date says; its last instant is not', () => {
+    for (const bad of [Number.NaN, 8.64e15 + 1, -8.64e15 - 1]) assert.throws(() => offsetMinutes('Europe/Paris', bad), { name: 'RangeError', message: /Invalid time value/ });
+    assert.equal(offsetMinutes('UTC', 8.64e15), 0);
+    assert.equal(offsetMinutes('UTC', -8.64e15), 0);
+  });
+
+  test('the offset looked up last is reused only for its own zone and its own stretch (before 1970 too)', () => {
+    const instant = Date.UTC(2026, 5, 1, 12);
+    assert.equal(offsetMinutes('UTC', instant), 0);
+    assert.equal(epochOfWallClock('Asia/Kolkata', instant), instant - 330 * 60_000);
+    // Winter then summer of 1960 in New York, one lookup after the other.
+    assert.equal(offsetMinutes('America/New_York', Date.UTC(1960, 0, 10)), -300);
+    assert.equal(offsetMinutes('America/New_York', Date.UTC(1960, 6, 10)), -240);
+  });
+
+  test('dates print with four-digit years', () => {
+    assert.equal(formatDate({ year: 999, month: 1, day: 2 }), '0999-01-02');
+  });
+
+  test('the offsets held are capped: past 50,000 spans every zone\'s are dropped and read again as needed', () => {
+    forgetZoneTables();
+    offsetMinutes('Asia/Kathmandu', 0);
+    const SPAN = 6 * 86_400_000;
+    // 50,000 spans of a fixed-offset zone (no transitions: a few Intl calls each): the last read finds the cap reached.
+    for (let i = 0; i < 50_000; i++) offsetMinutes('Etc/GMT-5', i * SPAN);
+    assert.equal(cachedZoneCount(), 1, 'Kathmandu\'s table went with the others');
+    assert.equal(offsetMinutes('Asia/Kathmandu', 0), 330);
+    assert.equal(cachedZoneCount(), 2);
+    forgetZoneTables();
+    assert.equal(cachedZoneCount(), 0);
   });
 });
