@@ -133,7 +133,7 @@
 //     days); the same-minutes test turned `true` or read past the end: an entry repeating its offset.
 //   - offsetMinutes' binary search from `starts.length + 1`: ends on the same entry.
 //
-// Not run yet (about 1,200 mutants; on two cores each costs 4-20 s, a timeout the whole timeout: on an idle
+// Not run yet (on two cores each costs 4-20 s, a timeout the whole timeout: on an idle
 // machine `npm run mutate -- --timeoutMS 30000 --timeoutFactor 1` ends those sooner): slots.ts and
 // slot-query.ts.
 const only = process.env.MUTATE_FILE; // e.g. MUTATE_FILE=src/scheduling/round-robin.ts: one file, its own report
