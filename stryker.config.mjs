@@ -133,9 +133,10 @@
 //     days); the same-minutes test turned `true` or read past the end: an entry repeating its offset.
 //   - offsetMinutes' binary search from `starts.length + 1`: ends on the same entry.
 //
+// slot-query.ts: 3 killed of 3 (100%; the file is types and two constants).
+//
 // Not run yet (on two cores each costs 4-20 s, a timeout the whole timeout: on an idle
-// machine `npm run mutate -- --timeoutMS 30000 --timeoutFactor 1` ends those sooner): slots.ts and
-// slot-query.ts.
+// machine `npm run mutate -- --timeoutMS 30000 --timeoutFactor 1` ends those sooner): slots.ts.
 const only = process.env.MUTATE_FILE; // e.g. MUTATE_FILE=src/scheduling/round-robin.ts: one file, its own report
 const reportName = only ? only.replace(/^src\/scheduling\//, '').replace(/\.ts$/, '') : 'mutation';
 
