@@ -10395,41 +10395,6 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
-                429: {
-                    headers: {
-                        /** @description Seconds until the caller may send again */
-                        "Retry-After"?: number;
-                        /** @description Requests allowed per window */
-                        "X-RateLimit-Limit-Default"?: number;
-                        /** @description Requests left in the window (0 while blocked) */
-                        "X-RateLimit-Remaining-Default"?: number;
-                        /** @description Seconds until the window or the block ends */
-                        "X-RateLimit-Reset-Default"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": "error",
-                         *       "timestamp": "2030-09-02T08:00:00.000Z",
-                         *       "path": "/v2/calendars/google/notifications",
-                         *       "error": {
-                         *         "code": "ThrottlerException",
-                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each address (requests without credentials); try again in 42 s.",
-                         *         "details": {
-                         *           "limit": "Default",
-                         *           "limitPerWindow": 120,
-                         *           "windowSeconds": 60,
-                         *           "retryAfterSeconds": 42,
-                         *           "reason": "rate_limited"
-                         *         }
-                         *       }
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
                 /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
                 500: {
                     headers: {
@@ -10593,41 +10558,6 @@ export interface paths {
                          *         "message": "Unsupported Media Type",
                          *         "details": {
                          *           "reason": "FST_ERR_CTP_INVALID_MEDIA_TYPE"
-                         *         }
-                         *       }
-                         *     }
-                         */
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
-                429: {
-                    headers: {
-                        /** @description Seconds until the caller may send again */
-                        "Retry-After"?: number;
-                        /** @description Requests allowed per window */
-                        "X-RateLimit-Limit-Default"?: number;
-                        /** @description Requests left in the window (0 while blocked) */
-                        "X-RateLimit-Remaining-Default"?: number;
-                        /** @description Seconds until the window or the block ends */
-                        "X-RateLimit-Reset-Default"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "status": "error",
-                         *       "timestamp": "2030-09-02T08:00:00.000Z",
-                         *       "path": "/v2/calendars/office365/notifications",
-                         *       "error": {
-                         *         "code": "ThrottlerException",
-                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each address (requests without credentials); try again in 42 s.",
-                         *         "details": {
-                         *           "limit": "Default",
-                         *           "limitPerWindow": 120,
-                         *           "windowSeconds": 60,
-                         *           "retryAfterSeconds": 42,
-                         *           "reason": "rate_limited"
                          *         }
                          *       }
                          *     }
