@@ -7,6 +7,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { insertJobs } from '../../jobs/jobs.repository.js';
 import type { PushChannel } from '../../integrations/calendar-types.js';
 import { CALENDAR_SYNC_JOB, type CalendarSyncDeps, outboundPolicy } from './calendar-sync.js';
+import * as pushRepo from './calendar-push.repository.js';
 import * as repo from './calendars.repository.js';
 
 export const PUSH_PATH_NAMES = { google_calendar: 'google', office365_calendar: 'office365' } as const;
@@ -46,26 +47,26 @@ export async function ensurePushChannel(deps: CalendarSyncDeps, found: { source:
   const { source, connection } = found;
   const reader = deps.readers[connection.type];
   if (!calendars.pushUrl || !isPushType(connection.type) || !reader?.watch) return now + calendars.pollMs;
-  const channels = await repo.listPushChannels(deps.database.db, source.id);
+  const channels = await pushRepo.listPushChannels(deps.database.db, source.id);
   const live = channels.filter((channel) => channel.expiresAt.getTime() - now > RENEW_BEFORE_MS);
   if (live.length > 0) return now + calendars.pushPollMs;
   const { credentials, context } = openConnection(deps, connection);
   const token = randomBytes(32).toString('base64url');
   const request = { id: randomUUID(), address: notificationAddress(calendars.pushUrl, connection.type), token, expiresAt: now + CHANNEL_LIFETIME_MS };
   // Stored before it is asked for: Google's first notification can arrive before its answer does.
-  const pending = await repo.insertPushChannel(deps.database.db, { sourceId: source.id, channelId: request.id, resourceId: null, tokenHash: hashOf(token), expiresAt: new Date(request.expiresAt) });
+  const pending = await pushRepo.insertPushChannel(deps.database.db, { sourceId: source.id, channelId: request.id, resourceId: null, tokenHash: hashOf(token), expiresAt: new Date(request.expiresAt) });
   let opened: PushChannel;
   try {
     opened = await reader.watch(credentials, source.externalId, request, context);
   } catch (error) {
-    await repo.deletePushChannel(deps.database.db, pending);
+    await pushRepo.deletePushChannel(deps.database.db, pending);
     deps.log?.warn?.({ calendarSourceId: source.id, err: error instanceof Error ? error.message : String(error) }, 'calendar push channel not opened: polled instead');
     return now + calendars.pollMs;
   }
-  await repo.confirmPushChannel(deps.database.db, pending, { channelId: opened.id, resourceId: opened.resourceId, expiresAt: new Date(opened.expiresAt) });
+  await pushRepo.confirmPushChannel(deps.database.db, pending, { channelId: opened.id, resourceId: opened.resourceId, expiresAt: new Date(opened.expiresAt) });
   // The channels it replaces are ended (best effort: an old one left running only sends notifications svc ignores).
   for (const old of channels) {
-    await repo.deletePushChannel(deps.database.db, old.id);
+    await pushRepo.deletePushChannel(deps.database.db, old.id);
     await reader.stopWatching?.(credentials, { id: old.channelId, resourceId: old.resourceId, expiresAt: old.expiresAt.getTime() }, context).catch(() => {});
   }
   return opened.expiresAt - now > RENEW_BEFORE_MS ? now + calendars.pushPollMs : now + calendars.pollMs;
@@ -81,7 +82,7 @@ export async function receivePushNotification(
   notification: { channelId: string; token: string; handshake?: boolean },
   now: number,
 ): Promise<boolean> {
-  const channel = await repo.findPushChannel(deps.database.db, notification.channelId);
+  const channel = await pushRepo.findPushChannel(deps.database.db, notification.channelId);
   if (!channel || channel.type !== type || channel.expiresAt.getTime() <= now) return false;
   const presented = Buffer.from(hashOf(notification.token), 'hex');
   if (!timingSafeEqual(presented, Buffer.from(channel.tokenHash, 'hex'))) return false;
@@ -109,11 +110,11 @@ export async function receivePushNotification(
  */
 export async function stopPushChannels(deps: CalendarSyncDeps, connection: repo.CalendarConnectionRow, sourceIds?: readonly number[]): Promise<void> {
   const reader = deps.readers[connection.type];
-  const channels = await repo.listPushChannelsOfConnection(deps.database.db, connection.id, sourceIds);
+  const channels = await pushRepo.listPushChannelsOfConnection(deps.database.db, connection.id, sourceIds);
   if (channels.length === 0) return;
   const { credentials, context } = openConnection(deps, connection);
   for (const channel of channels) {
     await reader?.stopWatching?.(credentials, { id: channel.channelId, resourceId: channel.resourceId, expiresAt: channel.expiresAt.getTime() }, context).catch(() => {});
-    await repo.deletePushChannel(deps.database.db, channel.id);
+    await pushRepo.deletePushChannel(deps.database.db, channel.id);
   }
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { CHANGES_CHANNEL, formatChange } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
-import { calendarBusyTimes, calendarConnections, type CalendarConnectionType, calendarPushChannels, calendarSources, type CalendarSyncState, destinationCalendars, users } from '../../db/schema.js';
+import { calendarBusyTimes, calendarConnections, type CalendarConnectionType, calendarSources, type CalendarSyncState, destinationCalendars, users } from '../../db/schema.js';
 import type { ExternalBusyInterval, ExternalCalendar } from '../../integrations/calendar-types.js';
 
 export type CalendarConnectionRow = typeof calendarConnections.$inferSelect;
@@ -299,37 +299,6 @@ export async function liveCheckedSources(db: Db, userIds: readonly number[], lim
   return rows.map((row) => row.id);
 }
 
-export type PushChannelRow = typeof calendarPushChannels.$inferSelect;
-
-export async function listPushChannels(db: Db, sourceId: number): Promise<PushChannelRow[]> {
-  return db.select().from(calendarPushChannels).where(eq(calendarPushChannels.sourceId, sourceId)).orderBy(asc(calendarPushChannels.id));
-}
-
-export async function insertPushChannel(db: Db, row: { sourceId: number; channelId: string; resourceId: string | null; tokenHash: string; expiresAt: Date }): Promise<number> {
-  const [inserted] = await db.insert(calendarPushChannels).values(row).returning({ id: calendarPushChannels.id });
-  return inserted!.id;
-}
-
-/** The provider's answer: its id of the channel (Graph's subscription id), its resource id and end. */
-export async function confirmPushChannel(db: Db, id: number, opened: { channelId: string; resourceId: string | null; expiresAt: Date }): Promise<void> {
-  await db.update(calendarPushChannels).set(opened).where(eq(calendarPushChannels.id, id));
-}
-
-export async function deletePushChannel(db: Db, id: number): Promise<void> {
-  await db.delete(calendarPushChannels).where(eq(calendarPushChannels.id, id));
-}
-
-/** A channel by the id notifications name, with its calendar's connection type (selected calendars of valid connections only). */
-export async function findPushChannel(db: Db, channelId: string): Promise<(PushChannelRow & { type: CalendarConnectionType }) | undefined> {
-  const [row] = await db
-    .select({ channel: calendarPushChannels, type: calendarConnections.type })
-    .from(calendarPushChannels)
-    .innerJoin(calendarSources, eq(calendarSources.id, calendarPushChannels.sourceId))
-    .innerJoin(calendarConnections, eq(calendarConnections.id, calendarSources.connectionId))
-    .where(and(eq(calendarPushChannels.channelId, channelId), eq(calendarSources.selected, true), eq(calendarConnections.invalid, false)));
-  return row ? { ...row.channel, type: row.type } : undefined;
-}
-
 /** Whether the user has a valid connection svc writes bookings into. */
 export async function hasWritableConnection(db: Db, userId: number): Promise<boolean> {
   const [row] = await db
@@ -340,12 +309,3 @@ export async function hasWritableConnection(db: Db, userId: number): Promise<boo
   return row !== undefined;
 }
 
-/** Push channels of a connection's calendars (of `sourceIds` only, when given). */
-export async function listPushChannelsOfConnection(db: Db, connectionId: number, sourceIds?: readonly number[]): Promise<PushChannelRow[]> {
-  const rows = await db
-    .select({ channel: calendarPushChannels })
-    .from(calendarPushChannels)
-    .innerJoin(calendarSources, eq(calendarSources.id, calendarPushChannels.sourceId))
-    .where(and(eq(calendarSources.connectionId, connectionId), sourceIds ? inArray(calendarPushChannels.sourceId, [...sourceIds]) : undefined));
-  return rows.map((row) => row.channel);
-}
