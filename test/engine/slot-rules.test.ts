@@ -386,6 +386,12 @@ describe('slot engine: several hosts', () => {
     assert.deepEqual(computeSlots(q).map((slot) => [iso(slot.start), slot.hostIds]), [['2026-06-01T10:00Z', [1, 2, 3]]]);
   });
 
+  test('a user listed as a fixed host and as a round-robin host is named once in each slot', () => {
+    const hours = [{ days: [1], startMinute: 540, endMinute: 660 }];
+    const q = query({ hosts: [host('UTC', hours, [], { userId: 1, fixed: true }), host('UTC', hours, [], { userId: 1, fixed: false }), host('UTC', hours, [], { userId: 2, fixed: false })] });
+    assert.deepEqual(computeSlots(q).map((slot) => [iso(slot.start), slot.hostIds]), [['2026-06-01T09:00Z', [1, 2]], ['2026-06-01T10:00Z', [1, 2]]]);
+  });
+
   test('a fixed host without a schedule makes nothing bookable', () => {
     assert.deepEqual(starts(query({ hosts: [host('UTC'), { userId: 2, fixed: true, schedule: null, busy: [] }] })), []);
   });
