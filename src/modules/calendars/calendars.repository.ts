@@ -3,6 +3,7 @@ import { CHANGES_CHANNEL, formatChange } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
 import { calendarBusyTimes, calendarConnections, type CalendarConnectionType, calendarSources, type CalendarSyncState, destinationCalendars, users } from '../../db/schema.js';
 import type { ExternalBusyInterval, ExternalCalendar } from '../../integrations/calendar-types.js';
+import { WRITABLE_TYPES } from './calendar-events.repository.js';
 
 export type CalendarConnectionRow = typeof calendarConnections.$inferSelect;
 export type CalendarSourceRow = typeof calendarSources.$inferSelect;
@@ -304,7 +305,7 @@ export async function hasWritableConnection(db: Db, userId: number): Promise<boo
   const [row] = await db
     .select({ id: calendarConnections.id })
     .from(calendarConnections)
-    .where(and(eq(calendarConnections.userId, userId), eq(calendarConnections.invalid, false), inArray(calendarConnections.type, ['apple_calendar', 'caldav_calendar', 'google_calendar', 'office365_calendar'])))
+    .where(and(eq(calendarConnections.userId, userId), eq(calendarConnections.invalid, false), inArray(calendarConnections.type, [...WRITABLE_TYPES])))
     .limit(1);
   return row !== undefined;
 }

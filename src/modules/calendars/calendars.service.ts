@@ -226,8 +226,6 @@ export interface DestinationCalendarView {
   integrationTitle: string;
 }
 
-const WRITABLE: ReadonlySet<CalendarConnectionType> = new Set(['apple_calendar', 'caldav_calendar', 'google_calendar', 'office365_calendar']);
-
 /**
  * PUT /v2/destination-calendars: where the caller's bookings are written from now on (bookings already
  * written move there with their next change). Only a writable calendar of one of their connections.
