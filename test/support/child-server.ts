@@ -208,7 +208,7 @@ export async function startServer(env: Record<string, string>): Promise<ChildSer
       return server;
     } catch (error) {
       server.child.kill('SIGKILL');
-      const portTaken = !env.PORT && (await server.exited).code !== null && `${server.stdout()}${server.stderr()}`.includes('EADDRINUSE');
+      const portTaken = !env.PORT && (await server.exited).code !== null && /EADDRINUSE|is using that port/.test(`${server.stdout()}${server.stderr()}`);
       if (!portTaken || attempt === 3) throw error;
     }
   }
