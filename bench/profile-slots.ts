@@ -19,7 +19,7 @@ import { computeSlots } from '../src/scheduling/slots.js';
 import { createTestApp, backend, ADMIN_API_KEY } from '../test/support/test-app.js';
 import { EVENT_TYPES_API_VERSION, insertBookingsSql, SLOTS_API_VERSION, SLOTS_ZONE, slotsPath, slotsPlan, withoutOverlaps } from './slots-e2e.js';
 import { buildTeam, loadTeamFixture, teamServerEnv, teamSlotsPath, windowQuery } from './team-e2e.js';
-import { calendarsSql, coldBusyRange } from './calendars-e2e.js';
+import { coldBusyRange, storeCalendars } from './calendars-e2e.js';
 
 const post = (session: inspector.Session, method: string) =>
   new Promise<unknown>((resolve, reject) => session.post(method, (error, result) => (error ? reject(error) : resolve(result))));
@@ -55,7 +55,7 @@ try {
   if (teamCase) {
     const team = await buildTeam(app.baseUrl, ADMIN_API_KEY, fixture, (message) => process.stderr.write(`${message}\n`));
     eventTypeId = team.eventTypeId;
-    if (calendarsCase) await database.exec(calendarsSql(fixture, team.hostIds));
+    if (calendarsCase) await storeCalendars(database, fixture, team.hostIds);
     window = { from: Date.parse(fixture.window.start), to: Date.parse(fixture.window.end) + 1 };
     path = teamSlotsPath(eventTypeId, windowQuery(fixture));
     zone = 'UTC';

@@ -1,6 +1,6 @@
 // The hosts' busy time of a window is read from the (user, end_at) indexes bounded on both sides: no
 // booking lasts longer than 24 hours (check constraints), so a window 200 days out reads that window's
-// rows, not every later booking of the host. A booking or reservation longer than that is refused by
+// rows, not every later booking of the host. Calendar busy time is read by date the same way. A booking or reservation longer than that is refused by
 // the store itself.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -26,21 +26,22 @@ describe(`busy-time plans (${backend})`, () => {
   const from = Date.parse('2027-07-01T00:00:00Z');
   const to = from + 3 * 86_400_000;
 
-  test('hosted bookings, reservations and calendar busy time: the end_at index bounded below and above', async () => {
+  test('hosted bookings and reservations: the end_at index bounded below and above; calendar busy time by (user, date), bounded too', async () => {
     const text = await plan(busyBlocksStatement({ userIds: [1, 2], from, to, now: from - 86_400_000 }));
     // Each table by one of its time indexes (a host's bookings by end or by start), bounded on both ends of
     // that index's column.
     const choices: [RegExp, string][] = [
       [/booking_hosts_user_id_(end|start)_at_idx/, 'booking_hosts'],
       [/slot_reservations_user_id_slot_end_idx/, 'slot_reservations'],
-      [/calendar_busy_times_user_end_idx/, 'calendar_busy_times'],
+      [/calendar_busy_days_user_day_idx/, 'calendar_busy_days'],
     ];
     const lines = text.split('\n');
     for (const [index, table] of choices) {
       const line = lines.findIndex((entry) => index.test(entry));
       assert.ok(line >= 0, `${table}: an index of ${index} is used:\n${text}`);
-      const column = /slot_end/.test(lines[line]!) ? 'slot_end' : /_start_at_idx/.test(lines[line]!) ? 'start_at' : 'end_at';
-      assert.match(lines.slice(line, line + 3).join(' '), new RegExp(`Index Cond:.*${column} > .*${column} < `), `${table}: both ends bound the index:\n${text}`);
+      const column = /slot_end/.test(lines[line]!) ? 'slot_end' : /_start_at_idx/.test(lines[line]!) ? 'start_at' : /_day_idx/.test(lines[line]!) ? 'day' : 'end_at';
+      const bounds = column === 'day' ? `${column} >= .*${column} <= ` : `${column} > .*${column} < `;
+      assert.match(lines.slice(line, line + 3).join(' '), new RegExp(`Index Cond:.*${bounds}`), `${table}: both ends bound the index:\n${text}`);
     }
   });
 

@@ -1,7 +1,7 @@
 // Connected calendars: a user's connections to outside calendars (the reference's credentials), the
 // calendars each connection holds, and the busy time synced from them.
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
 import { bookings } from './bookings.js';
 import { eventTypes } from './scheduling.js';
@@ -166,6 +166,25 @@ export const calendarBusyTimes = pgTable(
     index('calendar_busy_times_source_key_idx').on(t.sourceId, t.objectKey),
     check('calendar_busy_times_piece_check', sql`${t.endAt} > ${t.startAt} and ${t.endAt} - ${t.startAt} <= interval '24 hours'`),
   ],
+);
+
+/**
+ * The same busy time by UTC date of each piece's start, one row per source and date: `spans` lists the
+ * date's pieces as epoch milliseconds, "start end start end ...". The slot query reads these (about a
+ * row per host and date) instead of one row per event, which it would have to print as numbers itself;
+ * replaceBusyTimes keeps them in step with calendar_busy_times.
+ */
+export const calendarBusyDays = pgTable(
+  'calendar_busy_days',
+  {
+    sourceId: integer('source_id')
+      .notNull()
+      .references(() => calendarSources.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    spans: text('spans').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sourceId, t.day] }), index('calendar_busy_days_user_day_idx').on(t.userId, t.day)],
 );
 
 /**

@@ -121,14 +121,36 @@ export async function replaceBusyTimes(
   objectKeys: readonly string[] | null,
   intervals: readonly (ExternalBusyInterval & { objectKey: string })[],
 ): Promise<void> {
-  await db
+  const removed = await db
     .delete(calendarBusyTimes)
-    .where(and(eq(calendarBusyTimes.sourceId, source.id), objectKeys === null ? undefined : inArray(calendarBusyTimes.objectKey, [...objectKeys])));
+    .where(and(eq(calendarBusyTimes.sourceId, source.id), objectKeys === null ? undefined : inArray(calendarBusyTimes.objectKey, [...objectKeys])))
+    .returning({ startAt: calendarBusyTimes.startAt });
   const uids = [...new Set(intervals.map((interval) => interval.uid).filter((uid): uid is string => uid !== null).map(bookingUidOf))];
   const own = uids.length === 0 ? new Set<string>() : await ownBookingUids(db, source.userId, uids);
   const rows = piecesOf(intervals.filter((interval) => interval.uid === null || !own.has(bookingUidOf(interval.uid))))
     .map((piece) => ({ sourceId: source.id, userId: source.userId, objectKey: piece.objectKey, uid: piece.uid, startAt: new Date(piece.start), endAt: new Date(piece.end) }));
   for (let index = 0; index < rows.length; index += INSERT_BATCH) await db.insert(calendarBusyTimes).values(rows.slice(index, index + INSERT_BATCH));
+  const touched = objectKeys === null ? null : new Set([...removed, ...rows].map((row) => utcDate(row.startAt)));
+  await rebuildBusyDays(db, [source.id], touched && [...touched]);
+}
+
+const utcDate = (instant: Date) => instant.toISOString().slice(0, 10);
+
+/**
+ * Writes calendar_busy_days again from calendar_busy_times for the sources' given UTC dates (every date
+ * when null). Pieces are listed by start, so a date's spans read in order.
+ */
+export async function rebuildBusyDays(db: Db, sourceIds: readonly number[], days: readonly string[] | null): Promise<void> {
+  if (sourceIds.length === 0 || days?.length === 0) return;
+  const pieceDay = sql`(t.start_at at time zone 'UTC')::date`;
+  await db.execute(sql`delete from calendar_busy_days where source_id in ${sourceIds}${days === null ? sql`` : sql` and day in ${days}`}`);
+  await db.execute(sql`
+    insert into calendar_busy_days (source_id, user_id, day, spans)
+    select t.source_id, t.user_id, ${pieceDay},
+      string_agg(round(date_part('epoch', t.start_at) * 1000)::int8 || ' ' || round(date_part('epoch', t.end_at) * 1000)::int8, ' ' order by t.start_at, t.end_at)
+    from calendar_busy_times t
+    where t.source_id in ${sourceIds}${days === null ? sql`` : sql` and ${pieceDay} in ${days}`}
+    group by 1, 2, 3`);
 }
 
 async function ownBookingUids(db: Db, userId: number, uids: readonly string[]): Promise<Set<string>> {

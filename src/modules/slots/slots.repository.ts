@@ -106,6 +106,8 @@ export async function findDynamicHosts(db: Db, usernames: string[]): Promise<Dyn
 }
 
 const iso = (epochMs: number) => new Date(epochMs).toISOString();
+const utcDate = (epochMs: number) => iso(epochMs).slice(0, 10);
+const DAY = 86_400_000;
 
 interface BusyRow {
   user_id: number;
@@ -148,10 +150,11 @@ export interface BusyQuery {
  * The statement listBusyBlocks runs (exported so a test can read its plan). Calendar busy time comes
  * back as one row per host, its intervals joined into one text (`spans`): a host with a connected
  * calendar has hundreds of events in a cold listing's range (a team of 50 with 200 events a month each,
- * 21,000 rows), and reading them as rows of this union's fourteen columns cost far more than the query
- * (the driver parses every field of every row). Its epochs are taken with date_part (float8), not
- * extract (numeric), rounded to whole milliseconds: the sync writes JavaScript instants, so nothing
- * finer is stored.
+ * 10,000 in a month's listing), and reading them as rows of this union's fourteen columns cost far more
+ * than the query (the driver parses every field of every row). They are read from calendar_busy_days,
+ * the pieces already printed per source and UTC date, so the statement neither visits nor prints each
+ * event: the dates a piece overlapping [from, to) can start on (pieces last at most 24 hours), with the
+ * pieces beside the range dropped as they are parsed.
  */
 export function busyBlocksStatement(query: BusyQuery): SQL {
   const from = iso(query.from);
@@ -177,11 +180,9 @@ export function busyBlocksStatement(query: BusyQuery): SQL {
       and r.slot_end > ${from}::timestamptz and r.slot_end < ${to}::timestamptz + ${LONGEST_BOOKING} and r.slot_start < ${to}::timestamptz
       and r.uid <> ${query.exceptReservationUid ?? ''}
     union all
-    select c.user_id, null, null, 0, 0, null, false, false, null, 'calendar', 1, null, null, null,
-      string_agg(round(date_part('epoch', c.start_at) * 1000)::int8 || ' ' || round(date_part('epoch', c.end_at) * 1000)::int8, ' ')
-    from calendar_busy_times c join calendar_sources s on s.id = c.source_id
-    where c.user_id in ${query.userIds} and s.selected
-      and c.end_at > ${from}::timestamptz and c.end_at < ${to}::timestamptz + interval '24 hours' and c.start_at < ${to}::timestamptz
+    select c.user_id, null, null, 0, 0, null, false, false, null, 'calendar', 1, null, null, null, string_agg(c.spans, ' ')
+    from calendar_busy_days c join calendar_sources s on s.id = c.source_id
+    where c.user_id in ${query.userIds} and s.selected and c.day >= ${utcDate(query.from - DAY)}::date and c.day <= ${utcDate(query.to)}::date
     group by c.user_id
     union all
     select s.user_id,
@@ -209,7 +210,11 @@ export async function listBusyBlocks(db: Db, query: BusyQuery): Promise<Map<numb
       if (!blocks || !row.spans) continue;
       const spans = row.spans.split(' ');
       for (let i = 0; i + 1 < spans.length; i += 2) {
-        blocks.push({ start: Number(spans[i]), end: Number(spans[i + 1]), bufferBefore: 0, bufferAfter: 0, source: 'calendar', eventTypeId: null, pending: false, blocksWhilePending: false, seatsTaken: 1 });
+        const start = Number(spans[i]);
+        const end = Number(spans[i + 1]);
+        // Whole dates are read: pieces beside the range are left out.
+        if (end <= query.from || start >= query.to) continue;
+        blocks.push({ start, end, bufferBefore: 0, bufferAfter: 0, source: 'calendar', eventTypeId: null, pending: false, blocksWhilePending: false, seatsTaken: 1 });
       }
       continue;
     }
