@@ -10437,7 +10437,7 @@ export interface paths {
         put?: never;
         /**
          * Microsoft Graph change notifications (svc)
-         * @description Graph subscriptions post here. With `validationToken` (Graph checking the address when a subscription is made) the token is echoed as text/plain; otherwise each notification whose subscription and clientState match a live channel makes svc read that calendar again. Answers 202.
+         * @description Graph subscriptions post here, change and lifecycle notifications alike. With `validationToken` (Graph checking the address when a subscription is made) the token is echoed as text/plain; otherwise each notification whose subscription and clientState match a live channel makes svc read that calendar again, and a lifecycle notification (`subscriptionRemoved`, `reauthorizationRequired`) makes it open a new subscription. Answers 202.
          */
         post: {
             parameters: {
@@ -10454,6 +10454,8 @@ export interface paths {
                         value: ({
                             subscriptionId: string;
                             clientState?: string;
+                            /** @description Set on lifecycle notifications: subscriptionRemoved, reauthorizationRequired or missed. */
+                            lifecycleEvent?: string;
                         } & {
                             [key: string]: unknown;
                         })[];

@@ -42,7 +42,7 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
         },
       ],
       [DELEGATION_PROVISION_JOB, async (payload: { credentialId: string }) => void (await provisionDelegatedCalendars(calendarSync, payload.credentialId))],
-      [CALENDAR_SYNC_JOB, async (payload: { sourceId: number }) => void (await syncCalendarSource(calendarSync, payload.sourceId, Date.now()))],
+      [CALENDAR_SYNC_JOB, async (payload: { sourceId: number; poll?: boolean }) => void (await syncCalendarSource(calendarSync, payload.sourceId, Date.now(), { poll: payload.poll === true }))],
       [CALENDAR_WRITE_JOB, (payload: { icsUid: string }) => writeCalendarEvents(calendarWrites, payload.icsUid)],
     ],
     { retryBaseMs: config.jobs.retryBaseMs, leaseMs: config.jobs.leaseMs, concurrency: config.jobs.concurrency },

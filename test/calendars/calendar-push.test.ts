@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { calendarReaders } from '../../src/modules/calendars/calendar-oauth.js';
-import { ensurePushChannel } from '../../src/modules/calendars/calendar-push.js';
+import { ensurePushChannel, PUSH_RETRY_AFTER_MS } from '../../src/modules/calendars/calendar-push.js';
+import { sweepDueCalendars } from '../../src/modules/calendars/calendar-sync.js';
 import { findSourceForSync } from '../../src/modules/calendars/calendars.repository.js';
 import { eventually } from '../support/eventually.js';
 import { type FakeGoogle, startFakeGoogle } from '../support/fake-google.js';
@@ -111,7 +112,7 @@ describe('calendar push notifications', () => {
 
   test('a channel with less than a day left is opened again and the old one stopped', async () => {
     const { ctx } = api.runtime;
-    const deps = { database: ctx.database, secrets: ctx.secrets, config: ctx.config, readers: calendarReaders(ctx.config), clock: ctx.clock, changes: ctx.changes };
+    const deps = syncDeps();
     const [old] = [...google.channels.values()];
     const found = (await findSourceForSync(ctx.database.db, (await sourceOf(ada)).id))!;
     // Still a week left: nothing to do.
@@ -144,6 +145,99 @@ describe('calendar push notifications', () => {
     assert.ok(microsoft.notificationsSent.some((sent) => sent.changeType === 'created' && sent.status === 202));
     const wrong = await api.request('POST', '/v2/calendars/office365/notifications', { body: { value: [{ subscriptionId: subscription!.id, clientState: 'guessed' }] } });
     assert.equal(wrong.body.data.received, 0);
+  });
+
+  const syncDeps = () => {
+    const { ctx } = api.runtime;
+    return { database: ctx.database, secrets: ctx.secrets, config: ctx.config, readers: calendarReaders(ctx.config), clock: ctx.clock, changes: ctx.changes };
+  };
+  const storedChannels = async (sourceId: number) => rows<{ channel_id: string; renew: boolean }>(sql`select channel_id, renew from calendar_push_channels where source_id = ${sourceId} order by id`);
+
+  test('Google: a channel that stops early is found out by the next poll (changes no notification announced) and opened again', async () => {
+    const eventType = await createEventType(api, ada, { lengthInMinutes: 60 });
+    const [stopped] = [...google.channels.values()];
+    // Google ends the channel without a word: no notification comes for the next change.
+    google.channels.delete(stopped!.id);
+    const notified = google.notificationsSent.length;
+    google.addEvent('ada@gmail.example', { summary: 'Unannounced', start: { dateTime: iso('12:00') }, end: { dateTime: iso('13:00') } });
+    assert.equal(google.notificationsSent.length, notified);
+    assert.ok((await starts(eventType.id)).includes(iso('12:00')), 'not read yet');
+    // The hourly poll comes due.
+    const source = await sourceOf(ada);
+    await api.runtime.ctx.database.db.execute(sql`update calendar_sources set next_sync_at = now() - interval '1 second' where id = ${source.id}`);
+    assert.equal(await sweepDueCalendars(api.runtime.ctx.database, new Date()), 1);
+    await eventually(async () => !(await starts(eventType.id)).includes(iso('12:00')), 15_000);
+    await eventually(async () => google.channels.size === 1, 5000);
+    const [reopened] = [...google.channels.values()];
+    assert.notEqual(reopened!.id, stopped!.id);
+    await eventually(async () => JSON.stringify(await storedChannels(source.id)) === JSON.stringify([{ channel_id: reopened!.id, renew: false }]), 5000);
+    // The new channel carries the next change within seconds.
+    google.addEvent('ada@gmail.example', { summary: 'Announced', start: { dateTime: iso('13:00') }, end: { dateTime: iso('14:00') } });
+    await eventually(async () => !(await starts(eventType.id)).includes(iso('13:00')), 15_000);
+    // A poll that finds nothing new leaves a working channel alone.
+    const quiet = (await findSourceForSync(api.runtime.ctx.database.db, source.id))!;
+    await api.runtime.ctx.database.db.execute(sql`update calendar_sources set next_sync_at = now() - interval '1 second' where id = ${source.id}`);
+    await sweepDueCalendars(api.runtime.ctx.database, new Date());
+    await eventually(async () => (await findSourceForSync(api.runtime.ctx.database.db, source.id))!.source.lastSyncedAt!.getTime() > quiet.source.lastSyncedAt!.getTime(), 15_000);
+    assert.deepEqual([...google.channels.keys()], [reopened!.id]);
+  });
+
+  test('a provider refusing a channel is not asked again for six hours; the calendar is polled meanwhile', async () => {
+    const deps = syncDeps();
+    const sourceId = (await sourceOf(ada)).id;
+    const [current] = [...google.channels.values()];
+    const watches = () => google.apiRequests().filter((request) => request.method === 'POST' && request.path.endsWith('/events/watch')).length;
+    // Due for renewal (less than a day left), and Google refuses.
+    const renewAt = current!.expiration - 23 * HOUR;
+    google.failNext(1, { status: 503 });
+    const before = watches();
+    const next = await ensurePushChannel(deps, (await findSourceForSync(api.runtime.ctx.database.db, sourceId))!, renewAt);
+    assert.equal(watches(), before + 1);
+    assert.equal(next - renewAt, api.runtime.ctx.config.calendars.pollMs, 'polled, not trusted to push');
+    const stored = (await findSourceForSync(api.runtime.ctx.database.db, sourceId))!;
+    assert.equal(stored.source.pushRetryAt?.getTime(), renewAt + PUSH_RETRY_AFTER_MS);
+    // Reads within the six hours ask for no channel.
+    await ensurePushChannel(deps, stored, renewAt + HOUR);
+    await ensurePushChannel(deps, stored, renewAt + PUSH_RETRY_AFTER_MS - 1);
+    assert.equal(watches(), before + 1);
+    // Then it is asked again, the channel is opened and the wait forgotten.
+    await ensurePushChannel(deps, stored, renewAt + PUSH_RETRY_AFTER_MS);
+    assert.equal(watches(), before + 2);
+    assert.equal((await findSourceForSync(api.runtime.ctx.database.db, sourceId))!.source.pushRetryAt, null);
+    assert.equal(google.channels.size, 1);
+    assert.ok(!google.channels.has(current!.id));
+  });
+
+  test('Microsoft: lifecycle notifications come to the same address; a removed subscription or one to authorize again is replaced, a missed one makes svc read the calendar', async () => {
+    const eventType = await createEventType(api, cy, { lengthInMinutes: 60 });
+    const [first] = [...microsoft.subscriptions.values()];
+    assert.equal(first!.lifecycleNotificationUrl, `${api.baseUrl}/v2/calendars/office365/notifications`);
+    const cySource = async () => (await rows<{ id: number }>(sql`select id from calendar_sources where user_id = ${cy.userId} and selected`))[0]!.id;
+    const cyChannels = async () => storedChannels(await cySource());
+
+    // A forged lifecycle notification (wrong clientState) changes nothing.
+    const forged = await api.request('POST', '/v2/calendars/office365/notifications', { body: { value: [{ subscriptionId: first!.id, clientState: 'guessed', lifecycleEvent: 'subscriptionRemoved' }] } });
+    assert.equal(forged.body.data.received, 0);
+    assert.deepEqual(await cyChannels(), [{ channel_id: first!.id, renew: false }]);
+
+    assert.equal(await microsoft.sendLifecycle(first!.id, 'reauthorizationRequired'), 202);
+    await eventually(async () => microsoft.subscriptions.size === 1 && !microsoft.subscriptions.has(first!.id), 15_000);
+    const [second] = [...microsoft.subscriptions.values()];
+    await eventually(async () => JSON.stringify(await cyChannels()) === JSON.stringify([{ channel_id: second!.id, renew: false }]), 5000);
+
+    assert.equal(await microsoft.sendLifecycle(second!.id, 'subscriptionRemoved'), 202);
+    await eventually(async () => microsoft.subscriptions.size === 1 && !microsoft.subscriptions.has(second!.id), 15_000);
+    const [third] = [...microsoft.subscriptions.values()];
+    await eventually(async () => JSON.stringify(await cyChannels()) === JSON.stringify([{ channel_id: third!.id, renew: false }]), 5000);
+    // It works: a change reaches the slots through it.
+    microsoft.addEvent(microsoft.defaultCalendarId, { subject: 'After removal', start: Date.parse(iso('11:00')), end: Date.parse(iso('12:00')) });
+    await eventually(async () => !(await starts(eventType.id)).includes(iso('11:00')), 15_000);
+
+    const synced = async () => (await findSourceForSync(api.runtime.ctx.database.db, await cySource()))!.source.lastSyncedAt!.getTime();
+    const before = await synced();
+    assert.equal(await microsoft.sendLifecycle(third!.id, 'missed'), 202);
+    await eventually(async () => (await synced()) > before, 15_000);
+    assert.deepEqual([...microsoft.subscriptions.keys()], [third!.id], 'missed notifications keep the subscription');
   });
 
   test('deselecting a calendar ends its channel; disconnecting ends the subscriptions of its calendars', async () => {

@@ -128,9 +128,14 @@ export interface FakeMicrosoft {
   /** Invitation mails Exchange would have sent (one per attendee of a created or changed event). */
   invitationsSent: string[];
   /** Subscriptions alive now (POST /subscriptions, after the notification URL answered the validation). */
-  subscriptions: Map<string, { id: string; calendarId: string; notificationUrl: string; clientState: string; expiration: number }>;
+  subscriptions: Map<string, { id: string; calendarId: string; notificationUrl: string; lifecycleNotificationUrl: string | null; clientState: string; expiration: number }>;
   /** Every change notification posted, with svc's answer (0: it could not be reached). */
   notificationsSent: { subscriptionId: string; changeType: string; status: number }[];
+  /**
+   * Posts a lifecycle notification of the subscription to its lifecycleNotificationUrl (none without one)
+   * and answers svc's status; `subscriptionRemoved` removes the subscription first, as Graph does.
+   */
+  sendLifecycle(subscriptionId: string, lifecycleEvent: 'subscriptionRemoved' | 'reauthorizationRequired' | 'missed'): Promise<number | null>;
   now(): number;
   advanceClock(ms: number): void;
   failNext(count: number, failure: Failure): void;
@@ -206,7 +211,7 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
   const tokenGrants: string[] = [];
   const authorizeRequests: URLSearchParams[] = [];
   const invitationsSent: string[] = [];
-  const subscriptions = new Map<string, { id: string; calendarId: string; notificationUrl: string; clientState: string; expiration: number }>();
+  const subscriptions = new Map<string, { id: string; calendarId: string; notificationUrl: string; lifecycleNotificationUrl: string | null; clientState: string; expiration: number }>();
   const notificationsSent: { subscriptionId: string; changeType: string; status: number }[] = [];
 
   const server = http.createServer((req, res) => {
@@ -425,7 +430,7 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
       throw new GraphError(405, 'MethodNotAllowed', 'Method not allowed.');
     }
     if (method !== 'POST') throw new GraphError(405, 'MethodNotAllowed', 'Method not allowed.');
-    const body = (json ?? {}) as { changeType?: string; notificationUrl?: string; resource?: string; expirationDateTime?: string; clientState?: string };
+    const body = (json ?? {}) as { changeType?: string; notificationUrl?: string; lifecycleNotificationUrl?: string; resource?: string; expirationDateTime?: string; clientState?: string };
     const match = /^(?:me|users\/([^/]+))\/calendars\/([^/]+)\/events$/.exec(body.resource ?? '');
     if (!match || !body.notificationUrl || !body.changeType) throw new GraphError(400, 'InvalidRequest', 'Subscription request is missing resource, notificationUrl or changeType.');
     if (appOnly && !match[1]) throw new GraphError(400, 'ExtensionError', 'Operation: Create; Exception: [/me is not valid with app-only authentication]');
@@ -434,23 +439,45 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
     if (!Number.isFinite(expiration) || expiration > now() + 4230 * 60_000) {
       throw new GraphError(400, 'ExtensionError', 'Subscription expiration can only be 4230 minutes in the future.');
     }
-    const validationToken = random(24);
-    let echoed = '';
-    try {
-      const answer = await fetch(`${body.notificationUrl}?validationToken=${encodeURIComponent(validationToken)}`, { method: 'POST', headers: { 'content-type': 'text/plain; charset=utf-8' } });
-      echoed = answer.status === 200 ? await answer.text() : '';
-    } catch {
-      // unreachable
+    // Both endpoints are validated, even when they are the same address.
+    for (const address of [body.notificationUrl, ...(body.lifecycleNotificationUrl ? [body.lifecycleNotificationUrl] : [])]) {
+      const validationToken = random(24);
+      let echoed = '';
+      try {
+        const answer = await fetch(`${address}?validationToken=${encodeURIComponent(validationToken)}`, { method: 'POST', headers: { 'content-type': 'text/plain; charset=utf-8' } });
+        echoed = answer.status === 200 ? await answer.text() : '';
+      } catch {
+        // unreachable
+      }
+      if (echoed !== validationToken) {
+        throw new GraphError(400, 'ValidationError', 'Subscription validation request failed. Notification endpoint must respond with 200 OK to validation request.');
+      }
     }
-    if (echoed !== validationToken) {
-      throw new GraphError(400, 'ValidationError', 'Subscription validation request failed. Notification endpoint must respond with 200 OK to validation request.');
-    }
-    const subscription = { id: randomUUID(), calendarId: calendar.id, notificationUrl: body.notificationUrl, clientState: body.clientState ?? '', expiration };
+    const subscription = {
+      id: randomUUID(),
+      calendarId: calendar.id,
+      notificationUrl: body.notificationUrl,
+      lifecycleNotificationUrl: body.lifecycleNotificationUrl ?? null,
+      clientState: body.clientState ?? '',
+      expiration,
+    };
     subscriptions.set(subscription.id, subscription);
     return {
       status: 201,
       body: { id: subscription.id, resource: body.resource, changeType: body.changeType, clientState: body.clientState ?? null, notificationUrl: body.notificationUrl, expirationDateTime: new Date(expiration).toISOString() },
     };
+  }
+
+  async function sendLifecycle(subscriptionId: string, lifecycleEvent: 'subscriptionRemoved' | 'reauthorizationRequired' | 'missed'): Promise<number | null> {
+    const subscription = subscriptions.get(subscriptionId);
+    if (!subscription?.lifecycleNotificationUrl) return null;
+    if (lifecycleEvent === 'subscriptionRemoved') subscriptions.delete(subscriptionId);
+    const value = [
+      { subscriptionId, subscriptionExpirationDateTime: new Date(subscription.expiration).toISOString(), tenantId: randomUUID(), clientState: subscription.clientState, lifecycleEvent },
+    ];
+    const answer = await fetch(subscription.lifecycleNotificationUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ value }) });
+    await answer.arrayBuffer();
+    return answer.status;
   }
 
   function changed(calendarId: string, eventId: string, changeType: 'created' | 'updated' | 'deleted'): void {
@@ -789,6 +816,7 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
     baseUrl,
     subscriptions,
     notificationsSent,
+    sendLifecycle,
     endpoints: { authorize: `${baseUrl}${LOGIN_PREFIX}/authorize`, token: `${baseUrl}${LOGIN_PREFIX}/token`, api: apiBase },
     clientId,
     clientSecret,

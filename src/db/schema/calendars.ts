@@ -134,6 +134,8 @@ export const calendarSources = pgTable(
      */
     degraded: boolean('degraded').notNull().default(true),
     nextSyncAt: timestamp('next_sync_at', { withTimezone: true }).notNull().defaultNow(),
+    /** After the provider refused a push channel: none is asked for before this. */
+    pushRetryAt: timestamp('push_retry_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -204,6 +206,8 @@ export const calendarPushChannels = pgTable(
     /** SHA-256 of the channel's token (Google) or clientState (Graph), hex. */
     tokenHash: text('token_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** The provider asked for the channel to be authorized again (Graph's reauthorizationRequired): it is replaced at the next read. */
+    renew: boolean('renew').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('calendar_push_channels_channel_idx').on(t.channelId), index('calendar_push_channels_source_idx').on(t.sourceId)],

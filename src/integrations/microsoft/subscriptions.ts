@@ -2,7 +2,8 @@
 // notification URL (it POSTs `?validationToken=...` and wants it echoed as text/plain within 10 s), then
 // POSTs `{value: [{subscriptionId, clientState, changeType, resource}]}` on each change; svc then reads
 // the changes through its delta link. Subscriptions to events last at most 4,230 minutes and are made
-// again before they end.
+// again before they end, or when a lifecycle notification says Graph removed one or wants it authorized
+// again.
 import type { OAuthSession, PushChannel, PushChannelRequest } from '../calendar-types.js';
 import { apiUrl, expectJson, graphCall, secretsOf, statusError } from './client.js';
 import { providerError, stringField } from './errors.js';
@@ -21,6 +22,8 @@ export async function watchEvents(session: OAuthSession, calendarId: string, req
     json: {
       changeType: 'created,updated,deleted',
       notificationUrl: request.address,
+      // Lifecycle notifications (subscriptionRemoved, reauthorizationRequired, missed) come to the same address.
+      lifecycleNotificationUrl: request.address,
       // Outlook ids can hold '/' and '+': encoded, as in every other path svc sends.
       resource: `${owner}/calendars/${encodeURIComponent(calendarId)}/events`,
       expirationDateTime: new Date(expiresAt).toISOString(),

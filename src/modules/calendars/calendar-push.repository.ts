@@ -19,6 +19,16 @@ export async function confirmPushChannel(db: Db, id: number, opened: { channelId
   await db.update(calendarPushChannels).set(opened).where(eq(calendarPushChannels.id, id));
 }
 
+/** Graph asked for the subscription to be authorized again: the next read replaces it. */
+export async function markPushChannelForRenewal(db: Db, id: number): Promise<void> {
+  await db.update(calendarPushChannels).set({ renew: true }).where(eq(calendarPushChannels.id, id));
+}
+
+/** When the calendar may next ask its provider for a channel (null: at its next read). */
+export async function setPushRetryAt(db: Db, sourceId: number, at: Date | null): Promise<void> {
+  await db.update(calendarSources).set({ pushRetryAt: at }).where(eq(calendarSources.id, sourceId));
+}
+
 export async function deletePushChannel(db: Db, id: number): Promise<void> {
   await db.delete(calendarPushChannels).where(eq(calendarPushChannels.id, id));
 }

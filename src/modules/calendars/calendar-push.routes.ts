@@ -11,7 +11,14 @@ const Received = Envelope(Type.Object({ received: Type.Integer({ description: 'N
 const GraphNotifications = Type.Object(
   {
     value: Type.Array(
-      Type.Object({ subscriptionId: Type.String({ maxLength: 200 }), clientState: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: true }),
+      Type.Object(
+        {
+          subscriptionId: Type.String({ maxLength: 200 }),
+          clientState: Type.Optional(Type.String({ maxLength: 200 })),
+          lifecycleEvent: Type.Optional(Type.String({ maxLength: 100, description: 'Set on lifecycle notifications: subscriptionRemoved, reauthorizationRequired or missed.' })),
+        },
+        { additionalProperties: true },
+      ),
       { maxItems: 100 },
     ),
   },
@@ -54,7 +61,7 @@ export function registerCalendarPushRoutes(app: App, ctx: AppContext): void {
       tags,
       summary: 'Microsoft Graph change notifications (svc)',
       description:
-        'Graph subscriptions post here. With `validationToken` (Graph checking the address when a subscription is made) the token is echoed as text/plain; otherwise each notification whose subscription and clientState match a live channel makes svc read that calendar again. Answers 202.',
+        'Graph subscriptions post here, change and lifecycle notifications alike. With `validationToken` (Graph checking the address when a subscription is made) the token is echoed as text/plain; otherwise each notification whose subscription and clientState match a live channel makes svc read that calendar again, and a lifecycle notification (`subscriptionRemoved`, `reauthorizationRequired`) makes it open a new subscription. Answers 202.',
       querystring: Type.Object({ validationToken: Type.Optional(Type.String({ maxLength: 1024 })) }),
       body: GraphNotifications,
       response: { 200: Type.String({ description: 'The validationToken, as text/plain' }), 202: Received },
@@ -67,7 +74,13 @@ export function registerCalendarPushRoutes(app: App, ctx: AppContext): void {
     handler: async (request, reply) => {
       let received = 0;
       for (const notification of request.body.value) {
-        if (await receivePushNotification(ctx, 'office365_calendar', { channelId: notification.subscriptionId, token: notification.clientState ?? '' }, Date.now())) received++;
+        const matched = await receivePushNotification(
+          ctx,
+          'office365_calendar',
+          { channelId: notification.subscriptionId, token: notification.clientState ?? '', lifecycle: notification.lifecycleEvent },
+          Date.now(),
+        );
+        if (matched) received++;
       }
       return reply.status(202).send(ok({ received }));
     },

@@ -76,7 +76,7 @@ export async function sweepDueCalendars(database: Database, now: Date): Promise<
   const due = await repo.listDueSources(database.db, now, SWEEP_BATCH);
   await insertJobs(
     database.db,
-    due.map((source) => ({ kind: CALENDAR_SYNC_JOB, payload: { sourceId: source.id }, maxAttempts: 1, dedupeKey: `${CALENDAR_SYNC_JOB}:${source.id}@${source.nextSyncAt.getTime()}` })),
+    due.map((source) => ({ kind: CALENDAR_SYNC_JOB, payload: { sourceId: source.id, poll: true }, maxAttempts: 1, dedupeKey: `${CALENDAR_SYNC_JOB}:${source.id}@${source.nextSyncAt.getTime()}` })),
   );
   return due.length;
 }
@@ -88,13 +88,19 @@ export function syncWindow(config: CalendarsConfig, now: number): { from: number
 
 export type SyncOutcome = 'synced' | 'unchanged' | 'failed' | 'skipped';
 
+/** Why a calendar is read: `live` before a booking (within a deadline), `poll` because its next sync was due. */
+export interface SyncTrigger {
+  live?: { timeoutMs: number } | null;
+  poll?: boolean;
+}
+
 /**
  * Reads one calendar and stores its busy time. Provider calls happen outside any transaction; the
  * write (busy time, sync state) is one transaction that tells every process's cache. A failure is
  * recorded, never thrown: the calendar's owner turns unavailable once failures outlast the grace
  * period, and credentials the provider refuses mark the connection invalid at once.
  */
-export async function syncCalendarSource(deps: CalendarSyncDeps, sourceId: number, now: number, live: { timeoutMs: number } | null = null): Promise<SyncOutcome> {
+export async function syncCalendarSource(deps: CalendarSyncDeps, sourceId: number, now: number, { live = null, poll = false }: SyncTrigger = {}): Promise<SyncOutcome> {
   const { database, config } = deps;
   const found = await repo.findSourceForSync(database.db, sourceId);
   if (!found) return 'skipped';
@@ -164,7 +170,9 @@ export async function syncCalendarSource(deps: CalendarSyncDeps, sourceId: numbe
     if (changed || locked.degraded) await busyTimeChanged(source.userId);
   });
   if (!live) {
-    const next = await ensurePushChannel(deps, found, now);
+    // A poll of a watched calendar finding changes means no notification came for them (push syncs read
+    // them seconds after they happen); a whole read says nothing of that.
+    const next = await ensurePushChannel(deps, found, now, { silent: poll && changed && !read.full });
     if (next !== nextSyncAt.getTime()) await database.db.update(calendarSources).set({ nextSyncAt: new Date(next) }).where(eq(calendarSources.id, source.id));
   }
   // Events svc could not read are skipped, not fatal: their count says a calendar is read only in part.
@@ -190,7 +198,7 @@ export async function refreshBeforeBooking(
   if (live.timeoutMs <= 0 || userIds.length === 0) return [];
   const now = Date.now();
   const sourceIds = (await repo.liveCheckedSources(deps.database.db, userIds, LIVE_CHECK_MAX_SOURCES)).filter((sourceId) => live.mayRead(sourceId, now));
-  return Promise.all(sourceIds.map((sourceId) => syncCalendarSource(deps, sourceId, now, { timeoutMs: live.timeoutMs })));
+  return Promise.all(sourceIds.map((sourceId) => syncCalendarSource(deps, sourceId, now, { live: { timeoutMs: live.timeoutMs } })));
 }
 
 /** Whether a source may be read live now (and, if so, notes that it is). */
