@@ -191,6 +191,17 @@ describe('slot engine: booking window', () => {
     assert.deepEqual(daysWithSlots({ ...business, now: utc('2026-06-04T08:00Z') }), ['2026-06-04', '2026-06-05', '2026-06-06', '2026-06-07', '2026-06-08']);
   });
 
+  test('rolling, round robin: a date whose only slot starts at local midnight counts (Kathmandu, +05:45)', () => {
+    // Open 00:00-01:00 local every day; "now" is 17:45 on 05-31 local, so that date's slot has passed.
+    const midnightHour = [{ days: [0, 1, 2, 3, 4, 5, 6], startMinute: 0, endMinute: 60 }];
+    const hosts = [host('Asia/Kathmandu', midnightHour, [], { userId: 1, fixed: false }), host('Asia/Kathmandu', midnightHour, [], { userId: 2, fixed: false })];
+    const q = query({ hosts, now: utc('2026-05-31T12:00Z'), from: utc('2026-05-30T00:00Z'), to: utc('2026-06-08T00:00Z'), bookingWindow: { type: 'calendarDays', days: 3, rolling: true } });
+    assert.deepEqual(
+      computeSlots(q).map((slot) => [iso(slot.start), slot.hostIds]),
+      [['2026-05-31T18:15Z', [1, 2]], ['2026-06-01T18:15Z', [1, 2]], ['2026-06-02T18:15Z', [1, 2]]],
+    );
+  });
+
   test('a start both outside the window and booked is explained by the window, which is checked first', () => {
     // The next 2 calendar days from 06-01: through 06-03.
     const taken = booking('2026-06-04T09:00Z', '2026-06-04T10:00Z');
@@ -392,8 +403,20 @@ describe('slot engine: several hosts', () => {
     assert.deepEqual(computeSlots(q).map((slot) => [iso(slot.start), slot.hostIds]), [['2026-06-01T09:00Z', [1, 2]], ['2026-06-01T10:00Z', [1, 2]]]);
   });
 
+  test('a user in two round-robin groups (and no fixed host) is named once in each slot', () => {
+    const hours = [{ days: [1], startMinute: 540, endMinute: 660 }];
+    const q = query({ hosts: [host('UTC', hours, [], { userId: 1, fixed: false, groupId: 'a' }), host('UTC', hours, [], { userId: 1, fixed: false, groupId: 'b' }), host('UTC', hours, [], { userId: 2, fixed: false, groupId: 'b' })] });
+    assert.deepEqual(computeSlots(q).map((slot) => [iso(slot.start), slot.hostIds]), [['2026-06-01T09:00Z', [1, 2]], ['2026-06-01T10:00Z', [1, 2]]]);
+  });
+
   test('a fixed host without a schedule makes nothing bookable', () => {
     assert.deepEqual(starts(query({ hosts: [host('UTC'), { userId: 2, fixed: true, schedule: null, busy: [] }] })), []);
+  });
+
+  test('an event type without hosts (a team type before any is assigned) has no slots', () => {
+    const q = query({ hosts: [] });
+    assert.deepEqual(computeSlots(q), []);
+    assert.equal(findSlot(q, utc('2026-06-01T09:00Z')), null);
   });
 });
 
