@@ -3,7 +3,9 @@
 // event svc writes; other event types keep the organizer's own address.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
 import { eventually } from '../support/eventually.js';
+import { loadInviteContext } from '../../src/modules/mail/mail.repository.js';
 import { type FakeGoogle, startFakeGoogle } from '../support/fake-google.js';
 import { connectOAuthCalendar, oauthAppEnv } from '../support/oauth-calendar-connect.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -67,5 +69,35 @@ describe('useDestinationCalendarEmail', () => {
     const written = google.events('ada.calendar@gmail.example').find((event) => event.iCalUID === viaCalendar.booking.icsUid)!;
     assert.ok(written.attendees?.some((attendee) => attendee.email === 'ada.calendar@gmail.example'), JSON.stringify(written.attendees));
     assert.ok(!written.attendees?.some((attendee) => attendee.email === 'ada.host@example.com'));
+  });
+
+  test("the address is the chosen destination's account's: none recorded or a broken connection gives the organizer's own, never another connection's", async () => {
+    const db = api.runtime.ctx.database.db;
+    // A second writable connection, made after Google's (its calendar not selected: nothing reads it).
+    const caldav = (await db.execute(sql`
+      insert into calendar_connections (user_id, type, app_id, credentials_sealed)
+      values (${host.userId}, 'caldav_calendar', 'caldav-calendar', 'not read') returning id`)) as unknown as { rows: { id: number }[] };
+    const connectionId = caldav.rows[0]!.id;
+    const source = (await db.execute(sql`
+      insert into calendar_sources (connection_id, user_id, external_id, name, is_primary, read_only, selected, next_sync_at)
+      values (${connectionId}, ${host.userId}, 'https://caldav.example/ada/work/', 'Work', true, false, false, '2100-01-01T00:00:00Z') returning id`)) as unknown as { rows: { id: number }[] };
+    const eventType = await createEventType(api, host, { lengthInMinutes: 30, title: 'Address cases', useDestinationCalendarEmail: true });
+    const address = async () => (await loadInviteContext(db, { id: -1, eventTypeId: eventType.id, organizerId: host.userId })).organizerAddress;
+    assert.equal(await address(), 'ada.calendar@gmail.example', 'the Google destination');
+
+    // The CalDAV calendar becomes the destination; its connection predates recorded addresses.
+    await db.execute(sql`update destination_calendars set source_id = ${source.rows[0]!.id} where user_id = ${host.userId} and event_type_id is null`);
+    assert.equal(await address(), null);
+    await db.execute(sql`update calendar_connections set account_email = 'ada@caldav.example' where id = ${connectionId}`);
+    assert.equal(await address(), 'ada@caldav.example');
+    // A broken destination gets no event (svc writes none elsewhere), so it lends no address either.
+    await db.execute(sql`update calendar_connections set invalid = true where id = ${connectionId}`);
+    assert.equal(await address(), null);
+    // An event type's own destination comes before the user's.
+    await db.execute(sql`insert into destination_calendars (user_id, event_type_id, source_id) select ${host.userId}, ${eventType.id}, s.id from calendar_sources s join calendar_connections c on c.id = s.connection_id where c.user_id = ${host.userId} and c.type = 'google_calendar'`);
+    assert.equal(await address(), 'ada.calendar@gmail.example');
+    // No destination: the first valid connection's primary calendar, as the writer picks.
+    await db.execute(sql`delete from destination_calendars where user_id = ${host.userId}`);
+    assert.equal(await address(), 'ada.calendar@gmail.example');
   });
 });

@@ -7,7 +7,8 @@ export type BookingCalendarEventRow = typeof bookingCalendarEvents.$inferSelect;
 /** Connection types svc writes bookings into (an ICS feed is read-only). */
 export const WRITABLE_TYPES: readonly CalendarConnectionType[] = ['apple_calendar', 'caldav_calendar', 'google_calendar', 'office365_calendar'];
 
-const writableTypes = sql.raw(WRITABLE_TYPES.map((type) => `'${type}'`).join(', '));
+/** WRITABLE_TYPES as an SQL list, for `type in (...)`. */
+export const WRITABLE_TYPES_SQL = sql.raw(WRITABLE_TYPES.map((type) => `'${type}'`).join(', '));
 
 /** A managed user whose platform client turned calendar events off (areCalendarEventsEnabled false): svc writes none for them. */
 const calendarEventsOff = (userId: SQL) =>
@@ -19,7 +20,7 @@ const calendarEventsOff = (userId: SQL) =>
  * for the booking's icsUid before (they must move or go).
  */
 export function calendarWriteInterestQuery(userIds: readonly number[], icsUid: string): SQL {
-  return sql`select (exists (select 1 from ${calendarConnections} cw where cw.user_id = any(${sql.param([...userIds])}::int[]) and cw.type in (${writableTypes}) and not cw.invalid
+  return sql`select (exists (select 1 from ${calendarConnections} cw where cw.user_id = any(${sql.param([...userIds])}::int[]) and cw.type in (${WRITABLE_TYPES_SQL}) and not cw.invalid
       and not ${calendarEventsOff(sql`cw.user_id`)})
     or exists (select 1 from ${bookingCalendarEvents} ew where ew.ics_uid = ${icsUid})) as calendar_write`;
 }
@@ -78,7 +79,7 @@ export async function writableCalendarsOf(db: Db, userIds: readonly number[], ev
       exists (select 1 from ${destinationCalendars} d where d.source_id = s.id and d.user_id = s.user_id and d.event_type_id = ${eventTypeId ?? -1}) as "forEventType",
       exists (select 1 from ${destinationCalendars} d where d.source_id = s.id and d.user_id = s.user_id and d.event_type_id is null) as "forUser"
     from ${calendarSources} s join ${calendarConnections} c on c.id = s.connection_id
-    where s.user_id = any(${sql.param([...userIds])}::int[]) and c.type in (${writableTypes}) and not s.read_only and not ${calendarEventsOff(sql`s.user_id`)}
+    where s.user_id = any(${sql.param([...userIds])}::int[]) and c.type in (${WRITABLE_TYPES_SQL}) and not s.read_only and not ${calendarEventsOff(sql`s.user_id`)}
     order by c.id, s.is_primary desc, s.id`);
   return (result as unknown as { rows: WritableCalendar[] }).rows;
 }

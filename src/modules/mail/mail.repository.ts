@@ -6,6 +6,7 @@ import type { StoredBookingField } from '../event-types/event-type-model.js';
 import type { CalendarInvites } from '../event-types/event-type-model.js';
 import type { OrganizationCalendarInvites } from '../../db/schema/teams.js';
 import { JOBS_CHANNEL } from '../../jobs/jobs.repository.js';
+import { WRITABLE_TYPES_SQL } from '../calendars/calendar-events.repository.js';
 
 export type MailMessageRow = typeof mailMessages.$inferSelect;
 export type NewMailMessage = Pick<
@@ -151,6 +152,25 @@ export interface InviteContext {
   organizerAddress: string | null;
 }
 
+/**
+ * The account address of the calendar svc writes the organizer's events into, chosen as
+ * calendar-events.ts's destinationOf chooses (the event type's destination, else the user's, which must
+ * be valid; else the first valid connection's primary writable calendar). Null when there is none or its
+ * account has no recorded address: never another connection's.
+ */
+function writtenCalendarAccountAddress(organizerId: number): SQL {
+  return sql`select case when w.chosen then w.account_email end from (
+      (select not c.invalid as chosen, c.account_email, 0 as rank from destination_calendars d
+        join calendar_sources s on s.id = d.source_id join calendar_connections c on c.id = s.connection_id
+        where d.user_id = ${organizerId} and (d.event_type_id = et.id or d.event_type_id is null)
+        order by d.event_type_id is null limit 1)
+      union all
+      (select true, c.account_email, 1 from calendar_sources s join calendar_connections c on c.id = s.connection_id
+        where s.user_id = ${organizerId} and not c.invalid and c.type in (${WRITABLE_TYPES_SQL}) and not s.read_only
+        order by s.is_primary desc, c.id, s.id limit 1)
+    ) w order by w.rank limit 1`;
+}
+
 export async function loadInviteContext(db: Db, booking: { id: number; eventTypeId: number | null; organizerId: number }): Promise<InviteContext> {
   const result = await db.execute(sql`
     select et.title as "eventTypeTitle", et.booking_fields as "bookingFields",
@@ -158,13 +178,7 @@ export async function loadInviteContext(db: Db, booking: { id: number; eventType
       coalesce((et.settings ->> 'hideCalendarNotes')::boolean, false) as "hideCalendarNotes",
       coalesce((et.settings ->> 'hideCalendarEventDetails')::boolean, false) as "hideCalendarEventDetails",
       case when (et.settings ->> 'privateNoteEnabled')::boolean then coalesce(et.settings ->> 'privateNoteTemplate', '') end as "privateNote",
-      case when (et.settings ->> 'useDestinationCalendarEmail')::boolean then coalesce(
-        (select c.account_email from destination_calendars d join calendar_sources s on s.id = d.source_id join calendar_connections c on c.id = s.connection_id
-          where d.user_id = ${booking.organizerId} and (d.event_type_id = et.id or d.event_type_id is null) and not c.invalid
-          order by d.event_type_id is null limit 1),
-        (select c.account_email from calendar_connections c
-          where c.user_id = ${booking.organizerId} and not c.invalid and c.type in ('apple_calendar', 'caldav_calendar', 'google_calendar', 'office365_calendar')
-          order by c.id limit 1)) end as "organizerAddress",
+      case when (et.settings ->> 'useDestinationCalendarEmail')::boolean then (${writtenCalendarAccountAddress(booking.organizerId)}) end as "organizerAddress",
       case when et.parent_id is null then et.calendar_invites else parent.calendar_invites end as invites,
       (select o.calendar_invites from teams o where o.is_organization and o.id = coalesce(
         (select case when t.is_organization then t.id else t.parent_id end from teams t where t.id = coalesce(et.team_id, parent.team_id)),
