@@ -49,10 +49,10 @@ export interface OAuthCredentials {
 export const DELEGATED_TYPES: Record<WorkspacePlatformSlug, OAuthConnectionType> = { google: 'google_calendar', office365: 'office365_calendar' };
 
 /** A first access token of a delegated connection for `email` (and the one asked again whenever it runs out). */
-export function delegatedTokens(endpoints: CalendarsConfig['endpoints'], grant: Omit<DelegatedGrant, 'credentialId'>, email: string, fetchImpl: typeof fetch, now: number): Promise<OAuthTokens> {
-  if (grant.platform === 'google') return serviceAccountTokens(grant.key as GoogleServiceAccountKey, email, endpoints.google.token, fetchImpl, now);
+export function delegatedTokens(tokenUrl: string, grant: Omit<DelegatedGrant, 'credentialId'>, email: string, fetchImpl: typeof fetch, now: number): Promise<OAuthTokens> {
+  if (grant.platform === 'google') return serviceAccountTokens(grant.key as GoogleServiceAccountKey, email, tokenUrl, fetchImpl, now);
   const key = grant.key as MicrosoftAppKey;
-  return appOnlyTokens({ clientId: key.client_id, clientSecret: key.private_key }, tenantTokenUrl(endpoints.microsoft.token, key.tenant_id), fetchImpl, now);
+  return appOnlyTokens({ clientId: key.client_id, clientSecret: key.private_key }, tenantTokenUrl(tokenUrl, key.tenant_id), fetchImpl, now);
 }
 
 /** The provider's endpoints without an app of svc's: a delegated connection's session. */
@@ -85,8 +85,7 @@ export function oauthSession(client: OAuthClient, credentials: OAuthCredentials,
   };
   const grant = credentials.delegation;
   if (grant) {
-    const endpoints = { google: client.endpoints, microsoft: client.endpoints };
-    session.renew = () => delegatedTokens(endpoints, grant, credentials.email, session.fetch, session.now());
+    session.renew = () => delegatedTokens(client.endpoints.token, grant, credentials.email, session.fetch, session.now());
     if (grant.platform === 'office365') session.mailbox = credentials.email;
   }
   return session;
