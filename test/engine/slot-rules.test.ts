@@ -202,6 +202,16 @@ describe('slot engine: booking window', () => {
     );
   });
 
+  test('rolling: dates with slots far apart are found beyond the first, short search (St. John\'s, -02:30 in summer)', () => {
+    // Open on three dates only, 20 days apart; the short search covers 2 x 2 + 7 = 11 days and finds none.
+    const overrides = ['2026-06-21', '2026-07-11', '2026-07-31'].map((date) => ({ date, startMinute: 540, endMinute: 600 }));
+    const q = query({
+      hosts: [host('America/St_Johns', [], [], {}, overrides)], now: utc('2026-06-01T12:00Z'), from: utc('2026-06-01T00:00Z'), to: utc('2026-08-15T00:00Z'),
+      bookingWindow: { type: 'calendarDays', days: 2, rolling: true },
+    });
+    assert.deepEqual(starts(q), ['2026-06-21T11:30Z', '2026-07-11T11:30Z'], '09:00 local, -02:30 in summer');
+  });
+
   test('a start both outside the window and booked is explained by the window, which is checked first', () => {
     // The next 2 calendar days from 06-01: through 06-03.
     const taken = booking('2026-06-04T09:00Z', '2026-06-04T10:00Z');
@@ -411,6 +421,15 @@ describe('slot engine: several hosts', () => {
 
   test('a fixed host without a schedule makes nothing bookable', () => {
     assert.deepEqual(starts(query({ hosts: [host('UTC'), { userId: 2, fixed: true, schedule: null, busy: [] }] })), []);
+  });
+
+  test('an empty or inverted range, or a length of 0 minutes or less, has no slots', () => {
+    const q = query({ slotInterval: 30 });
+    assert.ok(computeSlots(q).length > 0);
+    assert.deepEqual(computeSlots({ ...q, to: q.from }), []);
+    assert.deepEqual(computeSlots({ ...q, to: q.from - 3_600_000 }), []);
+    assert.deepEqual(computeSlots({ ...q, duration: 0 }), []);
+    assert.deepEqual(computeSlots({ ...q, duration: -30 }), []);
   });
 
   test('an event type without hosts (a team type before any is assigned) has no slots', () => {
