@@ -18,14 +18,16 @@ export const projectRoot = findProjectRoot();
 
 /**
  * Where `npm install` leaves an initdb'd and migrated PGlite cluster. The name carries the PGlite
- * version and the migration journal's hash, so a stale snapshot is never picked up.
+ * version and a hash of the migration journal and of every migration's SQL (a migration edited before
+ * it is released changes no journal entry), so a stale snapshot is never picked up.
  */
 export function pgliteBaseSnapshotPath(): string {
   const manifest = path.join(projectRoot, 'node_modules', '@electric-sql', 'pglite', 'package.json');
   const version = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string }).version;
-  const journal = fs.readFileSync(path.join(migrationsFolder(), 'meta', '_journal.json'));
-  const migrations = createHash('sha256').update(journal).digest('hex').slice(0, 12);
-  return path.join(projectRoot, '.cache', `pglite-base-${version}-${migrations}.tar`);
+  const folder = migrationsFolder();
+  const hash = createHash('sha256').update(fs.readFileSync(path.join(folder, 'meta', '_journal.json')));
+  for (const name of fs.readdirSync(folder).filter((file) => file.endsWith('.sql')).sort()) hash.update(name).update(fs.readFileSync(path.join(folder, name)));
+  return path.join(projectRoot, '.cache', `pglite-base-${version}-${hash.digest('hex').slice(0, 12)}.tar`);
 }
 
 export function migrationsFolder(): string {

@@ -49,9 +49,16 @@ function expectedDays(stored: { start: number; end: number; userId: number }[]):
     .sort();
 }
 
+/** A date's spans (big-endian float8 start, end, ...) as "start end start end ...". */
+function decodeSpans(bytes: Uint8Array): string {
+  assert.equal(bytes.byteLength % 16, 0);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Array.from({ length: bytes.byteLength / 8 }, (_, index) => view.getFloat64(index * 8)).join(' ');
+}
+
 async function storedDays(db: Db, sourceId: number): Promise<string[]> {
-  const result = (await db.execute(sql`select day::text as day, user_id, spans from calendar_busy_days where source_id = ${sourceId} order by day`)) as unknown as Rows<{ day: string; user_id: number; spans: string }>;
-  return result.rows.map((row) => `${row.day} ${row.user_id} ${row.spans}`);
+  const result = (await db.execute(sql`select day::text as day, user_id, spans from calendar_busy_days where source_id = ${sourceId} order by day`)) as unknown as Rows<{ day: string; user_id: number; spans: Uint8Array }>;
+  return result.rows.map((row) => `${row.day} ${row.user_id} ${decodeSpans(row.spans)}`);
 }
 
 describe(`calendar busy time by date (${backend})`, () => {

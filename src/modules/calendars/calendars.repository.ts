@@ -147,7 +147,7 @@ export async function rebuildBusyDays(db: Db, sourceIds: readonly number[], days
   await db.execute(sql`
     insert into calendar_busy_days (source_id, user_id, day, spans)
     select t.source_id, t.user_id, ${pieceDay},
-      string_agg(round(date_part('epoch', t.start_at) * 1000)::int8 || ' ' || round(date_part('epoch', t.end_at) * 1000)::int8, ' ' order by t.start_at, t.end_at)
+      string_agg(float8send(round(date_part('epoch', t.start_at) * 1000)) || float8send(round(date_part('epoch', t.end_at) * 1000)), ''::bytea order by t.start_at, t.end_at)
     from calendar_busy_times t
     where t.source_id in ${sourceIds}${days === null ? sql`` : sql` and ${pieceDay} in ${days}`}
     group by 1, 2, 3`);
