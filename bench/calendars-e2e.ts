@@ -16,7 +16,7 @@ import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../src/db/client.js';
 import { rebuildBusyDays } from '../src/modules/calendars/calendars.repository.js';
-import { busyBlocksStatement } from '../src/modules/slots/slots.repository.js';
+import { busyBlocksStatement } from '../src/modules/slots/busy-blocks.repository.js';
 import { parseWindowBound } from '../src/modules/slots/slots.versions.js';
 import type { BusyBlock } from '../src/scheduling/slot-query.js';
 import { SLOTS_API_VERSION } from './slots-e2e.js';

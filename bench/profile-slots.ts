@@ -14,7 +14,7 @@ import { AvailabilityCache } from '../src/modules/slots/availability-cache.js';
 import { listSlots } from '../src/modules/slots/slot-listing.service.js';
 import { buildSlotQuery, resolveSlotTarget, type SlotTarget } from '../src/modules/slots/slots.service.js';
 import { presentSlots } from '../src/modules/slots/slots.presenter.js';
-import * as repo from '../src/modules/slots/slots.repository.js';
+import * as busy from '../src/modules/slots/busy-blocks.repository.js';
 import { computeSlots } from '../src/scheduling/slots.js';
 import { createTestApp, backend, ADMIN_API_KEY } from '../test/support/test-app.js';
 import { EVENT_TYPES_API_VERSION, insertBookingsSql, SLOTS_API_VERSION, SLOTS_ZONE, slotsPath, slotsPlan, withoutOverlaps } from './slots-e2e.js';
@@ -110,12 +110,12 @@ try {
     busyBlocks: query.hosts.reduce((sum, host) => sum + host.busy.length, 0),
     slots: slots.length,
     profileQuery: await timeMs(() => resolveSlotTarget(db, target)),
-    busyQuery: await timeMs(() => repo.listBusyBlocks(db, busyArgs)),
+    busyQuery: await timeMs(() => busy.listBusyBlocks(db, busyArgs)),
     /** The statement alone (driver rows, no mapping) and through listBusyBlocks, over a cold listing's range. */
     coldBusyRange: { from: new Date(coldArgs.from).toISOString(), to: new Date(coldArgs.to).toISOString() },
-    coldBusyRows: ((await db.execute(repo.busyBlocksStatement(coldArgs))) as unknown as { rows: unknown[] }).rows.length,
-    coldBusyStatement: await timeMs(() => db.execute(repo.busyBlocksStatement(coldArgs))),
-    coldBusyQuery: await timeMs(() => repo.listBusyBlocks(db, coldArgs)),
+    coldBusyRows: ((await db.execute(busy.busyBlocksStatement(coldArgs))) as unknown as { rows: unknown[] }).rows.length,
+    coldBusyStatement: await timeMs(() => db.execute(busy.busyBlocksStatement(coldArgs))),
+    coldBusyQuery: await timeMs(() => busy.listBusyBlocks(db, coldArgs)),
     coldListing: coldCpu ? undefined : await timeMs(coldListing),
     coldOneHostListing: coldCpu ? undefined : await timeMs(coldOneHostListing),
     selectOne: await timeMs(() => database.exec('select 1')),

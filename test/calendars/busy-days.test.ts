@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../src/db/client.js';
 import { insertConnection, insertSources, replaceBusyTimes, setSourceSelected } from '../../src/modules/calendars/calendars.repository.js';
-import { listBusyBlocks } from '../../src/modules/slots/slots.repository.js';
+import { listBusyBlocks } from '../../src/modules/slots/busy-blocks.repository.js';
 import { backend, createTestApp, type TestApp } from '../support/test-app.js';
 
 const MINUTE = 60_000;

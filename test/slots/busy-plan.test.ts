@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { busyBlocksStatement, listLimitBookingsStatement } from '../../src/modules/slots/slots.repository.js';
+import { busyBlocksStatement } from '../../src/modules/slots/busy-blocks.repository.js';
+import { listLimitBookingsStatement } from '../../src/modules/slots/slots.repository.js';
 import { backend, createTestApp, type TestApp } from '../support/test-app.js';
 
 describe(`busy-time plans (${backend})`, () => {

@@ -7,6 +7,7 @@ import type { HostSchedule } from '../../scheduling/working-hours.js';
 import { END_OF_TIME, localDayNumber, startOfDayNumber } from '../../scheduling/zones.js';
 import { WEEKDAY_NAMES } from '../schedules/schedule-rules.js';
 import type { AvailabilityCache } from './availability-cache.js';
+import { listBusyBlocks } from './busy-blocks.repository.js';
 import * as repo from './slots.repository.js';
 
 const MINUTE = 60_000;
@@ -309,7 +310,7 @@ export async function buildSlotQuery(db: Db, eventType: SlotEventType, options: 
   const horizon = eventType.id === null ? null : limitHorizon(limits, spanStart, busyTo);
   const limitRange = horizon && { start: horizon.start, end: Math.min(END_OF_TIME, horizon.end) };
   const loadBusy = (ids: number[], range: { from: number; to: number }) =>
-    repo.listBusyBlocks(db, { userIds: ids, ...range, now: options.now, exceptReservationUid: options.exceptReservationUid });
+    listBusyBlocks(db, { userIds: ids, ...range, now: options.now, exceptReservationUid: options.exceptReservationUid });
   const loadLimits = (range: { from: number; to: number }) => repo.listLimitBookings(db, eventType.id!, range.from, range.to);
   const busyRange = { from: busyFrom, to: busyTo };
   // One statement at a time: `db` may be a transaction, which is a single connection.

@@ -282,7 +282,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   return { records, recurring: recurringBookingUid !== null, seated: seatUid ? { seatUid, showAttendees } : null };
 }
 
-/** A new booking as the busy-time read (slots.repository.ts listBusyBlocks) and the round-robin standings would find it. */
+/** A new booking as the busy-time read (busy-blocks.repository.ts listBusyBlocks) and the round-robin standings would find it. */
 function addedBooking(eventType: EventTypeRow, booking: BookingRow): AddedBooking {
   return {
     block: {
