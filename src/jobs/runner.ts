@@ -76,6 +76,8 @@ export const DEFAULT_RETRY_BASE_MS = 10_000;
 const MAX_RETRY_DELAY_MS = 3_600_000;
 /** Longest a finished job waits to be marked done when no claim comes sooner. */
 const DONE_FLUSH_MS = 20;
+/** Tries of the last flush when a runner stops (20, 40, 80, 160 ms apart). */
+const FINAL_FLUSH_ATTEMPTS = 5;
 
 /** Exponential backoff after the `attempts`-th failure: 10 s, 20 s, 40 s, ... (base 10 s) capped at one hour. */
 export function retryDelayMs(attempts: number, baseMs = DEFAULT_RETRY_BASE_MS): number {
@@ -124,9 +126,20 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
     doneTimer = null;
     return ids;
   };
-  const flushDone = async () => {
+  // A failed flush keeps its ids for the next claim or flush: a passing database error (a refused
+  // connection) must not make finished jobs run again once their leases expire.
+  const flushDone = async (): Promise<boolean> => {
     const ids = takeDone();
-    await markJobsDone(database.db, ids, workerId).catch((error: unknown) => log.error({ err: error, jobIds: ids }, 'could not mark jobs done; their leases will expire'));
+    if (ids.length === 0) return true;
+    try {
+      await markJobsDone(database.db, ids, workerId);
+      return true;
+    } catch (error) {
+      doneIds.unshift(...ids);
+      if (!stopped) doneTimer ??= setTimeout(() => void flushDone(), DONE_FLUSH_MS * 10);
+      log.error({ err: error, jobIds: ids }, 'could not mark jobs done; retrying (if it never succeeds, their leases expire and they run again)');
+      return false;
+    }
   };
 
   const runJob = async (job: JobRow) => {
@@ -214,7 +227,10 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
       await unlisten?.();
       await claiming;
       await Promise.allSettled([...running]);
-      await flushDone();
+      for (let attempt = 0; attempt < FINAL_FLUSH_ATTEMPTS && !(await flushDone()); attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, DONE_FLUSH_MS * 2 ** attempt));
+      }
+      takeDone();
       if (handlers instanceof JobRegistry) for (const close of handlers.closers) close();
     },
     async drain() {

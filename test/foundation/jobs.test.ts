@@ -7,6 +7,8 @@ import { type JobHandler, JobRegistry, startJobRunner } from '../../src/jobs/run
 import { backend, openTestDatabase } from '../support/test-app.js';
 
 const silent = { warn() {}, error() {} };
+const errors: string[] = [];
+const recording = { warn() {}, error: (_: object, message: string) => void errors.push(message) };
 
 describe('durable job queue', () => {
   let database: Database;
@@ -21,7 +23,7 @@ describe('durable job queue', () => {
   });
 
   async function run(handlers: Record<string, JobHandler>, db = database) {
-    const runner = await startJobRunner({ database: db, handlers: new Map(Object.entries(handlers)), log: silent, pollMs: 50 });
+    const runner = await startJobRunner({ database: db, handlers: new Map(Object.entries(handlers)), log: recording, pollMs: 50 });
     await runner.drain();
     await runner.stop();
   }
@@ -89,7 +91,33 @@ describe('durable job queue', () => {
     let ran = 0;
     await run({ 'test.lease': async () => void ran++ });
     assert.equal(ran, 1);
-    assert.equal((await findJob(database.db, id))?.status, 'done');
+    assert.equal((await findJob(database.db, id))?.status, 'done', `runner errors: ${JSON.stringify(errors)}`);
+  });
+
+  test('a job finished while the database refuses to mark it done is marked done later, not run again', async () => {
+    // The first two statements that mark a job done fail, as they would while the server refuses
+    // connections: a sequence is not rolled back with the failing statement, so it counts them.
+    await database.db.execute(sql`create sequence refuse_done_marks`);
+    await database.db.execute(sql`create function refuse_done_mark() returns trigger language plpgsql as $$
+      begin
+        if new.status = 'done' and nextval('refuse_done_marks') <= 2 then raise exception 'refused for the test'; end if;
+        return new;
+      end $$`);
+    await database.db.execute(sql`create trigger refuse_done_mark before update on jobs for each row execute function refuse_done_mark()`);
+    try {
+      const id = (await insertJob(database.db, { kind: 'test.refused-done', payload: {} }))!;
+      let ran = 0;
+      errors.length = 0;
+      await run({ 'test.refused-done': async () => void ran++ });
+      assert.equal(ran, 1);
+      assert.equal(Number((await database.db.execute(sql`select nextval('refuse_done_marks') as n`) as unknown as { rows: { n: string }[] }).rows[0]!.n) > 2, true, 'both refusals happened');
+      assert.ok(errors.length >= 1, 'the refusal was logged');
+      assert.equal((await findJob(database.db, id))?.status, 'done');
+    } finally {
+      await database.db.execute(sql`drop trigger refuse_done_mark on jobs`);
+      await database.db.execute(sql`drop function refuse_done_mark()`);
+      await database.db.execute(sql`drop sequence refuse_done_marks`);
+    }
   });
 
   test('two workers on separate connections never run one job twice', { skip: backend !== 'postgres' && 'needs PostgreSQL: PGlite is one session' }, async () => {
