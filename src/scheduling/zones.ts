@@ -43,20 +43,19 @@ export function utcTime(year: number, monthIndex: number, day: number, hours = 0
  */
 export const END_OF_TIME = Date.UTC(9999, 11, 31);
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 /** A formatter that prints `zone`'s offset, e.g. `3/1/2026, GMT+05:45` (seconds too where it has them). */
-function offsetFormatterFor(zone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(zone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
-    formatters.set(zone, formatter);
-  }
-  return formatter;
-}
+const offsetFormatterFor = (zone: string) => new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
+
+/**
+ * The work the tables save, counted since start: Intl probes (one format call each) and table searches
+ * (a lookup the last-offset cache did not answer). Tests hold the caches to these.
+ */
+const work = { intlProbes: 0, tableSearches: 0 };
+export const zoneWork = (): Readonly<typeof work> => ({ ...work });
 
 /** `zone`'s UTC offset at `epochMs` in seconds, as Intl reports it. */
 function probeOffsetSeconds(formatter: Intl.DateTimeFormat, epochMs: number): number {
+  work.intlProbes += 1;
   const text = formatter.format(epochMs);
   const at = text.lastIndexOf('GMT') + 3;
   if (at === text.length) return 0; // "GMT": UTC itself
@@ -168,7 +167,6 @@ export const cachedZoneCount = (): number => tables.size;
 /** Drops every zone's offsets and formatter: the next lookup in each zone reads Intl again. */
 export function forgetZoneTables(): void {
   tables.clear();
-  formatters.clear();
   cachedSpans = 0;
   lastZone = '';
   lastFrom = lastUntil = lastOffset = Number.NaN;
@@ -178,6 +176,7 @@ export function forgetZoneTables(): void {
 export function offsetMinutes(zone: string, epochMs: number): number {
   if (epochMs >= lastFrom && epochMs < lastUntil && zone === lastZone) return lastOffset;
   if (!(Math.abs(epochMs) <= LAST_INSTANT)) throw new RangeError(`Invalid time value: ${epochMs}`);
+  work.tableSearches += 1;
   const index = Math.floor(epochMs / SPAN);
   let table = tableOf(zone);
   let span = table.spans.get(index);

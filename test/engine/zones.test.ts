@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
-import { cachedZoneCount, epochOfWallClock, forgetZoneTables, formatDate, localDateOf, offsetMinutes, zonedToEpoch } from '../../src/scheduling/zones.js';
+import { cachedZoneCount, epochOfWallClock, forgetZoneTables, formatDate, localDateOf, offsetMinutes, zonedToEpoch, zoneWork } from '../../src/scheduling/zones.js';
 import { TEST_ZONES as ZONES } from '../support/zones.js';
 
 
@@ -108,5 +108,63 @@ describe('zone tables: bounds, caches and formats', () => {
     assert.equal(cachedZoneCount(), 2);
     forgetZoneTables();
     assert.equal(cachedZoneCount(), 0);
+  });
+});
+
+// The tables exist to spare Intl and searches: a cache that stops working changes no answer, only the
+// time every slot query takes, so these hold each one to the work it saves.
+describe('zone tables: the work they save', () => {
+  const SPAN = 6 * 86_400_000;
+  const workOf = (run: () => void) => {
+    const before = zoneWork();
+    run();
+    const after = zoneWork();
+    return { probes: after.intlProbes - before.intlProbes, searches: after.tableSearches - before.tableSearches };
+  };
+
+  test('a span holding a transition is read with a probe every 3 days and a bisection to the second (13 probes)', () => {
+    forgetZoneTables();
+    // Berlin's 2026 spring-forward (01:00Z), Lord Howe's 30-minute one (2026-04-04 15:00Z, back to +10:30).
+    for (const [zone, at, before, after] of [
+      ['Europe/Berlin', Date.UTC(2026, 2, 29, 1), 60, 120],
+      ['Australia/Lord_Howe', Date.UTC(2026, 3, 4, 15), 660, 630],
+    ] as const) {
+      const read = workOf(() => assert.equal(offsetMinutes(zone, at), after));
+      assert.deepEqual(read, { probes: 13, searches: 1 }, zone);
+      // The same span again: no probe; the second before the transition: a search, still no probe.
+      assert.deepEqual(workOf(() => assert.equal(offsetMinutes(zone, at - 1000), before)), { probes: 0, searches: 1 }, zone);
+      assert.deepEqual(workOf(() => assert.equal(offsetMinutes(zone, at + 86_400_000), after)), { probes: 0, searches: 1 }, zone);
+    }
+  });
+
+  test('a span without a transition costs three probes, one fewer per neighbour already read (their shared edge)', () => {
+    forgetZoneTables();
+    const index = Math.floor(Date.UTC(2026, 6, 1) / SPAN);
+    const at = (i: number) => i * SPAN + 3_600_000;
+    assert.equal(workOf(() => offsetMinutes('Europe/Paris', at(index))).probes, 3);
+    assert.equal(workOf(() => offsetMinutes('Europe/Paris', at(index + 1))).probes, 2, 'its start is the last span\'s end');
+    assert.equal(workOf(() => offsetMinutes('Europe/Paris', at(index - 1))).probes, 2, 'its end is the next span\'s start');
+    assert.equal(workOf(() => offsetMinutes('Europe/Paris', at(index + 3))).probes, 3);
+    assert.equal(workOf(() => offsetMinutes('Europe/Paris', at(index + 2))).probes, 1, 'both edges known');
+    // Another zone keeps its own table; the first is still held.
+    assert.equal(workOf(() => offsetMinutes('Asia/Kolkata', at(index))).probes, 3);
+    assert.equal(workOf(() => offsetMinutes('Europe/Paris', at(index))).probes, 0);
+  });
+
+  test('lookups inside the offset looked up last, and wall-clock times a day inside it, are answered without a search', () => {
+    forgetZoneTables();
+    // The middle of a span (the cached stretch of a zone without transitions is one span).
+    const noon = Math.floor(Date.UTC(2026, 5, 10) / SPAN) * SPAN + SPAN / 2;
+    assert.equal(workOf(() => offsetMinutes('Asia/Kathmandu', noon)).searches, 1);
+    assert.deepEqual(workOf(() => assert.equal(offsetMinutes('Asia/Kathmandu', noon + 2 * 86_400_000), 345)), { probes: 0, searches: 0 });
+    assert.deepEqual(workOf(() => assert.equal(epochOfWallClock('Asia/Kathmandu', noon), noon - 345 * 60_000)), { probes: 0, searches: 0 });
+    // Past the stretch's end: the next span is searched for (and read).
+    assert.deepEqual(workOf(() => assert.equal(offsetMinutes('Asia/Kathmandu', noon + SPAN / 2), 345)), { probes: 2, searches: 1 });
+    // A wall-clock time whose day after leaves the stretch searches both sides.
+    assert.equal(workOf(() => epochOfWallClock('Asia/Kathmandu', noon + SPAN / 2 - 86_400_000 / 2)).searches, 2);
+    // Another zone at the same instant is searched for (and answers its own offset).
+    assert.deepEqual(workOf(() => assert.equal(offsetMinutes('Asia/Kolkata', noon), 330)), { probes: 3, searches: 1 });
+    // Near a transition, a wall-clock time looks up both sides.
+    assert.equal(workOf(() => epochOfWallClock('Europe/Berlin', Date.UTC(2026, 2, 29, 2, 30))).searches >= 2, true);
   });
 });
