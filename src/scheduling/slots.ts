@@ -72,6 +72,8 @@ function runsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart: 
     for (let start = first; start < end; start += step) if (fitsAll(start)) count++;
     return count;
   };
+  // A date's pieces are ascending, so a skip asked for in one piece holds for the next.
+  let resume = -Infinity;
   for (const piece of pieces) {
     const [pieceStart, pieceEnd] = piece;
     const gridFirst = pieceStart + offset;
@@ -89,7 +91,6 @@ function runsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart: 
       for (let start = stretchStart + offset; start < stretchEnd; start += step) if (inSpan(start) && fitsAll(start)) starts.push(start);
     }
     starts.sort((a, b) => a - b);
-    let resume = -Infinity;
     for (const start of starts) {
       if (start < resume) continue;
       resume = emit(start, start) ?? resume;
@@ -202,8 +203,8 @@ function prepare(query: SlotQuery, spanStart: number, spanEnd: number): Prepared
 /**
  * Slots in [spanStart, spanEnd) passing minimum notice, booking limits and seats (section 4, filters
  * 1-3). Starts before the notice ends are never generated, so a long notice costs nothing. With
- * `firstPerDate`, only the first slot of each local date (organizer's zone) is wanted: the rest of
- * the date is skipped.
+ * `firstPerDate` (onlyShowFirstAvailableSlot, and the rolling window's count of dates), only the first
+ * slot of each local date (organizer's zone) is wanted: the rest of the date is skipped.
  */
 function candidateSlots(query: SlotQuery, spanStart: number, spanEnd: number, firstPerDate = false): Slot[] {
   const earliest = query.now + query.minimumBookingNotice * MINUTE;
@@ -287,16 +288,7 @@ export function computeSlots(query: SlotQuery): Slot[] {
   // Window bounds are local midnights, so clipping the span to them keeps it whole local dates.
   const spanStart = Math.max(startOfDayNumber(zone, firstDay), bounds?.start ?? -Infinity);
   const spanEnd = Math.min(startOfDayNumber(zone, localDayNumber(zone, query.to - 1) + 1), bounds?.end ?? Infinity);
-  let slots = candidateSlots(query, spanStart, spanEnd);
-  if (query.onlyShowFirstAvailableSlot) {
-    let lastDay = Number.NaN;
-    slots = slots.filter((slot) => {
-      const dayNo = localDayNumber(zone, slot.start);
-      if (dayNo === lastDay) return false;
-      lastDay = dayNo;
-      return true;
-    });
-  }
+  const slots = candidateSlots(query, spanStart, spanEnd, query.onlyShowFirstAvailableSlot);
   // Slots are in order of start: the window keeps one stretch of them.
   const first = slots.findIndex((slot) => slot.start >= query.from);
   if (first < 0) return [];

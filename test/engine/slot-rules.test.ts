@@ -358,6 +358,28 @@ describe('slot engine: seats', () => {
     const q = query({ seatsPerTimeSlot: 2, onlyShowFirstAvailableSlot: true, hosts: [host('UTC', seatHours, [full])] });
     assert.deepEqual(starts(q), ['2026-06-01T10:00Z']);
   });
+
+  test('onlyShowFirstAvailableSlot: one slot a date on every path, when the date has two pieces of hours', () => {
+    // Monday and Tuesday 09:00-11:00 and 13:00-15:00 in Kolkata (+05:30): the first slot is 03:30Z each date.
+    const split = [{ days: [1, 2], startMinute: 540, endMinute: 660 }, { days: [1, 2], startMinute: 780, endMinute: 900 }];
+    const base = query({ onlyShowFirstAvailableSlot: true, from: utc('2026-05-31T18:30Z'), to: utc('2026-06-02T18:30Z'), hosts: [host('Asia/Kolkata', split)] });
+    const expected = ['2026-06-01T03:30Z', '2026-06-02T03:30Z'];
+    const roundRobin = (h: HostAvailability, userId: number) => ({ ...h, userId, fixed: false });
+    for (const [name, q] of [
+      ['one host', base],
+      ['shifted grids (showOptimizedSlots)', { ...base, showOptimizedSlots: true }],
+      ['seats', { ...base, seatsPerTimeSlot: 2 }],
+      ['round robin', { ...base, hosts: [roundRobin(base.hosts[0]!, 1), roundRobin(base.hosts[0]!, 2)] }],
+      ['a 15-minute grid', { ...base, slotInterval: 15 }],
+    ] as const) {
+      assert.deepEqual(starts(q), expected, name);
+    }
+    // The first piece taken on Monday: its date's first slot is in the second piece, 13:00 local.
+    const busy = booking('2026-06-01T03:30Z', '2026-06-01T05:30Z');
+    for (const optimized of [false, true]) {
+      assert.deepEqual(starts({ ...base, showOptimizedSlots: optimized, hosts: [host('Asia/Kolkata', split, [busy])] }), ['2026-06-01T07:30Z', '2026-06-02T03:30Z']);
+    }
+  });
 });
 
 describe('slot engine: reservations', () => {
