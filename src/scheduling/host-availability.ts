@@ -68,7 +68,7 @@ export function planHost(host: HostAvailability, query: SlotQuery, spanStart: nu
   }
   const blocked = normalizeIntervals(blocking);
   const free = subtractIntervals(working, blocked);
-  const stretches = occupancies.length === 0 ? free : subtractIntervals(free, normalizeIntervals(occupancies.map((o) => [o.blockedFrom, o.blockedUntil] as const)));
+  const stretches = subtractIntervals(free, normalizeIntervals(occupancies.map((o) => [o.blockedFrom, o.blockedUntil] as const)));
   return { userId: host.userId, fixed: host.fixed, group: host.groupId ?? '', pieces, free, stretches, occupancies };
 }
 
@@ -104,7 +104,7 @@ export function seatUseAt(plan: HostPlan, start: number, end: number): SeatUse {
 export function fits(plan: HostPlan, start: number, end: number, seatsPerTimeSlot: number | null): boolean {
   const index = lastStartingBy(plan.free, start);
   if (index < 0 || plan.free[index]![1] < end) return false;
-  return plan.occupancies.length === 0 || seatLeft(plan, start, end, seatsPerTimeSlot);
+  return seatLeft(plan, start, end, seatsPerTimeSlot);
 }
 
 /** Clear of every occupancy but one of exactly [start, end), and that one (if any) has a seat left. */

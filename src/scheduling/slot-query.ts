@@ -79,7 +79,7 @@ export interface SlotQuery {
   bookingLimitsDuration: IntervalLimits | null;
   onlyShowFirstAvailableSlot: boolean;
   showOptimizedSlots: boolean;
-  /** null: one booking per slot. */
+  /** null: one booking per slot; otherwise at least 1 (event types refuse less). */
   seatsPerTimeSlot: number | null;
   /** Zone of the organizer's schedule: booking window, limit periods and "first slot of the day" use its dates. */
   organizerTimeZone: string;

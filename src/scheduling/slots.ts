@@ -33,7 +33,7 @@ function runsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart: 
     // A candidate is free for every host when it lies in one interval of their shared free time (free
     // lists never touch, so neither do their intersections): each free interval holds one run of the
     // piece's grid, read off with no search per start. Seated bookings are then checked start by start.
-    const free = plans.length === 1 ? plans[0]!.free : plans.slice(1).reduce((shared, plan) => intersectIntervals(shared, plan.free), plans[0]!.free);
+    const free = plans.slice(1).reduce((shared, plan) => intersectIntervals(shared, plan.free), plans[0]!.free);
     const seated = plans.filter((plan) => plan.occupancies.length > 0);
     let first = 0;
     let resume = spanStart;
@@ -61,10 +61,7 @@ function runsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart: 
     return;
   }
 
-  const fitsAll =
-    plans.length === 1
-      ? (start: number) => fits(plans[0]!, start, start + duration, seats)
-      : (start: number) => plans.every((plan) => fits(plan, start, start + duration, seats));
+  const fitsAll = (start: number) => plans.every((plan) => fits(plan, start, start + duration, seats));
   const inSpan = (start: number) => start >= spanStart && start < spanEnd;
   const stretches = sharedStretches(plans);
   const countFitting = (first: number, end: number) => {
@@ -142,7 +139,7 @@ function offeredStarts(prepared: Prepared, query: SlotQuery, spanStart: number, 
     runs.firsts.push(first);
     runs.lasts.push(last);
   };
-  for (; host < roundRobin.length; host++) runsOfHostSet(fixed.length === 0 ? [roundRobin[host]!] : [roundRobin[host]!, ...fixed], query, spanStart, spanEnd, addRun);
+  for (; host < roundRobin.length; host++) runsOfHostSet([roundRobin[host]!, ...fixed], query, spanStart, spanEnd, addRun);
   // A stretch's hosts as the slot lists them: user ids (ascending, once each) with the fixed hosts;
   // none unless every group is served. Usually the round-robin ids alone are that list (no fixed
   // hosts, no user listed twice).
@@ -294,5 +291,5 @@ export function computeSlots(query: SlotQuery): Slot[] {
   if (first < 0) return [];
   let end = slots.length;
   while (end > first && slots[end - 1]!.start >= query.to) end--;
-  return first === 0 && end === slots.length ? slots : slots.slice(first, end);
+  return slots.slice(first, end);
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { DateOverride, WeeklyRule } from '../../src/scheduling/availability-rules.js';
+import { fits, planHost, seatUseAt } from '../../src/scheduling/host-availability.js';
 import { explainUnavailable, findSlot } from '../../src/scheduling/slot-check.js';
 import { type BusyBlock, type HostAvailability, PLAIN_EVENT_RULES, type SlotQuery } from '../../src/scheduling/slot-query.js';
 import { computeSlots } from '../../src/scheduling/slots.js';
@@ -357,6 +358,26 @@ describe('slot engine: seats', () => {
     const full = booking('2026-06-01T09:00Z', '2026-06-01T10:00Z', { eventTypeId: 7, seatsTaken: 2, bookingUid: 'full' });
     const q = query({ seatsPerTimeSlot: 2, onlyShowFirstAvailableSlot: true, hosts: [host('UTC', seatHours, [full])] });
     assert.deepEqual(starts(q), ['2026-06-01T10:00Z']);
+  });
+
+  test('seatUseAt counts the seats of bookings at exactly [start, end): the same start with another length, or the same end, is not that booking', () => {
+    const q = query({ seatsPerTimeSlot: 3, hosts: [] });
+    const twoAtTen = [seated(1), seated(1, { bookingUid: 'seat-2' })];
+    const others = [seated(1, { bookingUid: 'longer', end: utc('2026-06-01T11:30Z') }), seated(1, { bookingUid: 'later', start: utc('2026-06-01T10:30Z') })];
+    const plan = planHost(host('UTC', seatHours, [...others, ...twoAtTen]), q, utc('2026-06-01T00:00Z'), utc('2026-06-02T00:00Z'))!;
+    assert.deepEqual(seatUseAt(plan, utc('2026-06-01T10:00Z'), utc('2026-06-01T11:00Z')), { seats: 2, bookingUid: 'seat-1' });
+    assert.deepEqual(seatUseAt(plan, utc('2026-06-01T10:00Z'), utc('2026-06-01T10:30Z')), { seats: 0, bookingUid: null });
+    assert.deepEqual(seatUseAt(plan, utc('2026-06-01T09:30Z'), utc('2026-06-01T11:00Z')), { seats: 0, bookingUid: null });
+    assert.deepEqual(seatUseAt(plan, utc('2026-06-01T10:00Z'), utc('2026-06-01T11:30Z')), { seats: 1, bookingUid: 'longer' });
+  });
+
+  test('without seated bookings a start inside free time fits, with or without seats', () => {
+    for (const seatsPerTimeSlot of [null, 1, 2]) {
+      const plan = planHost(host('UTC', seatHours), query({ seatsPerTimeSlot }), utc('2026-06-01T00:00Z'), utc('2026-06-02T00:00Z'))!;
+      assert.equal(plan.occupancies.length, 0);
+      assert.equal(fits(plan, utc('2026-06-01T09:00Z'), utc('2026-06-01T10:00Z'), seatsPerTimeSlot), true, String(seatsPerTimeSlot));
+      assert.equal(fits(plan, utc('2026-06-01T11:30Z'), utc('2026-06-01T12:30Z'), seatsPerTimeSlot), false, 'past the hours');
+    }
   });
 
   test('onlyShowFirstAvailableSlot: one slot a date on every path, when the date has two pieces of hours', () => {
