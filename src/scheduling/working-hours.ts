@@ -1,6 +1,6 @@
 import type { DateOverride, WeeklyRule } from './availability-rules.js';
 import { type Interval, clipIntervals, normalizeIntervals } from './intervals.js';
-import { dateOfDayNumber, dayNumber, epochOfWallClock, formatDate, localDayNumber, parseDate, weekdayOfDayNumber, zonedToEpoch } from './zones.js';
+import { dateOfDayNumber, dayNumber, epochOfWallClock, localDayNumber, parseDate, weekdayOfDayNumber, zonedToEpoch } from './zones.js';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -18,23 +18,18 @@ interface MinuteRange {
 
 /** The schedule indexed for day-by-day reading; built once per schedule and query. */
 function indexSchedule(schedule: HostSchedule) {
-  const overridesByDate = new Map<string, DateOverride[]>();
+  // Keyed by day number: a date is looked up without printing it.
+  const overridesByDay = new Map<number, DateOverride[]>();
   for (const override of schedule.overrides) {
-    const list = overridesByDate.get(override.date);
+    const dayNo = dayNumber(parseDate(override.date));
+    const list = overridesByDay.get(dayNo);
     if (list) list.push(override);
-    else overridesByDate.set(override.date, [override]);
+    else overridesByDay.set(dayNo, [override]);
   }
   const rulesByWeekday: MinuteRange[][] = [[], [], [], [], [], [], []];
   for (const rule of schedule.weeklyRules) for (const day of rule.days) rulesByWeekday[day]!.push(rule);
-  const hasOverrides = overridesByDate.size > 0;
-  return (dayNo: number): readonly MinuteRange[] => {
-    if (hasOverrides) {
-      const overrides = overridesByDate.get(formatDate(dateOfDayNumber(dayNo)));
-      // A day off (00:00-00:00) is an empty range: it makes no piece.
-      if (overrides) return overrides;
-    }
-    return rulesByWeekday[weekdayOfDayNumber(dayNo)]!;
-  };
+  // A day off (00:00-00:00) is an empty range: it makes no piece.
+  return (dayNo: number): readonly MinuteRange[] => overridesByDay.get(dayNo) ?? rulesByWeekday[weekdayOfDayNumber(dayNo)]!;
 }
 
 /**
@@ -62,7 +57,7 @@ export function workingPieces(schedule: HostSchedule, from: number, to: number):
       const end = epochOfWallClock(timeZone, midnight + ranges[i]!.endMinute * MINUTE);
       if (end > start) dated.push([start, end]);
     }
-    const merged = dated.length > 1 ? normalizeIntervals(dated) : dated;
+    const merged = normalizeIntervals(dated);
     for (let i = 0; i < merged.length; i++) {
       if (merged[i]![1] > from && merged[i]![0] < to) pieces.push(merged[i]!);
     }
@@ -93,12 +88,12 @@ function openAllWeek(schedule: HostSchedule): boolean {
  */
 export function workingRunAfter(schedule: HostSchedule, from: number, until: number): Interval[] {
   const { timeZone } = schedule;
-  const allWeek = openAllWeek(schedule);
-  const overrideDays = allWeek ? schedule.overrides.map((override) => dayNumber(parseDate(override.date))).sort((a, b) => a - b) : [];
+  // Where the weekly rules are open all week: the days with overrides, which break the stretch.
+  const overrideDays = openAllWeek(schedule) ? schedule.overrides.map((override) => dayNumber(parseDate(override.date))).sort((a, b) => a - b) : null;
   const run: Interval[] = [];
   let cursor = from;
   while (cursor < until) {
-    if (allWeek) {
+    if (overrideDays) {
       const dayNo = localDayNumber(timeZone, cursor);
       const dayStart = zonedToEpoch(timeZone, ...ymd(dayNo), 0);
       const nextOverride = overrideDays.find((day) => day > dayNo);
