@@ -33,6 +33,9 @@ export interface LimitRules {
   weekStart: number;
 }
 
+/** The kinds of period that have a count or duration limit. */
+const activePeriods = (rules: LimitRules) => PERIODS.filter((period) => rules.count?.[period] !== undefined || rules.duration?.[period] !== undefined);
+
 /**
  * How many bookings, and how many booked minutes, each period of one kind holds, as runs of
  * consecutive period keys with the same tally: a booking adds to the run of keys from its first
@@ -105,7 +108,7 @@ function busiest(runs: Tallies, first: number, last: number): { count: number; m
  * period it touches still has room.
  */
 export function bookingLimitChecker(rules: LimitRules, bookings: readonly LimitBooking[], ignoreUid: string | null | undefined) {
-  const active = PERIODS.filter((period) => rules.count?.[period] !== undefined || rules.duration?.[period] !== undefined);
+  const active = activePeriods(rules);
   if (active.length === 0) return null;
   const { timeZone, weekStart } = rules;
   const keyRange = (period: Period, start: number, end: number) => {
@@ -157,7 +160,7 @@ function periodStartDay(period: Period, key: number): number {
  * range can count. null when no limit is set.
  */
 export function limitHorizon(rules: LimitRules, from: number, to: number): { start: number; end: number } | null {
-  const active = PERIODS.filter((period) => rules.count?.[period] !== undefined || rules.duration?.[period] !== undefined);
+  const active = activePeriods(rules);
   if (active.length === 0) return null;
   const { timeZone, weekStart } = rules;
   const firstDay = localDayNumber(timeZone, from);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
-import { limitHorizon } from '../../src/scheduling/booking-limits.js';
+import { bookingLimitChecker, limitHorizon } from '../../src/scheduling/booking-limits.js';
 import { occurrenceStarts } from '../../src/scheduling/recurrence.js';
 import { formatWithOffset } from '../../src/scheduling/zones.js';
 
@@ -82,6 +82,9 @@ test('limitHorizon: the whole periods a range touches, for each kind of limit, i
   const horizon = (count: Record<string, number> | null, duration: Record<string, number> | null, weekStart = 1) => limitHorizon({ count, duration, timeZone: zone, weekStart }, from, to);
   assert.equal(horizon(null, null), null, 'no limit: nothing to load');
   assert.equal(horizon({}, {}), null);
+  // The checker agrees: no limit, no check to run (slots.ts then skips it for every start).
+  assert.equal(bookingLimitChecker({ count: {}, duration: null, timeZone: zone, weekStart: 1 }, [{ start: from, end: to, uid: 'x' }], null), null);
+  assert.equal(typeof bookingLimitChecker({ count: null, duration: { week: 60 }, timeZone: zone, weekStart: 1 }, [], null), 'function');
   assert.deepEqual(horizon({ day: 2 }, null), { start: dayStart('2026-03-05', zone), end: dayStart('2026-03-11', zone) });
   assert.deepEqual(horizon(null, { day: 60 }), { start: dayStart('2026-03-05', zone), end: dayStart('2026-03-11', zone) }, 'duration limits alone');
   assert.deepEqual(horizon({ week: 3 }, null, 1), { start: dayStart('2026-03-02', zone), end: dayStart('2026-03-16', zone) }, 'weeks from Monday');
