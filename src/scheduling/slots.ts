@@ -209,7 +209,6 @@ function candidateSlots(query: SlotQuery, spanStart: number, spanEnd: number, fi
   const duration = query.duration * MINUTE;
   // A slot must end before END_OF_TIME, where instants stop being printable and storable.
   spanEnd = Math.min(spanEnd, END_OF_TIME - duration);
-  if (from >= spanEnd) return [];
   const prepared = prepare(query, from, spanEnd);
   if (!prepared) return [];
   const { plans, withinLimits } = prepared;
@@ -277,7 +276,8 @@ function windowBounds(query: SlotQuery): { start: number; end: number } | null {
  * local dates of the organizer's zone.
  */
 export function computeSlots(query: SlotQuery): Slot[] {
-  if (query.to <= query.from || query.duration <= 0) return [];
+  // An empty or inverted range gives an empty span (and the final cut keeps nothing).
+  if (query.duration <= 0) return [];
   if (query.bookerLimit && query.bookerLimit.activeBookings >= query.bookerLimit.maximumActiveBookings) return [];
   const zone = query.organizerTimeZone;
   const firstDay = localDayNumber(zone, query.from);
