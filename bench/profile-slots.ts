@@ -108,6 +108,8 @@ try {
     backend,
     hosts: query.hosts.length,
     busyBlocks: query.hosts.reduce((sum, host) => sum + host.busy.length, 0),
+    /** Calendar busy time, passed to the engine as bare intervals (the service's non-cached read: not merged). */
+    plainBusy: query.hosts.reduce((sum, host) => sum + (host.plainBusy?.length ?? 0), 0),
     slots: slots.length,
     profileQuery: await timeMs(() => resolveSlotTarget(db, target)),
     busyQuery: await timeMs(() => busy.listBusyBlocks(db, busyArgs)),
@@ -135,10 +137,17 @@ try {
     await post(session, 'Profiler.start');
   }
   const cold = cpuPhase === 'cold' ? { coldListing: await timeMs(coldListing) } : cpuPhase === 'coldOneHost' ? { coldOneHostListing: await timeMs(coldOneHostListing) } : {};
+  const httpGet = async () => {
+    const response = await fetch(`${app.baseUrl}${path}`, { headers: { 'svc-api-version': SLOTS_API_VERSION } });
+    await response.text();
+  };
+  let changedOverHttp = 0;
   const http = coldCpu ? {} : {
-    httpSequential: await timeMs(async () => {
-      const response = await fetch(`${app.baseUrl}${path}`, { headers: { 'svc-api-version': SLOTS_API_VERSION } });
-      await response.text();
+    httpSequential: await timeMs(httpGet),
+    /** One host's change (as coldOneHostListing) before each request. */
+    httpColdOneHost: await timeMs(() => {
+      app.runtime.ctx.availability.invalidate({ kind: 'availability', userId: query.hosts[changedOverHttp++ % query.hosts.length]!.userId });
+      return httpGet();
     }),
   };
   if (session) {

@@ -23,6 +23,8 @@ export type ChangeEvent =
   | { kind: 'credential'; hash: string }
   | { kind: 'availability'; userId: number }
   | { kind: 'busyTime'; userId: number; added?: readonly AddedBooking[] | undefined }
+  /** The user's connected calendars: their busy time, selection, connections or health. */
+  | { kind: 'calendarBusy'; userId: number }
   | { kind: 'teamEventType'; eventTypeId: number }
   | { kind: 'oauthClient'; clientId: string };
 
@@ -63,7 +65,7 @@ export function parseChange(payload: string): ChangeEvent | null {
   if (kind === 'tenancy') return { kind };
   if (kind === 'oauthClient') return { kind, clientId: value };
   if (kind === 'teamEventType' && /^\d+$/.test(value)) return { kind, eventTypeId: Number(value) };
-  if ((kind === 'user' || kind === 'availability' || kind === 'busyTime') && /^\d+$/.test(value)) return { kind, userId: Number(value) };
+  if ((kind === 'user' || kind === 'availability' || kind === 'busyTime' || kind === 'calendarBusy') && /^\d+$/.test(value)) return { kind, userId: Number(value) };
   return null;
 }
 

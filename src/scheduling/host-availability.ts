@@ -67,7 +67,9 @@ export function planHost(host: HostAvailability, query: SlotQuery, spanStart: nu
     } else blocking.push([blockedFrom, blockedUntil]);
   }
   const blocked = normalizeIntervals(blocking);
-  const free = subtractIntervals(working, blocked);
+  // Widened like every footprint: a sorted list stays sorted, so it is merged without a sort.
+  const plainBlocked = normalizeIntervals((host.plainBusy ?? []).map((interval) => [interval[0] - after, interval[1] + before] as const));
+  const free = subtractIntervals(subtractIntervals(working, blocked), plainBlocked);
   const stretches = subtractIntervals(free, normalizeIntervals(occupancies.map((o) => [o.blockedFrom, o.blockedUntil] as const)));
   return { userId: host.userId, fixed: host.fixed, group: host.groupId ?? '', pieces, free, stretches, occupancies };
 }

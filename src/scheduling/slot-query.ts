@@ -2,6 +2,7 @@
  * The slot engine's input and output: plain data, epoch milliseconds for instants, minutes for
  * lengths. The rules these fields drive are described in `docs/slot-rules.md`.
  */
+import type { Interval } from './intervals.js';
 import type { HostSchedule } from './working-hours.js';
 
 /** Booking-count or booked-minutes limits per period; absent keys are unlimited. */
@@ -40,6 +41,12 @@ export interface HostAvailability {
   /** null: the host has no schedule and is never available. */
   schedule: HostSchedule | null;
   busy: readonly BusyBlock[];
+  /**
+   * More busy time as bare intervals, in any order: time that blocks as it is, with no buffers, seats
+   * or pending state of its own (connected calendars' events). A caller that keeps them sorted and
+   * merged passes them this way so they are not planned one block at a time.
+   */
+  plainBusy?: readonly Interval[] | undefined;
   /** Fixed hosts must all attend; of the others (round robin), one per group is enough. */
   fixed: boolean;
   groupId?: string | null | undefined;

@@ -84,7 +84,9 @@ class HostCtx {
     this.fixed = fixed;
     this.group = host.groupId ?? '\u0000none';
     this.schedule = host.schedule;
-    this.blocks = host.busy.filter((b) => inEffect(b, query)).map((b) => ({ b, occupancy: isOccupancy(b, query) }));
+    // Bare intervals are calendar blocks without buffers.
+    const plain = (host.plainBusy ?? []).map(([start, end]): BusyBlock => ({ start, end, bufferBefore: 0, bufferAfter: 0, source: 'calendar' }));
+    this.blocks = [...host.busy, ...plain].filter((b) => inEffect(b, query)).map((b) => ({ b, occupancy: isOccupancy(b, query) }));
   }
 
   /** The pieces of one local date of the host's zone. */

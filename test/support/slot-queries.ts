@@ -114,6 +114,8 @@ const hostArb = (options: GenOptions) => fc.record({
   // With seats forced on, mostly round robin: a full seated booking of one host is then next to free hosts.
   fixed: options.seats === true ? fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }) : fc.boolean(),
   groupId: fc.constantFrom(undefined, null, 'a', 'b'),
+  // The host's calendar blocks given as bare intervals (plainBusy), as the service passes connected calendars.
+  plainCalendar: fc.boolean(),
 });
 
 /** Each period kind present about one time in three. */
@@ -256,7 +258,7 @@ export function buildQuery(raw: RawQuery): SlotQuery {
         overrides.push({ date, startMinute: Math.floor(o.start / 2), endMinute: mid }, { date, startMinute: Math.min(1439, mid + 30), endMinute: 1440 });
       }
     }
-    const busy: BusyBlock[] = (raw.denseBusy ? [...h.busy, ...h.extraBusy] : h.busy).map((b) => {
+    const blocks: BusyBlock[] = (raw.denseBusy ? [...h.busy, ...h.extraBusy] : h.busy).map((b) => {
       const seated = b.source === 'booking' || b.source === 'reservation';
       const result: BusyBlock = {
         start: from + b.offset * M,
@@ -274,6 +276,9 @@ export function buildQuery(raw: RawQuery): SlotQuery {
       }
       return result;
     });
+    const plain = (block: BusyBlock) => h.plainCalendar && block.source === 'calendar';
+    const busy = blocks.filter((block) => !plain(block));
+    const plainBusy = blocks.filter(plain).map((block) => [block.start, block.end] as const);
     const noSchedule = h.noSchedule && raw.nullSchedules;
     const availability: HostAvailability = {
       userId: 30 - i * 7, // host order is not id order: hostIds must really be sorted
@@ -281,6 +286,7 @@ export function buildQuery(raw: RawQuery): SlotQuery {
       busy,
       fixed: role ? role.fixed : h.fixed,
     };
+    if (plainBusy.length > 0) availability.plainBusy = plainBusy;
     if (role) {
       if (role.groupId !== null) availability.groupId = role.groupId;
     } else if (h.groupId !== undefined) availability.groupId = h.groupId;
@@ -377,7 +383,11 @@ export function describeQuery(q: SlotQuery) {
     now: iso(q.now),
     from: iso(q.from),
     to: iso(q.to),
-    hosts: q.hosts.map((h) => ({ ...h, busy: h.busy.map((b) => ({ ...b, start: iso(b.start), end: iso(b.end) })) })),
+    hosts: q.hosts.map((h) => ({
+      ...h,
+      busy: h.busy.map((b) => ({ ...b, start: iso(b.start), end: iso(b.end) })),
+      ...(h.plainBusy ? { plainBusy: h.plainBusy.map(([start, end]) => [iso(start), iso(end)]) } : {}),
+    })),
     limitBookings: q.limitBookings.map((b) => ({ ...b, start: iso(b.start), end: iso(b.end) })),
   };
 }

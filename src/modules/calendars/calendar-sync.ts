@@ -63,8 +63,8 @@ export function calendarTransaction<T>(
   deps: Pick<CalendarSyncDeps, 'database' | 'changes'>,
   work: (tx: Db, busyTimeChanged: (userId: number) => Promise<void>) => Promise<T>,
 ): Promise<T> {
-  if (deps.changes) return deps.changes.transaction(deps.database, (tx, announce) => work(tx, (userId) => announce({ kind: 'busyTime', userId })));
-  return deps.database.transaction((tx) => work(tx, (userId) => repo.announceBusyTimeChange(tx, userId)));
+  if (deps.changes) return deps.changes.transaction(deps.database, (tx, announce) => work(tx, (userId) => announce({ kind: 'calendarBusy', userId })));
+  return deps.database.transaction((tx) => work(tx, (userId) => repo.announceCalendarBusyChange(tx, userId)));
 }
 
 export function outboundPolicy(config: CalendarSyncDeps['config']): OutboundPolicy {

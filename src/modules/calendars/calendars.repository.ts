@@ -237,9 +237,9 @@ export async function setSourceSelected(db: Db, sourceId: number, selected: bool
     .where(eq(calendarSources.id, sourceId));
 }
 
-/** Tells every process the user's busy time changed (their caches drop it), on commit. */
-export async function announceBusyTimeChange(db: Db, userId: number): Promise<void> {
-  await db.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${formatChange({ kind: 'busyTime', userId })})`);
+/** Tells every process the user's calendar busy time changed (their caches drop it), on commit. */
+export async function announceCalendarBusyChange(db: Db, userId: number): Promise<void> {
+  await db.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${formatChange({ kind: 'calendarBusy', userId })})`);
 }
 
 export interface StoredBusyInterval {

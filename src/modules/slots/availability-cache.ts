@@ -1,4 +1,5 @@
 import type { AddedBooking, ChangeEvent, ChangeSubscriber } from '../../db/change-feed.js';
+import { type Interval, normalizeIntervals } from '../../scheduling/intervals.js';
 import type { BusyBlock, LimitBooking } from '../../scheduling/slot-query.js';
 import { ByUserAndTeam } from './keyed-by-user.js';
 
@@ -23,8 +24,22 @@ interface Range {
   to: number;
 }
 
-interface BusyEntry extends Range {
+/** A host's busy time: blocks, and busy time without buffers, seats or states as bare intervals (the engine's plainBusy). */
+export interface HostBusy {
   blocks: StoredBusyBlock[];
+  plain: Interval[];
+}
+
+type BusyPart = 'bookings' | 'calendars';
+const BUSY_PARTS: readonly BusyPart[] = ['bookings', 'calendars'];
+
+/** The hosts whose bookings (with reservations) and whose calendars a read covers. */
+export interface BusyRead {
+  bookings: number[];
+  calendars: number[];
+}
+
+interface BusyEntry extends Range, HostBusy {
   /** performance.now() when it was stored. */
   storedAt: number;
 }
@@ -88,7 +103,12 @@ export class AvailabilityCache implements ChangeSubscriber {
   private listedSlots = 0;
   /** Listings computed rather than served from a kept one (for tests and diagnostics). */
   computedListings = 0;
-  private readonly busy = new Map<number, BusyEntry>();
+  /**
+   * Busy time per host in two parts, each dropped by its own changes: bookings and reservations (with
+   * the event types' buffers), and connected calendars (a sync or a calendar setting). A booking or a
+   * schedule change then reads no calendar again, and a calendar's sync no booking.
+   */
+  private readonly busy: Record<BusyPart, Map<number, BusyEntry>> = { bookings: new Map(), calendars: new Map() };
   private readonly limits = new Map<number, LimitEntry>();
   private readonly limitTypesByUser = new Map<number, Set<number>>();
   private readonly standings = new Map<number, StandingsEntry>();
@@ -121,14 +141,19 @@ export class AvailabilityCache implements ChangeSubscriber {
     }
     const { userId } = event;
     this.noteChange(userId);
+    this.listings.dropUser(userId, dropListing);
+    if (event.kind === 'calendarBusy') {
+      this.busy.calendars.delete(userId);
+      return;
+    }
+    if (event.kind === 'user') this.busy.calendars.delete(userId);
     // A booking or reservation changes busy time only; settings stay cached.
     if (event.kind !== 'busyTime') this.profiles.dropUser(userId);
-    this.listings.dropUser(userId, dropListing);
     for (const eventTypeId of this.limitTypesByUser.get(userId) ?? []) this.limits.delete(eventTypeId);
     this.limitTypesByUser.delete(userId);
     if (event.kind === 'busyTime' && event.added) this.addBookings(userId, event.added);
     else {
-      this.busy.delete(userId);
+      this.busy.bookings.delete(userId);
       for (const eventTypeId of this.standingTypesByUser.get(userId) ?? []) this.standings.get(eventTypeId)?.byUser.delete(userId);
       this.standingTypesByUser.delete(userId);
     }
@@ -141,11 +166,11 @@ export class AvailabilityCache implements ChangeSubscriber {
   private addBookings(userId: number, added: readonly AddedBooking[]): void {
     // An entry stored after a booking was announced may have read it: dropped, not added to.
     const announcedAt = Math.min(...added.map((booking) => booking.announcedAt));
-    const entry = this.busy.get(userId);
-    if (entry && entry.storedAt > announcedAt) this.busy.delete(userId);
+    const entry = this.busy.bookings.get(userId);
+    if (entry && entry.storedAt > announcedAt) this.busy.bookings.delete(userId);
     else if (entry) {
       const inRange = added.filter(({ block }) => block.end > entry.from && block.start < entry.to).map(({ block }) => block);
-      if (inRange.length > 0) entry.blocks = [...entry.blocks, ...inRange];
+      if (inRange.length > 0) entry.blocks = [...entry.blocks, ...inRange].sort(byFootprintStart);
     }
     for (const { block, createdAt } of added) {
       const standings = block.eventTypeId === null ? undefined : this.standings.get(block.eventTypeId);
@@ -221,53 +246,67 @@ export class AvailabilityCache implements ChangeSubscriber {
   }
 
   /**
-   * Busy blocks of each host overlapping [from, to) that are still in effect at `now`. A host whose kept
+   * Busy time of each host overlapping [from, to), blocks still in effect at `now`. A host whose kept
    * range overlaps or touches the request has only the missing side(s) read and joined to it, so paging
    * through weeks reads each week once; otherwise exactly the request is read (a cold week costs a week).
+   * Each part (bookings, calendars) is kept and read apart, in one `load` per range; kept intervals are
+   * merged once, when stored.
    */
   async busyBlocks(
     userIds: readonly number[],
     range: Range,
     now: number,
-    load: (userIds: number[], range: Range) => Promise<Map<number, StoredBusyBlock[]>>,
-  ): Promise<Map<number, BusyBlock[]>> {
-    const result = new Map<number, BusyBlock[]>();
-    const reads = new Map<string, { range: Range; userIds: number[] }>();
-    const planned = new Map<number, { base: BusyEntry | undefined; next: Range }>();
-    const read = (userId: number, gap: Range) => {
+    load: (userIds: BusyRead, range: Range) => Promise<Map<number, HostBusy>>,
+  ): Promise<Map<number, LiveBusy>> {
+    const reads = new Map<string, { range: Range; userIds: BusyRead }>();
+    const planned: { part: BusyPart; userId: number; base: BusyEntry | undefined; next: Range }[] = [];
+    const found: Record<BusyPart, Map<number, HostBusy>> = { bookings: new Map(), calendars: new Map() };
+    const read = (part: BusyPart, userId: number, gap: Range) => {
       const key = `${gap.from}:${gap.to}`;
-      const group = reads.get(key) ?? reads.set(key, { range: gap, userIds: [] }).get(key)!;
-      group.userIds.push(userId);
+      const group = reads.get(key) ?? reads.set(key, { range: gap, userIds: { bookings: [], calendars: [] } }).get(key)!;
+      group.userIds[part].push(userId);
     };
-    for (const userId of userIds) {
-      const entry = this.enabled ? this.busy.get(userId) : undefined;
-      if (entry && covers(entry, range.from, range.to)) {
-        result.set(userId, live(entry.blocks, now));
-        continue;
-      }
-      const joined = entry && { from: Math.min(entry.from, range.from), to: Math.max(entry.to, range.to) };
-      if (entry && joined && range.from <= entry.to && range.to >= entry.from && joined.to - joined.from <= MAX_RANGE_MS) {
-        planned.set(userId, { base: entry, next: joined });
-        if (range.from < entry.from) read(userId, { from: range.from, to: entry.from });
-        if (range.to > entry.to) read(userId, { from: entry.to, to: range.to });
-      } else {
-        planned.set(userId, { base: undefined, next: range });
-        read(userId, range);
+    for (const part of BUSY_PARTS) {
+      for (const userId of userIds) {
+        const entry = this.enabled ? this.busy[part].get(userId) : undefined;
+        if (entry && covers(entry, range.from, range.to)) {
+          found[part].set(userId, entry);
+          continue;
+        }
+        const joined = entry && { from: Math.min(entry.from, range.from), to: Math.max(entry.to, range.to) };
+        if (entry && joined && range.from <= entry.to && range.to >= entry.from && joined.to - joined.from <= MAX_RANGE_MS) {
+          planned.push({ part, userId, base: entry, next: joined });
+          if (range.from < entry.from) read(part, userId, { from: range.from, to: entry.from });
+          if (range.to > entry.to) read(part, userId, { from: entry.to, to: range.to });
+        } else {
+          planned.push({ part, userId, base: undefined, next: range });
+          read(part, userId, range);
+        }
       }
     }
-    if (planned.size === 0) return result;
     const seen = this.version;
-    const loaded: { userIds: number[]; byUser: Map<number, StoredBusyBlock[]> }[] = [];
-    for (const group of reads.values()) loaded.push({ userIds: group.userIds, byUser: await load(group.userIds, group.range) });
-    if (this.enabled && this.busy.size + planned.size > MAX_ENTRIES) this.busy.clear();
-    for (const [userId, { base, next }] of planned) {
+    const loaded: Map<number, HostBusy>[] = [];
+    for (const group of reads.values()) loaded.push(await load(group.userIds, group.range));
+    for (const part of BUSY_PARTS) if (this.enabled && this.busy[part].size + planned.length > MAX_ENTRIES) this.busy[part].clear();
+    for (const { part, userId, base, next } of planned) {
       const blocks = base ? [...base.blocks] : [];
-      for (const { byUser } of loaded) {
-        // A block reaching into the kept range was read with it already.
-        for (const block of byUser.get(userId) ?? []) if (!base || block.end <= base.from || block.start >= base.to) blocks.push(block);
+      const plain = base ? [...base.plain] : [];
+      for (const byUser of loaded) {
+        const got = byUser.get(userId);
+        if (!got) continue;
+        // A block reaching into the kept range was read with it already (an interval read twice merges with itself).
+        for (const block of got.blocks) if (partOf(block) === part && (!base || block.end <= base.from || block.start >= base.to)) blocks.push(block);
+        if (part === 'calendars') for (const interval of got.plain) plain.push(interval);
       }
-      if (this.keepable(seen, [userId])) this.busy.set(userId, { ...next, blocks, storedAt: performance.now() });
-      result.set(userId, live(blocks, now));
+      const busy = { blocks: blocks.sort(byFootprintStart), plain: normalizeIntervals(plain) };
+      if (this.keepable(seen, [userId])) this.busy[part].set(userId, { ...next, ...busy, storedAt: performance.now() });
+      found[part].set(userId, busy);
+    }
+    const result = new Map<number, LiveBusy>();
+    for (const userId of userIds) {
+      const bookings = found.bookings.get(userId)!;
+      const calendars = found.calendars.get(userId)!;
+      result.set(userId, { blocks: [...inEffectAt(bookings.blocks, now), ...calendars.blocks], plain: calendars.plain });
     }
     return result;
   }
@@ -337,12 +376,33 @@ export class AvailabilityCache implements ChangeSubscriber {
     this.standingTypesByUser.clear();
     this.profiles.clear();
     this.clearListings();
-    this.busy.clear();
+    this.busy.bookings.clear();
+    this.busy.calendars.clear();
     this.limits.clear();
     this.limitTypesByUser.clear();
   }
 }
 
-function live(blocks: readonly StoredBusyBlock[], now: number): BusyBlock[] {
+const MINUTE = 60_000;
+
+/**
+ * Kept blocks are ordered by where their footprint starts (the block with its own buffer before): the
+ * engine widens every footprint by the same query buffers, so the list it builds is already sorted and
+ * is merged without a sort on every listing.
+ */
+function byFootprintStart(a: StoredBusyBlock, b: StoredBusyBlock): number {
+  return a.start - a.bufferBefore * MINUTE - (b.start - b.bufferBefore * MINUTE);
+}
+
+/** A host's busy time at `now`: the blocks still in effect (a reservation runs out), and the intervals. */
+export interface LiveBusy {
+  blocks: BusyBlock[];
+  plain: readonly Interval[];
+}
+
+function inEffectAt(blocks: readonly StoredBusyBlock[], now: number): StoredBusyBlock[] {
   return blocks.filter((block) => block.liveUntil === undefined || block.liveUntil > now);
 }
+
+/** Calendar blocks (a calendar that cannot be read) belong with the calendars' intervals. */
+const partOf = (block: StoredBusyBlock): BusyPart => (block.source === 'calendar' ? 'calendars' : 'bookings');

@@ -2,7 +2,7 @@
 // live reservations, calendar busy time and calendars that cannot be trusted, in one round trip.
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import type { CalendarDegradation, StoredBusyBlock } from './availability-cache.js';
+import type { CalendarDegradation, HostBusy } from './availability-cache.js';
 
 export const iso = (epochMs: number) => new Date(epochMs).toISOString();
 const utcDate = (epochMs: number) => iso(epochMs).slice(0, 10);
@@ -36,7 +36,10 @@ interface BusyRow {
 export const LONGEST_BOOKING = sql`interval '24 hours'`;
 
 export interface BusyQuery {
+  /** Hosts whose bookings and reservations are read. */
   userIds: number[];
+  /** Hosts whose calendars are read (busy time, and whether it can be trusted); `userIds` if not given. */
+  calendarUserIds?: number[] | undefined;
   /** Blocks overlapping [from, to) are read. */
   from: number;
   to: number;
@@ -58,6 +61,14 @@ export interface BusyQuery {
 export function busyBlocksStatement(query: BusyQuery): SQL {
   const from = iso(query.from);
   const to = iso(query.to);
+  const calendarUserIds = query.calendarUserIds ?? query.userIds;
+  const parts: SQL[] = [];
+  if (query.userIds.length > 0) parts.push(bookingsPart(query, from, to));
+  if (calendarUserIds.length > 0) parts.push(calendarsPart(query, calendarUserIds, to));
+  return sql.join(parts, sql` union all `);
+}
+
+function bookingsPart(query: BusyQuery, from: string, to: string): SQL {
   return sql`
     select bh.user_id, (extract(epoch from b.start_at) * 1000)::float8 as start_ms, (extract(epoch from b.end_at) * 1000)::float8 as end_ms,
       coalesce(et.before_event_buffer, 0) as buffer_before, coalesce(et.after_event_buffer, 0) as buffer_after,
@@ -78,10 +89,16 @@ export function busyBlocksStatement(query: BusyQuery): SQL {
     where r.user_id in ${query.userIds} and r.reserved_until > ${iso(query.now)}::timestamptz
       and r.slot_end > ${from}::timestamptz and r.slot_end < ${to}::timestamptz + ${LONGEST_BOOKING} and r.slot_start < ${to}::timestamptz
       and r.uid <> ${query.exceptReservationUid ?? ''}
-    union all
-    select c.user_id, null, null, 0, 0, null, false, false, null, 'calendar', 1, null, null, null, string_agg(c.spans, ''::bytea)
+  `;
+}
+
+function calendarsPart(query: BusyQuery, userIds: number[], to: string): SQL {
+  return sql`
+    select c.user_id, null::float8 as start_ms, null::float8 as end_ms, 0 as buffer_before, 0 as buffer_after, null::int as event_type_id, false as pending,
+      false as blocks_while_pending, null::text as uid, 'calendar' as source, 1 as seats, null::float8 as live_until_ms, null::text as reason, null::float8 as since_ms,
+      string_agg(c.spans, ''::bytea) as spans
     from calendar_busy_days c join calendar_sources s on s.id = c.source_id
-    where c.user_id in ${query.userIds} and s.selected and c.day >= ${utcDate(query.from - DAY)}::date and c.day <= ${utcDate(query.to)}::date
+    where c.user_id in ${userIds} and s.selected and c.day >= ${utcDate(query.from - DAY)}::date and c.day <= ${utcDate(query.to)}::date
     group by c.user_id
     union all
     select s.user_id,
@@ -90,35 +107,37 @@ export function busyBlocksStatement(query: BusyQuery): SQL {
       case when cc.invalid then 'invalid_credentials' when s.last_synced_at is null then 'never_synced' when s.degraded then 'sync_failing' else 'beyond_sync_range' end,
       (extract(epoch from coalesce(case when cc.invalid then cc.updated_at end, s.failing_since, s.created_at)) * 1000)::float8, null
     from calendar_sources s join calendar_connections cc on cc.id = s.connection_id
-    where s.user_id in ${query.userIds} and s.selected and (cc.invalid or s.degraded or s.synced_to is null or s.synced_to < ${to}::timestamptz)
+    where s.user_id in ${userIds} and s.selected and (cc.invalid or s.degraded or s.synced_to is null or s.synced_to < ${to}::timestamptz)
   `;
 }
 
 /**
- * Busy blocks of the hosts: accepted and pending bookings they host, as organizer or not (with their event type's buffers and
- * confirmation policy, and the seats their attendees hold) and reservations live at `now`, in one
- * round trip.
+ * Busy time of the hosts: accepted and pending bookings they host, as organizer or not (with their event type's buffers and
+ * confirmation policy, and the seats their attendees hold), reservations live at `now`, and calendars
+ * that cannot be trusted, as blocks; their calendars' busy time as bare intervals (`plain`: no
+ * buffers, seats or states to carry, so no object per event); in one round trip.
  */
-export async function listBusyBlocks(db: Db, query: BusyQuery): Promise<Map<number, StoredBusyBlock[]>> {
-  const byUser = new Map<number, StoredBusyBlock[]>(query.userIds.map((id) => [id, []]));
-  if (query.userIds.length === 0) return byUser;
+export async function listBusyBlocks(db: Db, query: BusyQuery): Promise<Map<number, HostBusy>> {
+  const byUser = new Map<number, HostBusy>([...query.userIds, ...(query.calendarUserIds ?? [])].map((id) => [id, { blocks: [], plain: [] }]));
+  if (byUser.size === 0) return byUser;
   const result = await db.execute(busyBlocksStatement(query));
   for (const row of (result as unknown as { rows: BusyRow[] }).rows) {
+    const busy = byUser.get(row.user_id);
+    if (!busy) continue;
     if (row.source === 'calendar') {
-      const blocks = byUser.get(row.user_id);
-      if (!blocks || !row.spans) continue;
+      if (!row.spans) continue;
       const spans = new DataView(row.spans.buffer, row.spans.byteOffset, row.spans.byteLength);
       for (let at = 0; at + 16 <= spans.byteLength; at += 16) {
         const start = spans.getFloat64(at);
         const end = spans.getFloat64(at + 8);
         // Whole dates are read: pieces beside the range are left out.
         if (end <= query.from || start >= query.to) continue;
-        blocks.push({ start, end, bufferBefore: 0, bufferAfter: 0, source: 'calendar', eventTypeId: null, pending: false, blocksWhilePending: false, seatsTaken: 1 });
+        busy.plain.push([start, end]);
       }
       continue;
     }
     if (row.source === 'unavailable') {
-      byUser.get(row.user_id)?.push({
+      busy.blocks.push({
         start: row.start_ms,
         end: row.end_ms,
         bufferBefore: 0,
@@ -128,7 +147,7 @@ export async function listBusyBlocks(db: Db, query: BusyQuery): Promise<Map<numb
       });
       continue;
     }
-    byUser.get(row.user_id)?.push({
+    busy.blocks.push({
       start: row.start_ms,
       end: row.end_ms,
       bufferBefore: row.buffer_before,

@@ -6,7 +6,7 @@ import { type BookingWindow, type EventRules, type HostAvailability, type Interv
 import type { HostSchedule } from '../../scheduling/working-hours.js';
 import { END_OF_TIME, localDayNumber, startOfDayNumber } from '../../scheduling/zones.js';
 import { WEEKDAY_NAMES } from '../schedules/schedule-rules.js';
-import type { AvailabilityCache } from './availability-cache.js';
+import type { AvailabilityCache, BusyRead } from './availability-cache.js';
 import { listBusyBlocks } from './busy-blocks.repository.js';
 import * as repo from './slots.repository.js';
 
@@ -309,19 +309,19 @@ export async function buildSlotQuery(db: Db, eventType: SlotEventType, options: 
   const limits = { count: rules.bookingLimitsCount, duration: rules.bookingLimitsDuration, timeZone: zone, weekStart: eventType.weekStart };
   const horizon = eventType.id === null ? null : limitHorizon(limits, spanStart, busyTo);
   const limitRange = horizon && { start: horizon.start, end: Math.min(END_OF_TIME, horizon.end) };
-  const loadBusy = (ids: number[], range: { from: number; to: number }) =>
-    listBusyBlocks(db, { userIds: ids, ...range, now: options.now, exceptReservationUid: options.exceptReservationUid });
+  const loadBusy = (ids: BusyRead, range: { from: number; to: number }) =>
+    listBusyBlocks(db, { userIds: ids.bookings, calendarUserIds: ids.calendars, ...range, now: options.now, exceptReservationUid: options.exceptReservationUid });
   const loadLimits = (range: { from: number; to: number }) => repo.listLimitBookings(db, eventType.id!, range.from, range.to);
   const busyRange = { from: busyFrom, to: busyTo };
   // One statement at a time: `db` may be a transaction, which is a single connection.
-  const busy = cache ? await cache.busyBlocks(userIds, busyRange, options.now, loadBusy) : await loadBusy(userIds, busyRange);
+  const busy = cache ? await cache.busyBlocks(userIds, busyRange, options.now, loadBusy) : await loadBusy({ bookings: userIds, calendars: userIds }, busyRange);
   const limitBookings = !limitRange
     ? []
     : cache
       ? await cache.limitBookings(eventType.id!, userIds, { from: limitRange.start, to: limitRange.end }, loadLimits)
       : await loadLimits({ from: limitRange.start, to: limitRange.end });
   const teamLimits = await loadTeamLimits(db, eventType.team, spanStart, busyTo);
-  const hosts: HostAvailability[] = eventType.hosts.map((host) => ({ userId: host.userId, schedule: host.schedule, fixed: host.fixed, groupId: host.groupId, busy: busy.get(host.userId) ?? [] }));
+  const hosts: HostAvailability[] = eventType.hosts.map((host) => ({ userId: host.userId, schedule: host.schedule, fixed: host.fixed, groupId: host.groupId, busy: busy.get(host.userId)?.blocks ?? [], plainBusy: busy.get(host.userId)?.plain }));
   return {
     ...rules,
     now: options.now,
