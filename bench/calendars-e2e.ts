@@ -1,22 +1,30 @@
 // What connected calendars cost GET /v2/slots (`npm run bench -- --only=calendars`): the 50-host
-// round robin of bench/team-e2e.ts measured without calendars, then with every host holding one
-// connected CalDAV calendar of EVENTS_PER_MONTH events a month over the range a sync stores.
+// round robin of bench/team-e2e.ts, and its twin (the same hosts, hours and bookings under other names)
+// whose every host holds one connected CalDAV calendar of EVENTS_PER_MONTH events a month over the
+// range a sync stores, both in one store and measured side by side on one server.
 //
-// 1. the team is built through the API (bench/team-e2e.ts's buildTeam, clock at the file's `now`);
-// 2. the server is restarted on that store and GET /v2/slots of the round-robin type over the file's
-//    window is measured: warm (the kept listing), cold after one host's change and cold after every
-//    host's change (each change a PATCH of the host's default schedule, unmeasured: it drops that host's
-//    cached availability as any change does), sequentially and (warm) under autocannon;
-// 3. with the server stopped, bulk SQL gives every host one connection, one selected and synced source
-//    and its busy events (calendarsSql); the server is restarted, the fixture is read back through the
-//    API (GET /v2/calendars/busy-times of a host, the slots equal computeSlots with the events, fewer
-//    slots than before, no degraded host), and step 2 is measured again.
+// 1. both teams are built through the API (bench/team-e2e.ts's buildTeam, clock at the file's `now`);
+// 2. with the server stopped, bulk SQL gives every host of the twin one connection, one selected and
+//    synced source and its busy events (calendarsSql); a listing of each team with nothing cached (the
+//    first after a restart) is timed in this process;
+// 3. the server is restarted, both teams are read back through the API (the team's slots equal
+//    computeSlots; the twin's busy-times of a host and slots equal computeSlots with the events, fewer
+//    slots, no degraded host), and GET /v2/slots of each round-robin type over the file's window is
+//    measured, each sample timing the two teams back to back so that both meet the machine in the same
+//    state: warm (the kept listing), cold after one host's change and after every host's change (a
+//    PATCH of the host's default schedule, unmeasured: it drops that host's cached settings, bookings
+//    and the listing; its calendars' busy time is kept apart and stays), on PostgreSQL after a calendar
+//    change of one host and of every host (announced as another process's sync would); then each warm
+//    listing under autocannon.
 // Goal (the issue): with calendars >= 80% of the throughput without, i.e. latency <= 1.25x.
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../src/db/client.js';
 import { rebuildBusyDays } from '../src/modules/calendars/calendars.repository.js';
+import { formatChange } from '../src/db/change-feed.js';
+import { AvailabilityCache } from '../src/modules/slots/availability-cache.js';
 import { busyBlocksStatement } from '../src/modules/slots/busy-blocks.repository.js';
+import { listSlots } from '../src/modules/slots/slot-listing.service.js';
 import { parseWindowBound } from '../src/modules/slots/slots.versions.js';
 import type { BusyBlock } from '../src/scheduling/slot-query.js';
 import { SLOTS_API_VERSION } from './slots-e2e.js';
@@ -49,6 +57,10 @@ const WARM_SAMPLES = 200;
 const COLD_WARMUPS = 5;
 const COLD_SAMPLES = 100;
 const CHANGE_PARALLEL = 5;
+/** Time the server is given to read a NOTIFY off its listener before the request that should see it. */
+const NOTIFY_SETTLE_MS = 20;
+const RESTART_WARMUPS = 5;
+const RESTART_SAMPLES = 40;
 /** The goal: latency with calendars at most this times latency without (throughput at least 1 / it = 80%). */
 export const CALENDARS_MAX_LATENCY_RATIO = 1.25;
 
@@ -68,6 +80,11 @@ export interface CalendarsHarness {
   analyze: string | null;
   log(message: string): void;
   notes: string[];
+  /**
+   * Sends change-feed payloads to the running server as another svc process would (PostgreSQL NOTIFY);
+   * null on the embedded store, which no other process can open while the server runs.
+   */
+  notify: ((payloads: string[]) => Promise<void>) | null;
 }
 
 // ---- the calendar events ----
@@ -186,55 +203,113 @@ function compareStarts(expected: readonly number[], got: readonly number[]) {
   return { expected: expected.length, got: got.length, ok: differs < 0, firstDifference: differs < 0 ? null : `#${differs}: expected ${show(expected[differs])}, got ${show(got[differs])}` };
 }
 
+/** The two copies of the team: the same hosts, hours and bookings; only `with` has connected calendars. */
+interface Twins {
+  without: BuiltTeam;
+  with: BuiltTeam;
+}
+type Side = keyof Twins;
+const SIDES: readonly Side[] = ['without', 'with'];
+type Paired = Record<Side, Timing>;
+
 /**
- * The measurements of one phase on a running server: a few passes over every kind first (a fresh
- * server compiles as it goes), then warm and cold samples, then autocannon on the warm listing.
+ * The measurements on one running server holding both teams: every sample times the same request of
+ * each team back to back (which goes first alternates), so both see the machine as it is at that moment.
+ * A few passes over every kind first (a fresh server compiles as it goes); autocannon on each warm
+ * listing last, one team after the other.
  */
-async function measurePhase(harness: CalendarsHarness, server: CalendarsServer, team: BuiltTeam, fixture: TeamFixture, label: string) {
-  const url = `${server.baseUrl}${teamSlotsPath(team.eventTypeId, windowQuery(fixture))}`;
+async function measurePairs(harness: CalendarsHarness, server: CalendarsServer, twins: Twins, fixture: TeamFixture, label: string) {
   const headers = { 'svc-api-version': SLOTS_API_VERSION };
-  const get = () => timed(url, { headers });
+  const urlOf = (side: Side) => `${server.baseUrl}${teamSlotsPath(twins[side].eventTypeId, windowQuery(fixture))}`;
+  const get = (side: Side) => timed(urlOf(side), { headers });
   let flip = 0;
-  /** A change of the host's settings: its cached profile, busy time and listings are dropped (the change feed). */
-  const change = (host: number) =>
+  /** A change of the host's settings: its cached profile, bookings and listings are dropped (the change feed). */
+  const change = (side: Side, host: number) =>
     timed(
-      `${server.baseUrl}/v2/schedules/${team.hostAccess[host]!.scheduleId}`,
+      `${server.baseUrl}/v2/schedules/${twins[side].hostAccess[host]!.scheduleId}`,
       {
         method: 'PATCH',
-        headers: { authorization: `Bearer ${team.hostAccess[host]!.apiKey}`, 'svc-api-version': SCHEDULES_API_VERSION, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${twins[side].hostAccess[host]!.apiKey}`, 'svc-api-version': SCHEDULES_API_VERSION, 'content-type': 'application/json' },
         body: JSON.stringify({ name: `Working hours ${flip++ % 2}` }),
       },
     );
-  let next = 0;
-  const changeOne = async () => void (await change(next++ % team.hostAccess.length));
-  const changeAll = () => inBatches(team.hostAccess, CHANGE_PARALLEL, (_, host) => change(host));
-  const sample = async (count: number, warmups: number, before?: () => Promise<void>) => {
-    const times: number[] = [];
-    for (let i = 0; i < warmups + count; i++) {
-      await before?.();
-      const { ms } = await get();
-      if (i >= warmups) times.push(ms);
-    }
-    return summarize(times);
+  const nextHost: Record<Side, number> = { without: 0, with: 0 };
+  const hostCount = twins.without.hostIds.length;
+  const changeOne = async (side: Side) => void (await change(side, nextHost[side]++ % hostCount));
+  const changeAll = (side: Side) => inBatches(twins[side].hostAccess, CHANGE_PARALLEL, (_, host) => change(side, host));
+  /** A change of hosts' calendars as a sync in another process announces it; the server reads it off its listener first. */
+  const calendarsChanged = async (hostIds: readonly number[]) => {
+    await harness.notify!(hostIds.map((userId) => formatChange({ kind: 'calendarBusy', userId })));
+    await new Promise((resolve) => setTimeout(resolve, NOTIFY_SETTLE_MS));
   };
+  const nextCalendar: Record<Side, number> = { without: 0, with: 0 };
+  const calendarOneHost = (side: Side) => calendarsChanged([twins[side].hostIds[nextCalendar[side]++ % hostCount]!]);
+  const calendarAllHosts = (side: Side) => calendarsChanged(twins[side].hostIds);
+  const sample = async (count: number, warmups: number, before?: (side: Side) => Promise<void>): Promise<Paired> => {
+    const times: Record<Side, number[]> = { without: [], with: [] };
+    for (let i = 0; i < warmups + count; i++) {
+      for (const side of i % 2 === 0 ? SIDES : [...SIDES].reverse()) {
+        await before?.(side);
+        const { ms } = await get(side);
+        if (i >= warmups) times[side].push(ms);
+      }
+    }
+    return { without: summarize(times.without), with: summarize(times.with) };
+  };
+  const show = (what: string, paired: Paired) => harness.log(`${label}: ${what}: median ${paired.without.medianMs} -> ${paired.with.medianMs} ms, p95 ${paired.without.p95Ms} -> ${paired.with.p95Ms} ms`);
   for (let pass = 0; pass < WARMUP_PASSES; pass++) {
-    await get();
-    await changeOne();
-    await get();
-    await changeAll();
-    await get();
+    for (const side of SIDES) {
+      await get(side);
+      await changeOne(side);
+      await get(side);
+      await changeAll(side);
+      await get(side);
+    }
   }
   const loadAvgAtStart = os.loadavg().map((value) => round(value, 2));
   const warm = await sample(WARM_SAMPLES, WARM_WARMUPS);
-  harness.log(`${label}: warm median ${warm.medianMs} ms, p95 ${warm.p95Ms} ms`);
+  show('warm', warm);
   const coldOneHost = await sample(COLD_SAMPLES, COLD_WARMUPS, changeOne);
-  harness.log(`${label}: cold (one host changed) median ${coldOneHost.medianMs} ms, p95 ${coldOneHost.p95Ms} ms`);
+  show('cold (one host changed)', coldOneHost);
   const coldAllHosts = await sample(COLD_SAMPLES, COLD_WARMUPS, changeAll);
-  harness.log(`${label}: cold (every host changed) median ${coldAllHosts.medianMs} ms, p95 ${coldAllHosts.p95Ms} ms`);
-  await get();
-  const loaded = await harness.load(url, headers, server.child.pid);
-  harness.log(`${label}: warm under autocannon ${loaded.rps} req/s`);
-  return { warm, coldOneHost, coldAllHosts, warmLoad: loaded, loadAvg: { atStart: loadAvgAtStart, atEnd: os.loadavg().map((value) => round(value, 2)) } };
+  show('cold (every host changed)', coldAllHosts);
+  let calendarChange: { oneHost: Paired; allHosts: Paired } | null = null;
+  if (harness.notify) {
+    calendarChange = { oneHost: await sample(COLD_SAMPLES, COLD_WARMUPS, calendarOneHost), allHosts: await sample(COLD_SAMPLES, COLD_WARMUPS, calendarAllHosts) };
+    show('after a calendar change of one host', calendarChange.oneHost);
+    show('after a calendar change of every host', calendarChange.allHosts);
+  }
+  const warmLoad: Partial<Record<Side, Awaited<ReturnType<CalendarsHarness['load']>>>> = {};
+  for (const side of SIDES) {
+    await get(side);
+    warmLoad[side] = await harness.load(urlOf(side), headers, server.child.pid);
+    harness.log(`${label}: ${side} calendars, warm under autocannon ${warmLoad[side]!.rps} req/s`);
+  }
+  return { warm, coldOneHost, coldAllHosts, calendarChange, warmLoad: warmLoad as Record<Side, Awaited<ReturnType<CalendarsHarness['load']>>>, loadAvg: { atStart: loadAvgAtStart, atEnd: os.loadavg().map((value) => round(value, 2)) } };
+}
+
+/**
+ * A listing of each team with nothing cached, as the first after a restart: listSlots in this process
+ * on the store (no server running) with a fresh availability cache each time, the two teams in turn.
+ */
+async function restartListings(harness: CalendarsHarness, twins: Twins, fixture: TeamFixture): Promise<Paired> {
+  return harness.withStore(async (database) => {
+    const window = { from: Date.parse(fixture.window.start), to: Date.parse(fixture.window.end) + 1 };
+    const listing = (side: Side) => {
+      const cache = new AvailabilityCache();
+      cache.enable();
+      return listSlots(database.db, cache, { target: { kind: 'eventTypeId', eventTypeId: twins[side].eventTypeId }, ...window }, Date.parse(fixture.now));
+    };
+    const times: Record<Side, number[]> = { without: [], with: [] };
+    for (let i = 0; i < RESTART_WARMUPS + RESTART_SAMPLES; i++) {
+      for (const side of i % 2 === 0 ? SIDES : [...SIDES].reverse()) {
+        const started = performance.now();
+        await listing(side);
+        if (i >= RESTART_WARMUPS) times[side].push(performance.now() - started);
+      }
+    }
+    return { without: summarize(times.without), with: summarize(times.with) };
+  });
 }
 
 /**
@@ -287,35 +362,18 @@ export async function calendarsBench(harness: CalendarsHarness, env: Record<stri
   const fixture = loadTeamFixture();
   const serverEnv = { ...env, ...teamServerEnv(fixture) };
   let server = await harness.startServer(serverEnv, `${label}-build`);
-  let team: BuiltTeam;
+  let twins: Twins;
   try {
-    log(`${label}: building the team through the API`);
-    team = await buildTeam(server.baseUrl, adminKey, fixture, log);
+    log(`${label}: building the team and its twin through the API`);
+    twins = { without: await buildTeam(server.baseUrl, adminKey, fixture, log), with: await buildTeam(server.baseUrl, adminKey, fixture, log, 'twin-') };
   } finally {
     await server.stop();
   }
-  log(`${label}: team built in ${team.setupMs} ms`);
-  const path = teamSlotsPath(team.eventTypeId, windowQuery(fixture));
-  if (harness.analyze) await harness.withStore((database) => database.exec(harness.analyze!));
-  const busyWithout = await busyStatementFigures(harness, team, fixture);
+  log(`${label}: teams built in ${twins.without.setupMs} and ${twins.with.setupMs} ms`);
 
-  // Without calendars.
-  server = await harness.startServer(serverEnv, `${label}-without`);
-  let without;
-  let slotsWithout: Served;
-  try {
-    slotsWithout = await servedSlots(server.baseUrl, path);
-    const check = compareStarts(expectedTeamStarts(fixture, team.hostIds), slotsWithout.starts);
-    if (!check.ok) harness.notes.push(`${label}: GET /v2/slots without calendars differs from computeSlots: ${check.firstDifference}`);
-    log(`${label}: without calendars: ${slotsWithout.starts.length} slots (${check.ok ? 'equal to computeSlots' : 'DIFFERENT'}); measuring`);
-    without = { check, responseBytes: slotsWithout.bytes, ...(await measurePhase(harness, server, team, fixture, `${label} without`)) };
-  } finally {
-    await server.stop();
-  }
-
-  // The calendars, with the server stopped.
+  // The twin's calendars, with the server stopped.
   const loadStarted = performance.now();
-  await harness.withStore((database) => storeCalendars(database, fixture, team.hostIds));
+  await harness.withStore((database) => storeCalendars(database, fixture, twins.with.hostIds));
   const loadSeconds = round((performance.now() - loadStarted) / 1000, 2);
   let analyzeSeconds: number | null = null;
   if (harness.analyze) {
@@ -329,38 +387,55 @@ export async function calendarsBench(harness: CalendarsHarness, env: Record<stri
     return (result as unknown as { rows: { connections: number; sources: number; events: number }[] }).rows[0]!;
   });
   log(`${label}: ${stored.events} calendar events of ${stored.sources} sources written in ${loadSeconds} s${analyzeSeconds === null ? '' : `, ${harness.analyze} ${analyzeSeconds} s`}`);
-  const busyWith = await busyStatementFigures(harness, team, fixture);
+  const busyStatement = { without: await busyStatementFigures(harness, twins.without, fixture), with: await busyStatementFigures(harness, twins.with, fixture) };
+  const restart = await restartListings(harness, twins, fixture);
+  log(`${label}: a listing with nothing cached (in process) median ${restart.without.medianMs} -> ${restart.with.medianMs} ms`);
 
-  // With calendars.
-  server = await harness.startServer(serverEnv, `${label}-with`);
-  let withCalendars;
+  server = await harness.startServer(serverEnv, `${label}-measure`);
+  let measured;
+  let checks;
   try {
-    const verification = await verifyCalendars(server.baseUrl, team, fixture, slotsWithout);
+    const slotsWithout = await servedSlots(server.baseUrl, teamSlotsPath(twins.without.eventTypeId, windowQuery(fixture)));
+    const check = compareStarts(expectedTeamStarts(fixture, twins.without.hostIds), slotsWithout.starts);
+    if (!check.ok) harness.notes.push(`${label}: GET /v2/slots without calendars differs from computeSlots: ${check.firstDifference}`);
+    log(`${label}: without calendars: ${slotsWithout.starts.length} slots (${check.ok ? 'equal to computeSlots' : 'DIFFERENT'})`);
+    const verification = await verifyCalendars(server.baseUrl, twins.with, fixture, slotsWithout);
     if (!verification.ok) harness.notes.push(`${label}: the calendars read-back check FAILED: ${JSON.stringify(verification)}`);
-    log(`${label}: read-back ${verification.ok ? 'ok' : 'FAILED'}: busy-times of host 0 ${verification.busyTimes.got}/${verification.busyTimes.expected}, slots ${verification.slots.got} (were ${verification.slots.withoutCalendars})`);
-    withCalendars = { verification, ...(await measurePhase(harness, server, team, fixture, `${label} with`)) };
+    log(`${label}: read-back ${verification.ok ? 'ok' : 'FAILED'}: busy-times of host 0 ${verification.busyTimes.got}/${verification.busyTimes.expected}, slots ${verification.slots.got} (were ${verification.slots.withoutCalendars}); measuring`);
+    checks = { without: { ...check, responseBytes: slotsWithout.bytes }, with: verification };
+    measured = await measurePairs(harness, server, twins, fixture, label);
   } finally {
     await server.stop();
   }
 
   const goal = {
     maxLatencyRatio: CALENDARS_MAX_LATENCY_RATIO,
-    warm: ratioOf(without.warm, withCalendars.warm),
-    coldOneHost: ratioOf(without.coldOneHost, withCalendars.coldOneHost),
-    coldAllHosts: ratioOf(without.coldAllHosts, withCalendars.coldAllHosts),
-    warmLoadRpsRatio: round(withCalendars.warmLoad.rps / without.warmLoad.rps, 3),
+    warm: ratioOf(measured.warm.without, measured.warm.with),
+    coldOneHost: ratioOf(measured.coldOneHost.without, measured.coldOneHost.with),
+    coldAllHosts: ratioOf(measured.coldAllHosts.without, measured.coldAllHosts.with),
+    warmLoadRpsRatio: round(measured.warmLoad.with.rps / measured.warmLoad.without.rps, 3),
   };
-  // Decided on the sequential medians; the autocannon ratio (warm only) is shown with its own flag: on a
-  // shared 2-core machine it swings by tens of percent between two runs of the same listing.
+  // Reported beside the goal: what a change of the calendars themselves costs the next listing (a sync that
+  // found changes; PostgreSQL only, announced as another process would), and the first listing after a restart.
+  const { calendarChange } = measured;
+  const calendarChanges = {
+    oneHost: calendarChange && ratioOf(calendarChange.oneHost.without, calendarChange.oneHost.with),
+    allHosts: calendarChange && ratioOf(calendarChange.allHosts.without, calendarChange.allHosts.with),
+    restartInProcess: { ...restart, ...ratioOf(restart.without, restart.with) },
+  };
+  // Decided on the sequential medians; the autocannon ratio (warm only) is shown with its own flag: the two
+  // runs are seconds apart, and on a shared 2-core machine one swings by tens of percent against the other.
   const met = goal.warm.met && goal.coldOneHost.met && goal.coldAllHosts.met;
   log(`${label}: goal ${met ? 'met' : 'MISSED'}: warm ${goal.warm.medianRatio}x, cold one host ${goal.coldOneHost.medianRatio}x, cold every host ${goal.coldAllHosts.medianRatio}x, warm rps ${goal.warmLoadRpsRatio}`);
+  log(`${label}: calendar changes: one host ${calendarChanges.oneHost?.medianRatio ?? '-'}x, every host ${calendarChanges.allHosts?.medianRatio ?? '-'}x; nothing cached (in process) ${calendarChanges.restartInProcess.medianRatio}x`);
   return {
-    setup: withoutKey(team),
+    setup: { without: withoutKey(twins.without), with: withoutKey(twins.with) },
     calendars: { ...stored, eventsPerHost: EVENTS_PER_HOST, eventsPerMonth: EVENTS_PER_MONTH, synced: { from: new Date(syncedRange(fixture).from).toISOString(), to: new Date(syncedRange(fixture).to).toISOString() }, loadSeconds, analyzeSeconds },
-    without,
-    with: withCalendars,
-    busyStatement: { without: busyWithout, with: busyWith },
+    checks,
+    measured,
+    busyStatement,
     goal: { ...goal, warmLoadMet: goal.warmLoadRpsRatio >= 1 / CALENDARS_MAX_LATENCY_RATIO, met },
+    calendarChanges,
   };
 }
 
@@ -395,12 +470,13 @@ async function verifyCalendars(baseUrl: string, team: BuiltTeam, fixture: TeamFi
 }
 
 export const CALENDARS_NOTE =
-  `calendars (--only=calendars): the 50-host round robin of bench/team-e2e.ts (built through the API, SVC_NOW at the file's now), GET /v2/slots of its round-robin type over the file's window (2026-03-01..2026-03-30, timeZone UTC), without calendars and then with every host holding one connected calendar: ` +
+  `calendars (--only=calendars): the 50-host round robin of bench/team-e2e.ts (built through the API, SVC_NOW at the file's now), and its twin (the same hosts, hours and bookings under other names) in the same store, GET /v2/slots of each round-robin type over the file's window (2026-03-01..2026-03-30, timeZone UTC); every host of the twin holds one connected calendar: ` +
   `a caldav_calendar connection (credentials never read), one selected source synced over ${SYNC_PAST_DAYS} days back to ${SYNC_AHEAD_DAYS} ahead of now (a sync's range with the defaults; not degraded, last synced at now, next sync never due) and ${EVENTS_PER_HOST} events (${EVENTS_PER_MONTH} a month over that range, 30/45/60 min at hashed times of day, any day: about a quarter in working hours; a few overlap), written with one bulk SQL transaction while no server runs. ` +
-  `Before measuring, the fixture is read back: GET /v2/calendars/busy-times of a host lists exactly its generated events in the window, GET /v2/slots lists exactly what computeSlots gives in this process with each host's events on top of its bookings, fewer slots than without calendars, and no degraded host. ` +
-  `Each phase runs on a freshly started server (PostgreSQL: VACUUM ANALYZE first, what autovacuum would do; the embedded store: ANALYZE first, what svc's hourly housekeeping does), ${WARMUP_PASSES} passes over every kind of request first; then sequential requests from this process over one keep-alive connection, timed from send to the answer's last byte, median and p95 (nearest rank): ` +
-  `warm (${WARM_SAMPLES}, after ${WARM_WARMUPS}): the same request again, answered from the kept listing; coldOneHost (${COLD_SAMPLES}): after a change of one host (PATCH of its default schedule's name, unmeasured, hosts in turn), which drops that host's cached availability and the listing, so one host's busy time is read again; ` +
-  `coldAllHosts (${COLD_SAMPLES}): after a change of every host (50 PATCHes, ${CHANGE_PARALLEL} at a time, unmeasured): the team's profile and all 50 hosts' busy time are read again, as after a restart. warmLoad: autocannon on the warm listing (bench/run.ts's load). ` +
+  `Before measuring, both are read back: the team's GET /v2/slots lists exactly what computeSlots gives in this process; the twin's GET /v2/calendars/busy-times of a host lists exactly its generated events in the window, and its GET /v2/slots exactly what computeSlots gives with each host's events on top of its bookings, fewer slots than the team's, and no degraded host. ` +
+  `One freshly started server holds both (PostgreSQL: VACUUM ANALYZE first, what autovacuum would do; the embedded store: ANALYZE first, what svc's hourly housekeeping does), ${WARMUP_PASSES} passes over every kind of request of each first; then sequential requests from this process over keep-alive connections, timed from send to the answer's last byte, median and p95 (nearest rank), each sample timing the same kind of request for the two teams back to back (which goes first alternates), so that a slow spell of the machine falls on both: ` +
+  `warm (${WARM_SAMPLES}, after ${WARM_WARMUPS}): the same request again, answered from the kept listing; coldOneHost (${COLD_SAMPLES}): after a change of one host (PATCH of its default schedule's name, unmeasured, hosts in turn), which drops that host's cached settings and bookings and the listing, so one host's bookings are read again and the listing computed again (the host's calendar busy time is cached apart and only a calendar change drops it); ` +
+  `coldAllHosts (${COLD_SAMPLES}): after a change of every host (50 PATCHes, ${CHANGE_PARALLEL} at a time, unmeasured): the team's profile and all 50 hosts' bookings are read again. warmLoad: autocannon on each warm listing (bench/run.ts's load), one after the other. ` +
+  `calendarChange (PostgreSQL only: the embedded store cannot be opened beside its server): after a calendar change of one host (hosts in turn) and of every host, announced by NOTIFY from this process as another svc process's sync announces it, ${NOTIFY_SETTLE_MS} ms given to the server to read it, so those hosts' calendar busy time is read again; restartInProcess: listSlots in this process on the store with no server running and a fresh availability cache each time (${RESTART_SAMPLES} after ${RESTART_WARMUPS}), as the first listing after a restart reads everything. Their ratios are reported beside the goal. ` +
   `A cold listing reads busy time for the days it covers (the window, a day before, two after). busyStatement: the statement of a cold listing of all hosts over that range, run in the bench process with no server running (median of 15), and its EXPLAIN (ANALYZE, BUFFERS). ` +
   `goal (the issue): latency with calendars <= ${CALENDARS_MAX_LATENCY_RATIO}x without (throughput >= 80%) at the median, for warm, coldOneHost and coldAllHosts (met); p95 ratios shown too; warmLoadMet: autocannon rps on the warm listing >= 0.8x (shown apart: it swings by tens of percent between runs on a shared machine). ` +
-  `Each phase's loadAvg (1/5/15 min) is recorded at its start and end: the two phases run minutes apart, so a change in the machine's other load between them shows up in the ratios.`;
+  `loadAvg (1/5/15 min) is recorded at the measurements' start and end.`;

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { CHANGES_CHANNEL } from '../src/db/change-feed.js';
 import { openDatabase } from '../src/db/client.js';
 import { createTestDatabase, postgresAvailable, postgresServerUrl } from '../test/support/postgres.js';
 import { freePort } from '../test/support/child-server.js';
@@ -855,7 +856,7 @@ async function teamOnBothStores() {
  * embedded store; the store is opened in this process only while no server runs.
  */
 async function calendarsOnBothStores() {
-  const harness = (withStore: CalendarsHarness['withStore'], analyze: string | null): CalendarsHarness => ({ startServer, load, withStore, analyze, log, notes });
+  const harness = (withStore: CalendarsHarness['withStore'], analyze: string | null, notify: CalendarsHarness['notify'] = null): CalendarsHarness => ({ startServer, load, withStore, analyze, log, notes, notify });
   let postgres: unknown = { skipped: 'PostgreSQL did not answer' };
   if (await withTimeout(postgresAvailable(), 5000, 'PostgreSQL connect').catch(() => false)) {
     const database = await createTestDatabase({ empty: true });
@@ -872,7 +873,19 @@ async function calendarsOnBothStores() {
         }
       };
       const env = benchEnv({ DATABASE_URL: url, SVC_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY });
-      postgres = { version, ...(await reportFailure('postgres-calendars', 'calendars', () => calendarsBench(harness(withStore, 'vacuum analyze'), env, ADMIN_API_KEY, 'postgres-calendars'))) };
+      // One connection for the run's notifications, as another svc process's would be.
+      const notifier = new pg.Client({ connectionString: url });
+      await notifier.connect();
+      try {
+        const notify = async (payloads: string[]) => {
+          await notifier.query('begin');
+          for (const payload of payloads) await notifier.query('select pg_notify($1, $2)', [CHANGES_CHANNEL, payload]);
+          await notifier.query('commit');
+        };
+        postgres = { version, ...(await reportFailure('postgres-calendars', 'calendars', () => calendarsBench(harness(withStore, 'vacuum analyze', notify), env, ADMIN_API_KEY, 'postgres-calendars'))) };
+      } finally {
+        await notifier.end();
+      }
     } finally {
       cleanups.splice(cleanups.indexOf(database.drop), 1);
       await database.drop();

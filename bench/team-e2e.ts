@@ -153,12 +153,12 @@ export interface BuiltTeam {
 }
 
 /** One host: user, schedules, personal event type, and its busy time booked through POST /v2/bookings. */
-async function buildHost(baseUrl: string, adminKey: string, host: FixtureHost, index: number) {
+async function buildHost(baseUrl: string, adminKey: string, host: FixtureHost, index: number, prefix: string) {
   const admin = { authorization: `Bearer ${adminKey}` };
   const created = await postJson(
     `${baseUrl}/v2/admin/users`,
     admin,
-    { email: `team-host-${index}@example.com`, name: `Team Host ${index}`, username: `team-host-${index}`, timeZone: host.timeZone },
+    { email: `${prefix}team-host-${index}@example.com`, name: `Team Host ${index}`, username: `${prefix}team-host-${index}`, timeZone: host.timeZone },
     `POST /v2/admin/users (team host ${index})`,
   );
   const own = { authorization: `Bearer ${created.apiKey}`, 'svc-api-version': SCHEDULES_API_VERSION };
@@ -194,15 +194,15 @@ async function buildHost(baseUrl: string, adminKey: string, host: FixtureHost, i
   return { userId: created.user.id as number, pieces: pieces.length, apiKey: created.apiKey as string, scheduleId: working.id as number };
 }
 
-/** The whole fixture through the API, as a client would make it. */
-export async function buildTeam(baseUrl: string, adminKey: string, fixture: TeamFixture, log: (message: string) => void): Promise<BuiltTeam> {
+/** The whole fixture through the API, as a client would make it; `prefix` makes its users and team another copy of it. */
+export async function buildTeam(baseUrl: string, adminKey: string, fixture: TeamFixture, log: (message: string) => void, prefix = ''): Promise<BuiltTeam> {
   const startedAt = performance.now();
   const admin = { authorization: `Bearer ${adminKey}` };
-  const owner = await postJson(`${baseUrl}/v2/admin/users`, admin, { email: 'team-owner@example.com', name: 'Team Owner', username: 'team-owner', timeZone: TEAM_ZONE }, 'POST /v2/admin/users (team owner)');
+  const owner = await postJson(`${baseUrl}/v2/admin/users`, admin, { email: `${prefix}team-owner@example.com`, name: 'Team Owner', username: `${prefix}team-owner`, timeZone: TEAM_ZONE }, 'POST /v2/admin/users (team owner)');
   const ownerAuth = { authorization: `Bearer ${owner.apiKey}` };
-  const hosts = await inBatches(fixture.hosts, SETUP_PARALLEL, (host, index) => buildHost(baseUrl, adminKey, host, index));
+  const hosts = await inBatches(fixture.hosts, SETUP_PARALLEL, (host, index) => buildHost(baseUrl, adminKey, host, index, prefix));
   log(`team: ${hosts.length} hosts with ${hosts.reduce((sum, host) => sum + host.pieces, 0)} busy bookings`);
-  const team = await postJson(`${baseUrl}/v2/teams`, ownerAuth, { name: 'Round robin 50', slug: 'round-robin-50', timeZone: TEAM_ZONE }, 'POST /v2/teams');
+  const team = await postJson(`${baseUrl}/v2/teams`, ownerAuth, { name: `${prefix}Round robin 50`, slug: `${prefix}round-robin-50`, timeZone: TEAM_ZONE }, 'POST /v2/teams');
   // Added by the system admin: members the owner adds stay pending until each accepts (no host until then).
   await inBatches(hosts, SETUP_PARALLEL, (host) =>
     postJson(`${baseUrl}/v2/teams/${team.id}/memberships`, admin, { userId: host.userId, role: 'MEMBER', accepted: true }, `POST /v2/teams/${team.id}/memberships`),
