@@ -1,3 +1,4 @@
+import { work } from './engine-work.js';
 import { type Interval, intersectIntervals, normalizeIntervals, subtractIntervals } from './intervals.js';
 import type { BusyBlock, HostAvailability, SlotQuery } from './slot-query.js';
 import { workingPieces, workingRunAfter } from './working-hours.js';
@@ -111,6 +112,7 @@ export function fits(plan: HostPlan, start: number, end: number, seatsPerTimeSlo
 
 /** Clear of every occupancy but one of exactly [start, end), and that one (if any) has a seat left. */
 export function seatLeft(plan: HostPlan, start: number, end: number, seatsPerTimeSlot: number | null): boolean {
+  work.seatChecks += 1;
   let seats = 0;
   for (const occupancy of plan.occupancies) {
     if (occupancy.start === start && occupancy.end === end) seats += occupancy.seats;

@@ -4,6 +4,8 @@
  * until the optimizing compiler steps in, destructuring runs the iterator protocol, allocating as it
  * goes, and the first query of a process pays for it.
  */
+import { work } from './engine-work.js';
+
 export type Interval = readonly [start: number, end: number];
 
 /** Sorts and merges overlapping or touching intervals; drops empty ones. Accepts any order. */
@@ -11,7 +13,11 @@ export function normalizeIntervals(intervals: readonly Interval[]): Interval[] {
   // Most lists arrive sorted by start (pieces, busy time read in order): they are merged as they are.
   let sorted = true;
   for (let i = 1; i < intervals.length && sorted; i++) sorted = intervals[i - 1]![0] <= intervals[i]![0];
-  const ordered = sorted ? intervals : [...intervals].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let ordered = intervals;
+  if (!sorted) {
+    work.sorts += 1;
+    ordered = [...intervals].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  }
   // Intervals are kept as they are unless merged (they are never changed in place).
   const merged: Interval[] = [];
   for (let i = 0; i < ordered.length; i++) {
@@ -36,6 +42,7 @@ export function subtractIntervals(free: readonly Interval[], busy: readonly Inte
     while (b < busy.length && busy[b]![1] <= cursor) b++;
     let i = b;
     while (i < busy.length && busy[i]![0] < freeEnd) {
+      work.busyVisits += 1;
       const busyStart = busy[i]![0];
       const busyEnd = busy[i]![1];
       if (busyStart > cursor) result.push([cursor, busyStart]);
@@ -50,6 +57,7 @@ export function subtractIntervals(free: readonly Interval[], busy: readonly Inte
 
 /** Instants inside both lists; both normalized. */
 export function intersectIntervals(a: readonly Interval[], b: readonly Interval[]): Interval[] {
+  work.intersections += 1;
   const result: Interval[] = [];
   let i = 0;
   let j = 0;

@@ -1,5 +1,6 @@
 import { bookingLimitChecker } from './booking-limits.js';
 import { fixedWindowBounds, isBusinessDay, ROLLING_WINDOW_SEARCH_DAYS } from './booking-window.js';
+import { work } from './engine-work.js';
 import { fits, type HostPlan, planHost, seatLeft, seatUseAt, sharedPieces, sharedStretches } from './host-availability.js';
 import { type HostRuns, type ListOf, startsOfRuns } from './host-runs.js';
 import { type Interval, intersectIntervals } from './intervals.js';
@@ -43,6 +44,7 @@ function runsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart: 
       // Pieces and free intervals are both ascending: one too short for this piece's starts is too short for the next.
       while (first < free.length && free[first]![1] - duration < Math.max(anchor, resume)) first++;
       for (let index = first; index < free.length && free[index]![0] < limit; index++) {
+        work.freeScans += 1;
         const freeStart = free[index]![0];
         const freeEnd = free[index]![1];
         const runFirst = gridAt(anchor, step, Math.max(freeStart, resume));
@@ -54,6 +56,7 @@ function runsOfHostSet(plans: readonly HostPlan[], query: SlotQuery, spanStart: 
           continue;
         }
         for (let start = runFirst; start <= runLast; start += step) {
+          work.startChecks += 1;
           if (start >= resume && seated.every((plan) => seatLeft(plan, start, start + duration, seats))) resume = Math.max(resume, emit(start, start) ?? resume);
         }
       }

@@ -1,0 +1,106 @@
+// The engine's shortcuts change no answer, only the work done: each is held here to the counts of
+// engineWork(), so a shortcut that stops working fails a test (see stryker.config.mjs).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { engineWork } from '../../src/scheduling/engine-work.js';
+import { normalizeIntervals, subtractIntervals } from '../../src/scheduling/intervals.js';
+import type { WeeklyRule } from '../../src/scheduling/availability-rules.js';
+import { type BusyBlock, type HostAvailability, PLAIN_EVENT_RULES, type SlotQuery } from '../../src/scheduling/slot-query.js';
+import { computeSlots } from '../../src/scheduling/slots.js';
+
+const utc = (text: string) => Date.parse(text);
+const iso = (ms: number) => new Date(ms).toISOString().replace(':00.000Z', 'Z');
+
+/** What `run` costs in each counter. */
+function workOf<T>(run: () => T): [T, ReturnType<typeof engineWork>] {
+  const before = engineWork();
+  const result = run();
+  const after = engineWork();
+  const spent = Object.fromEntries(Object.entries(after).map(([key, value]) => [key, value - before[key as keyof typeof before]]));
+  return [result, spent as ReturnType<typeof engineWork>];
+}
+
+function host(userId: number, weeklyRules: WeeklyRule[], busy: BusyBlock[] = []): HostAvailability {
+  return { userId, fixed: true, schedule: { timeZone: 'Asia/Kathmandu', weeklyRules, overrides: [] }, busy };
+}
+
+/** A 60-minute type over 2026-06-01..03 (Monday to Wednesday) in Kathmandu (+05:45). */
+function query(fields: Partial<SlotQuery>): SlotQuery {
+  return {
+    now: utc('2026-01-01T00:00Z'),
+    from: utc('2026-05-31T18:15Z'),
+    to: utc('2026-06-03T18:15Z'),
+    ...PLAIN_EVENT_RULES,
+    eventTypeId: 7,
+    duration: 60,
+    organizerTimeZone: 'Asia/Kathmandu',
+    weekStart: 0,
+    hosts: [],
+    limitBookings: [],
+    ...fields,
+  };
+}
+
+const WEEKDAYS = [1, 2, 3, 4, 5];
+const MORNING: WeeklyRule = { days: WEEKDAYS, startMinute: 540, endMinute: 720 };
+const AFTERNOON: WeeklyRule = { days: WEEKDAYS, startMinute: 780, endMinute: 1020 };
+const booking = (start: string, end: string, fields: Partial<BusyBlock> = {}): BusyBlock => ({
+  start: utc(start), end: utc(end), bufferBefore: 0, bufferAfter: 0, source: 'booking', eventTypeId: 99, ...fields,
+});
+
+describe('engine work: the shortcuts hold', () => {
+  test('a list already in start order is merged without a sort, equal starts included; any other is sorted once', () => {
+    const [merged, sortedWork] = workOf(() => normalizeIntervals([[0, 10], [0, 20], [30, 40], [30, 35]]));
+    assert.deepEqual(merged, [[0, 20], [30, 40]]);
+    assert.equal(sortedWork.sorts, 0);
+    // Out of order at the first pair only: the rest, in order again, must not make it look sorted.
+    const [fixed, unsortedWork] = workOf(() => normalizeIntervals([[30, 40], [0, 10], [5, 12], [50, 60]]));
+    assert.deepEqual(fixed, [[0, 12], [30, 40], [50, 60]]);
+    assert.equal(unsortedWork.sorts, 1);
+  });
+
+  test('subtracting visits each busy interval that meets a free one once, and none that ended before it', () => {
+    const free = [[0, 100], [160, 300]] as const;
+    const busy = [[10, 20], [50, 60], [150, 160], [210, 220]] as const;
+    const [left, spent] = workOf(() => subtractIntervals(free, busy));
+    assert.deepEqual(left, [[0, 10], [20, 50], [60, 100], [160, 210], [220, 300]]);
+    // [150, 160) ends where the second free interval starts: passed over, not visited.
+    assert.equal(spent.busyVisits, 3);
+  });
+
+  test('one host: no shared free time is computed, no seat checked, each free interval scanned once', () => {
+    // 09:00-12:00 and 13:00-17:00 Kathmandu on three days, a booking splitting Tuesday's afternoon.
+    const q = query({ hosts: [host(1, [MORNING, AFTERNOON], [booking('2026-06-02T09:15Z', '2026-06-02T10:15Z')])] });
+    const [slots, spent] = workOf(() => computeSlots(q));
+    assert.equal(slots.length, 3 * 7 - 1);
+    assert.equal(iso(slots[0]!.start), '2026-06-01T03:15Z');
+    // Free intervals: Monday's and Wednesday's two, Tuesday's three. Each piece skips those that end before
+    // it (the morning's when the afternoon starts an hour after it ends), so each is scanned once; the
+    // afternoon's piece also stops at the first free interval past its end.
+    assert.equal(spent.freeScans, 7);
+    assert.equal(spent.seatChecks, 0);
+    assert.equal(spent.startChecks, 0);
+    assert.equal(spent.intersections, 0);
+  });
+
+  test('two hosts: one intersection of their free time, one of their pieces', () => {
+    const q = query({ hosts: [host(1, [MORNING]), host(2, [MORNING, AFTERNOON])] });
+    const [slots, spent] = workOf(() => computeSlots(q));
+    assert.equal(slots.length, 3 * 3);
+    assert.equal(spent.intersections, 2);
+  });
+
+  test('seats: only a host with seated bookings is checked, start by start', () => {
+    const seated = booking('2026-06-01T04:15Z', '2026-06-01T05:15Z', { eventTypeId: 7, seatsTaken: 1 });
+    const q = query({ seatsPerTimeSlot: 3, hosts: [host(1, [MORNING], [seated]), host(2, [MORNING])] });
+    const [slots, spent] = workOf(() => computeSlots(q));
+    assert.equal(slots.length, 3 * 3);
+    // Host 1's nine starts, one seat check each; host 2 has no seated booking and is not checked.
+    assert.equal(spent.startChecks, 9);
+    assert.equal(spent.seatChecks, 9);
+    // Without a seated booking no start is checked alone: each free interval's run of starts goes out whole.
+    const [, plain] = workOf(() => computeSlots(query({ seatsPerTimeSlot: 3, hosts: [host(1, [MORNING]), host(2, [MORNING])] })));
+    assert.equal(plain.startChecks, 0);
+    assert.equal(plain.seatChecks, 0);
+  });
+});
