@@ -1,5 +1,6 @@
 // Round-robin starts as runs: each host's starts on the grid are runs of consecutive starts, swept
 // together per grid so that every stretch between two run edges gets its host list once.
+import { work } from './engine-work.js';
 
 /** Runs of grid starts (`step` apart) of several hosts: run `r` is host `hosts[r]`'s starts `firsts[r]` ... `lasts[r]`. */
 export interface HostRuns {
@@ -35,6 +36,7 @@ export function startsOfRuns(runs: HostRuns, step: number, hostCount: number, li
     for (const gridRuns of byGrid.values()) sweepGrid(runs, gridRuns, step, hostCount, listOf, visit);
     return;
   }
+  work.gridMerges += 1;
   const grids = [...byGrid.values()].map((gridRuns) => {
     const grid = { starts: [] as number[], hostLists: [] as number[][] };
     sweepGrid(runs, gridRuns, step, hostCount, listOf, (start, hostIds) => {
@@ -117,6 +119,7 @@ function sweepGrid(runs: HostRuns, gridRuns: readonly number[], step: number, ho
  * first copy, so equal places get equal ranks and ranks keep the places' order.
  */
 function distinctPlaces(runs: HostRuns, gridRuns: readonly number[], origin: number, step: number): Float64Array {
+  work.rankedGrids += 1;
   const places = new Float64Array(2 * gridRuns.length);
   gridRuns.forEach((run, i) => {
     places[2 * i] = Math.round((runs.firsts[run]! - origin) / step);

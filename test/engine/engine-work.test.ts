@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { engineWork } from '../../src/scheduling/engine-work.js';
+import { type HostRuns, startsOfRuns } from '../../src/scheduling/host-runs.js';
 import { normalizeIntervals, subtractIntervals } from '../../src/scheduling/intervals.js';
 import type { WeeklyRule } from '../../src/scheduling/availability-rules.js';
 import { type BusyBlock, type HostAvailability, PLAIN_EVENT_RULES, type SlotQuery } from '../../src/scheduling/slot-query.js';
@@ -102,5 +103,32 @@ describe('engine work: the shortcuts hold', () => {
     const [, plain] = workOf(() => computeSlots(query({ seatsPerTimeSlot: 3, hosts: [host(1, [MORNING]), host(2, [MORNING])] })));
     assert.equal(plain.startChecks, 0);
     assert.equal(plain.seatChecks, 0);
+  });
+
+  test('round-robin runs: one grid is swept without a merge, places are ranked only past exact numbers', () => {
+    const visit = (runs: HostRuns, step: number, hostCount: number) => {
+      const starts: [number, number[]][] = [];
+      const [, spent] = workOf(() => startsOfRuns(runs, step, hostCount, (_, ids) => ids.slice(), (start, ids) => starts.push([start, ids])));
+      return { starts, spent };
+    };
+    const base = Date.parse('2026-06-01T03:15Z');
+    const step = 30 * 60_000;
+    const oneGrid = visit({ userIds: [7, 9], hosts: [0, 1], firsts: [base, base + step], lasts: [base + step, base + 2 * step] }, step, 2);
+    assert.deepEqual(oneGrid.starts, [[base, [7]], [base + step, [7, 9]], [base + 2 * step, [9]]]);
+    assert.deepEqual([oneGrid.spent.gridMerges, oneGrid.spent.rankedGrids], [0, 0]);
+    const twoGrids = visit({ userIds: [7, 9], hosts: [0, 1], firsts: [base, base + 15 * 60_000], lasts: [base, base + 15 * 60_000] }, step, 2);
+    assert.deepEqual(twoGrids.starts, [[base, [7]], [base + 15 * 60_000, [9]]]);
+    assert.deepEqual([twoGrids.spent.gridMerges, twoGrids.spent.rankedGrids], [1, 0]);
+    // 2^26 codes per place (2^25 hosts), 2 ms apart, far from the epoch: places 0 and `far` code exactly
+    // while (far + 2) * 2^26 stays within 2^53 - 1.
+    const codes = 2 ** 26;
+    const ranked = (far: number) => {
+      const runs: HostRuns = { userIds: [7, 9], hosts: [0, 1], firsts: [base, base + far * 2], lasts: [base, base + far * 2] };
+      const { starts, spent } = visit(runs, 2, codes / 2);
+      assert.deepEqual(starts, [[base, [7]], [base + far * 2, [9]]]);
+      return spent.rankedGrids;
+    };
+    assert.equal(ranked(2 ** 27 - 3), 0);
+    assert.equal(ranked(2 ** 27 - 1), 1);
   });
 });
