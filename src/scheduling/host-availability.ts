@@ -54,7 +54,8 @@ export function planHost(host: HostAvailability, query: SlotQuery, spanStart: nu
   // A candidate may run past its piece into the next one, and showOptimizedSlots counts fits over the
   // whole of a piece: working time is read to the last piece's end plus one slot.
   const lastEnd = pieces.length > 0 ? Math.max(spanEnd, pieces[pieces.length - 1]![1]) : spanEnd;
-  const working = normalizeIntervals(pieces.concat(workingRunAfter(host.schedule, lastEnd, lastEnd + query.duration * MINUTE)));
+  const scheduled = normalizeIntervals(pieces.concat(workingRunAfter(host.schedule, lastEnd, lastEnd + query.duration * MINUTE)));
+  const working = subtractIntervals(scheduled, normalizeIntervals(host.away ?? []));
   const blocking: Interval[] = [];
   const occupancies: Occupancy[] = [];
   for (let i = 0; i < host.busy.length; i++) {

@@ -25,12 +25,15 @@ export type UnavailableReason =
   | 'seats_full'
   | 'booking_limit_reached'
   | 'booker_limit_reached'
+  | 'out_of_office'
   | 'not_available';
 
 const withoutBusy = (query: SlotQuery, drop: (source: string) => boolean): SlotQuery => ({
   ...query,
   hosts: query.hosts.map((host) => ({ ...host, busy: host.busy.filter((block) => !drop(block.source)) })),
 });
+
+const present = (query: SlotQuery): SlotQuery => ({ ...query, hosts: query.hosts.map((host) => ({ ...host, away: [] })) });
 
 /**
  * Why `start` is not a slot (call it when `findSlot` returned null): the first rule that, relaxed,
@@ -50,8 +53,11 @@ export function explainUnavailable(query: SlotQuery, start: number): Unavailable
     if (!findSlot(limited, start)) return 'booking_limit_reached';
     return 'not_available';
   }
-  if (query.seatsPerTimeSlot !== null && findSlot({ ...unlimited, seatsPerTimeSlot: Number.MAX_SAFE_INTEGER }, start)) return 'seats_full';
-  if (findSlot(withoutBusy(unlimited, (source) => source === 'reservation'), start)) return 'reserved';
-  if (findSlot(withoutBusy(unlimited, (source) => source === 'booking'), start)) return 'booked';
+  // Away is named only when it alone stands in the way; the checks after it take the hosts as present.
+  const here = present(unlimited);
+  if (findSlot(here, start)) return 'out_of_office';
+  if (query.seatsPerTimeSlot !== null && findSlot({ ...here, seatsPerTimeSlot: Number.MAX_SAFE_INTEGER }, start)) return 'seats_full';
+  if (findSlot(withoutBusy(here, (source) => source === 'reservation'), start)) return 'reserved';
+  if (findSlot(withoutBusy(here, (source) => source === 'booking'), start)) return 'booked';
   return 'not_available';
 }

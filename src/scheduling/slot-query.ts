@@ -22,10 +22,10 @@ export type BookingWindow =
 export interface BusyBlock {
   start: number;
   end: number;
-  /** Its own buffers in minutes (a booking's event-type buffers); 0 for calendar events and absences. */
+  /** Its own buffers in minutes (a booking's event-type buffers); 0 for calendar events. */
   bufferBefore: number;
   bufferAfter: number;
-  source: 'booking' | 'reservation' | 'calendar' | 'outOfOffice';
+  source: 'booking' | 'reservation' | 'calendar';
   /** Event type of a booking or reservation. */
   eventTypeId?: number | null | undefined;
   /** An unconfirmed booking blocks only when its event type says so (`blocksWhilePending`). */
@@ -47,6 +47,11 @@ export interface HostAvailability {
    * merged passes them this way so they are not planned one block at a time.
    */
   plainBusy?: readonly Interval[] | undefined;
+  /**
+   * Times the host is away (out of office), in any order: not working time, as a day off is not, so
+   * no slot overlaps them while buffers may reach into them.
+   */
+  away?: readonly Interval[] | undefined;
   /** Fixed hosts must all attend; of the others (round robin), one per group is enough. */
   fixed: boolean;
   groupId?: string | null | undefined;

@@ -70,6 +70,23 @@ function mergeTouching(intervals: Interval[]): Interval[] {
   return out;
 }
 
+/** `from` minus `take`, both merged. */
+function without(from: Interval[], take: Interval[]): Interval[] {
+  let out = from;
+  for (const [x0, x1] of take) {
+    const next: Interval[] = [];
+    for (const [f0, f1] of out) {
+      if (f1 <= x0 || x1 <= f0) next.push([f0, f1]);
+      else {
+        if (f0 < x0) next.push([f0, x0]);
+        if (x1 < f1) next.push([x1, f1]);
+      }
+    }
+    out = next;
+  }
+  return out;
+}
+
 class HostCtx {
   readonly id: number;
   readonly fixed: boolean;
@@ -77,6 +94,8 @@ class HostCtx {
   readonly schedule: HostSchedule | null;
   /** Blocks in effect (ignored ones dropped), with a flag for seat occupancies. */
   readonly blocks: { b: BusyBlock; occupancy: boolean }[];
+  /** Times away (out of office), merged: not working time. */
+  readonly away: Interval[];
   private readonly pieceCache = new Map<string, Interval[]>();
 
   constructor(host: HostAvailability, fixed: boolean, query: SlotQuery) {
@@ -87,6 +106,7 @@ class HostCtx {
     // Bare intervals are calendar blocks without buffers.
     const plain = (host.plainBusy ?? []).map(([start, end]): BusyBlock => ({ start, end, bufferBefore: 0, bufferAfter: 0, source: 'calendar' }));
     this.blocks = [...host.busy, ...plain].filter((b) => inEffect(b, query)).map((b) => ({ b, occupancy: isOccupancy(b, query) }));
+    this.away = mergeTouching((host.away ?? []).filter(([start, end]) => end > start).map(([start, end]) => [start, end]));
   }
 
   /** The pieces of one local date of the host's zone. */
@@ -210,7 +230,8 @@ class Oracle {
   private comboStarts(combo: HostCtx[], from: number, to: number): Set<number> {
     const q = this.q;
     const dur = q.duration * MIN;
-    const ws = combo.map((h) => mergeTouching(h.piecesAround(from, to)));
+    // Section 1: working time W, away time taken out.
+    const ws = combo.map((h) => without(mergeTouching(h.piecesAround(from, to)), h.away));
     // Pieces: each non-empty intersection of one piece of every host.
     let pieces: Interval[] = combo[0]!.piecesAround(from, to);
     for (const host of combo.slice(1)) {
@@ -241,6 +262,7 @@ class Oracle {
       // Free stretches: the piece minus every blocking interval of every host of the combination.
       let stretches: Interval[] = [[ps, pe]];
       for (const host of combo) {
+        stretches = without(stretches, host.away);
         for (const { b } of host.blocks) {
           const x0 = b.start - b.bufferBefore * MIN - q.afterEventBuffer * MIN;
           const x1 = b.end + b.bufferAfter * MIN + q.beforeEventBuffer * MIN;

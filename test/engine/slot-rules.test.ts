@@ -145,12 +145,25 @@ describe('slot engine: busy time and buffers', () => {
     assert.deepEqual(starts(q), ['2026-06-01T09:00Z', '2026-06-01T10:00Z']); // 11:00 + 60 + 30 reaches 12:30
   });
 
-  test('calendar events and absences block without buffers of their own', () => {
-    const busy: BusyBlock[] = [
-      { start: utc('2026-06-01T09:00Z'), end: utc('2026-06-01T10:00Z'), bufferBefore: 0, bufferAfter: 0, source: 'calendar' },
-      { start: utc('2026-06-01T12:00Z'), end: utc('2026-06-02T00:00Z'), bufferBefore: 0, bufferAfter: 0, source: 'outOfOffice' },
-    ];
-    assert.deepEqual(starts(query({ hosts: [host('UTC', NINE_TO_FIVE, busy)] })), ['2026-06-01T10:00Z', '2026-06-01T11:00Z']);
+  test('calendar events block without buffers of their own; time away is not working time, so buffers reach into it', () => {
+    const busy: BusyBlock[] = [{ start: utc('2026-06-01T09:00Z'), end: utc('2026-06-01T10:00Z'), bufferBefore: 0, bufferAfter: 0, source: 'calendar' }];
+    const away = [[utc('2026-06-01T14:00Z'), utc('2026-06-02T00:00Z')], [utc('2026-06-01T12:00Z'), utc('2026-06-01T13:00Z')]] as const;
+    const q = query({ hosts: [host('UTC', NINE_TO_FIVE, busy, { away })], afterEventBuffer: 30 });
+    // 10:00 ends at 11:00 + 30; 11:00's buffer reaches into the time away at 12:00, 13:00 ends where the next stretch away starts.
+    assert.deepEqual(starts(q), ['2026-06-01T10:00Z', '2026-06-01T11:00Z', '2026-06-01T13:00Z']);
+    // As busy time, the same hours would take the buffered starts with them.
+    const asBusy = away.map(([start, end]): BusyBlock => ({ start, end, bufferBefore: 0, bufferAfter: 0, source: 'calendar' }));
+    assert.deepEqual(starts(query({ hosts: [host('UTC', NINE_TO_FIVE, [...busy, ...asBusy])], afterEventBuffer: 30 })), ['2026-06-01T10:00Z']);
+  });
+
+  test('a start while the host is away is refused as out of office when nothing else stands in the way', () => {
+    const away = [[utc('2026-06-01T12:00Z'), utc('2026-06-01T14:00Z')]] as const;
+    const q = query({ hosts: [host('UTC', NINE_TO_FIVE, [booking('2026-06-01T13:00Z', '2026-06-01T14:00Z')], { away })] });
+    assert.equal(findSlot(q, utc('2026-06-01T12:00Z')), null);
+    assert.equal(explainUnavailable(q, utc('2026-06-01T12:00Z')), 'out_of_office');
+    // Booked as well: the booking is named (it would refuse the start with the host back).
+    assert.equal(explainUnavailable(q, utc('2026-06-01T13:00Z')), 'booked');
+    assert.equal(explainUnavailable(q, utc('2026-06-01T11:00Z')), 'not_available', '11:00 is free, yet not a slot: 12:00 is where it ends');
   });
 
   test('pending bookings block only when their event type says unconfirmed bookings block', () => {

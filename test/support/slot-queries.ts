@@ -94,7 +94,7 @@ const overrideArb = fc.record({
 const busyArb = fc.record({
   offset: anyOrAligned(-360, 3 * 1440 + 360),
   length: anyOrAligned(5, 240),
-  source: fc.constantFrom('booking', 'booking', 'reservation', 'calendar', 'outOfOffice'),
+  source: fc.constantFrom('booking', 'booking', 'reservation', 'calendar', 'calendar'),
   bufferBefore: maybeZero(fc.integer({ min: 0, max: 30 })),
   bufferAfter: maybeZero(fc.integer({ min: 0, max: 30 })),
   eventTypeId: fc.constantFrom(7, 8, undefined),
@@ -116,6 +116,11 @@ const hostArb = (options: GenOptions) => fc.record({
   groupId: fc.constantFrom(undefined, null, 'a', 'b'),
   // The host's calendar blocks given as bare intervals (plainBusy), as the service passes connected calendars.
   plainCalendar: fc.boolean(),
+  // Times away (out of office): about one host in four, up to two stretches of up to two days.
+  away: fc.oneof(
+    { weight: 3, arbitrary: fc.constant([] as { offset: number; length: number }[]) },
+    { weight: 1, arbitrary: fc.array(fc.record({ offset: anyOrAligned(-1440, 3 * 1440), length: anyOrAligned(0, 2 * 1440) }), { minLength: 1, maxLength: 2 }) },
+  ),
 });
 
 /** Each period kind present about one time in three. */
@@ -287,6 +292,7 @@ export function buildQuery(raw: RawQuery): SlotQuery {
       fixed: role ? role.fixed : h.fixed,
     };
     if (plainBusy.length > 0) availability.plainBusy = plainBusy;
+    if (h.away.length > 0) availability.away = h.away.map((a) => [from + a.offset * M, from + (a.offset + a.length) * M] as const);
     if (role) {
       if (role.groupId !== null) availability.groupId = role.groupId;
     } else if (h.groupId !== undefined) availability.groupId = h.groupId;
@@ -387,6 +393,7 @@ export function describeQuery(q: SlotQuery) {
       ...h,
       busy: h.busy.map((b) => ({ ...b, start: iso(b.start), end: iso(b.end) })),
       ...(h.plainBusy ? { plainBusy: h.plainBusy.map(([start, end]) => [iso(start), iso(end)]) } : {}),
+      ...(h.away ? { away: h.away.map(([start, end]) => [iso(start), iso(end)]) } : {}),
     })),
     limitBookings: q.limitBookings.map((b) => ({ ...b, start: iso(b.start), end: iso(b.end) })),
   };

@@ -109,6 +109,8 @@ function unavailable(reason: UnavailableReason, eventTypeId: number, slotStart: 
       return unprocessable('booking_limit_reached', 'The event type has reached its booking limit for the period of "slotStart".', details);
     case 'booker_limit_reached':
       return unprocessable('booker_limit_reached', 'The booker has reached the maximum number of active bookings for this event type.', details);
+    case 'out_of_office':
+      return unprocessable('slot_unavailable', 'The host is out of office at "slotStart": fetch the available slots first.', { ...details, cause: reason });
     case 'not_available':
       return unprocessable('slot_unavailable', 'No slot of this event type starts at "slotStart": fetch the available slots first.', details);
   }

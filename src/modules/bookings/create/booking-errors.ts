@@ -30,6 +30,7 @@ export function bookingUnavailable(
     }
     case 'reserved':
     case 'booked':
+    case 'out_of_office':
     case 'not_available':
       return badRequest(
         'slot_unavailable',
