@@ -32,6 +32,7 @@ import { registerOrganizationMembershipRoutes } from '../modules/organizations/o
 import { registerRolesRoutes } from '../modules/roles/roles.routes.js';
 import { registerOrganizationUserRoutes } from '../modules/organizations/org-users.routes.js';
 import { registerOrganizationScheduleRoutes } from '../modules/organizations/org-schedules.routes.js';
+import { registerOutOfOfficeRoutes } from '../modules/out-of-office/out-of-office.routes.js';
 import { registerTeamScheduleRoutes } from '../modules/teams/team-schedules.routes.js';
 import { registerTeamBookingRoutes } from '../modules/bookings/team/team-bookings.routes.js';
 import { registerSystemRoutes } from '../modules/system/system.routes.js';
@@ -161,6 +162,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerRolesRoutes(app, ctx);
   registerOrganizationUserRoutes(app, ctx);
   registerOrganizationScheduleRoutes(app, ctx);
+  registerOutOfOfficeRoutes(app, ctx);
   registerTeamScheduleRoutes(app, ctx);
   registerTeamBookingRoutes(app, ctx);
   registerOrganizationWebhookRoutes(app, ctx);

@@ -26,7 +26,7 @@ function busyLoader(during?: () => void) {
     if (userIds.calendars.length > 0) askedCalendars.push([...userIds.calendars]);
     during?.();
     const read = new Map<number, HostBusy>();
-    const of = (id: number) => read.get(id) ?? read.set(id, { blocks: [], plain: [] }).get(id)!;
+    const of = (id: number) => read.get(id) ?? read.set(id, { blocks: [], plain: [], away: [] }).get(id)!;
     for (const id of userIds.bookings) of(id).blocks.push({ start: T0 + id * 3_600_000, end: T0 + id * 3_600_000 + 1_800_000, bufferBefore: 0, bufferAfter: 0, source: 'booking' });
     for (const id of userIds.calendars) of(id).plain.push([T0 + 12 * 3_600_000 + id * 60_000, T0 + 13 * 3_600_000]);
     return read;
@@ -72,7 +72,7 @@ describe('what the availability cache keeps', () => {
       assert.deepEqual(userIds.calendars, userIds.bookings, 'both parts are cold or kept alike here');
       ranges.push({ userIds: [...userIds.bookings], ...range });
       const inRange = bookings.filter((b) => b.end > range.from && b.start < range.to);
-      return new Map<number, HostBusy>(userIds.bookings.map((id) => [id, { blocks: inRange.map((b) => ({ ...b, bufferBefore: 0, bufferAfter: 0, source: 'booking' as const })), plain: [] }]));
+      return new Map<number, HostBusy>(userIds.bookings.map((id) => [id, { blocks: inRange.map((b) => ({ ...b, bufferBefore: 0, bufferAfter: 0, source: 'booking' as const })), plain: [], away: [] }]));
     };
     const week1 = await cache.busyBlocks([1, 2], { from: T0, to: T0 + 7 * DAY }, T0, load);
     assert.deepEqual(ranges, [{ userIds: [1, 2], from: T0, to: T0 + 7 * DAY }], 'a cold week reads one week');
@@ -115,8 +115,8 @@ describe('what the availability cache keeps', () => {
     const load = async (userIds: BusyRead, range: { from: number; to: number }) => {
       reads.push(range);
       const plain = events.filter(([start, end]) => end > range.from && start < range.to);
-      const read = new Map<number, HostBusy>(userIds.bookings.map((id) => [id, { blocks: blocks.filter((b) => b.end > range.from && b.start < range.to), plain: [] }]));
-      for (const id of userIds.calendars) (read.get(id) ?? read.set(id, { blocks: [], plain: [] }).get(id)!).plain.push(...plain);
+      const read = new Map<number, HostBusy>(userIds.bookings.map((id) => [id, { blocks: blocks.filter((b) => b.end > range.from && b.start < range.to), plain: [], away: [] }]));
+      for (const id of userIds.calendars) (read.get(id) ?? read.set(id, { blocks: [], plain: [], away: [] }).get(id)!).plain.push(...plain);
       return read;
     };
     const first = (await cache.busyBlocks([1], { from: T0, to: T0 + DAY }, T0, load)).get(1)!;
@@ -148,6 +148,7 @@ describe('what the availability cache keeps', () => {
     assert.deepEqual(first.get(1), {
       blocks: [{ start: T0 + 3_600_000, end: T0 + 5_400_000, bufferBefore: 0, bufferAfter: 0, source: 'booking' }],
       plain: [[T0 + 12 * 3_600_000 + 60_000, T0 + 13 * 3_600_000]],
+      away: [],
     });
     let profileLoads = 0;
     const profile = () => cache.profile('host-1', async () => (profileLoads++, { id: 1 }), () => [1]);

@@ -168,3 +168,34 @@ export const eventTypePrivateLinks = pgTable(
   },
   (t) => [uniqueIndex('event_type_private_links_link_hash_key').on(t.linkHash), index('event_type_private_links_event_type_id_idx').on(t.eventTypeId)],
 );
+
+export type OutOfOfficeReason = 'unspecified' | 'vacation' | 'travel' | 'sick' | 'public_holiday';
+
+/**
+ * Times a user is away (out of office): whole UTC days, [start_at, end_at) with end_at the next day's
+ * midnight (the API shows it as the last millisecond before). `to_user_id` covers for them. The slot
+ * engine takes these out of the user's working time.
+ */
+export const outOfOfficeEntries = pgTable(
+  'out_of_office_entries',
+  {
+    id: serial('id').primaryKey(),
+    uuid: text('uuid').notNull().unique(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    startAt: timestamp('start_at', { withTimezone: true }).notNull(),
+    endAt: timestamp('end_at', { withTimezone: true }).notNull(),
+    notes: text('notes'),
+    reason: text('reason').$type<OutOfOfficeReason>().notNull().default('unspecified'),
+    toUserId: integer('to_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // Slot listings read a host's entries ending after the range starts.
+    index('out_of_office_entries_user_end_idx').on(t.userId, t.endAt),
+    index('out_of_office_entries_to_user_idx').on(t.toUserId),
+    check('out_of_office_entries_order_check', sql`${t.endAt} > ${t.startAt}`),
+  ],
+);

@@ -24,10 +24,15 @@ interface Range {
   to: number;
 }
 
-/** A host's busy time: blocks, and busy time without buffers, seats or states as bare intervals (the engine's plainBusy). */
+/**
+ * A host's busy time: blocks, busy time without buffers, seats or states as bare intervals (the
+ * engine's plainBusy: connected calendars), and times away (out of office: the engine's away), which
+ * are kept with the bookings.
+ */
 export interface HostBusy {
   blocks: StoredBusyBlock[];
   plain: Interval[];
+  away: Interval[];
 }
 
 type BusyPart = 'bookings' | 'calendars';
@@ -291,14 +296,16 @@ export class AvailabilityCache implements ChangeSubscriber {
     for (const { part, userId, base, next } of planned) {
       const blocks = base ? [...base.blocks] : [];
       const plain = base ? [...base.plain] : [];
+      const away = base ? [...base.away] : [];
       for (const byUser of loaded) {
         const got = byUser.get(userId);
         if (!got) continue;
         // A block reaching into the kept range was read with it already (an interval read twice merges with itself).
         for (const block of got.blocks) if (partOf(block) === part && (!base || block.end <= base.from || block.start >= base.to)) blocks.push(block);
         if (part === 'calendars') for (const interval of got.plain) plain.push(interval);
+        else for (const interval of got.away) away.push(interval);
       }
-      const busy = { blocks: blocks.sort(byFootprintStart), plain: normalizeIntervals(plain) };
+      const busy = { blocks: blocks.sort(byFootprintStart), plain: normalizeIntervals(plain), away: normalizeIntervals(away) };
       if (this.keepable(seen, [userId])) this.busy[part].set(userId, { ...next, ...busy, storedAt: performance.now() });
       found[part].set(userId, busy);
     }
@@ -306,7 +313,7 @@ export class AvailabilityCache implements ChangeSubscriber {
     for (const userId of userIds) {
       const bookings = found.bookings.get(userId)!;
       const calendars = found.calendars.get(userId)!;
-      result.set(userId, { blocks: [...inEffectAt(bookings.blocks, now), ...calendars.blocks], plain: calendars.plain });
+      result.set(userId, { blocks: [...inEffectAt(bookings.blocks, now), ...calendars.blocks], plain: calendars.plain, away: bookings.away });
     }
     return result;
   }
@@ -398,6 +405,7 @@ function byFootprintStart(a: StoredBusyBlock, b: StoredBusyBlock): number {
 export interface LiveBusy {
   blocks: BusyBlock[];
   plain: readonly Interval[];
+  away: readonly Interval[];
 }
 
 function inEffectAt(blocks: readonly StoredBusyBlock[], now: number): StoredBusyBlock[] {

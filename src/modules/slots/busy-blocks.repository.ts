@@ -1,5 +1,6 @@
 // The hosts' busy time as the slot engine reads it (SQL of the slot listing's hot path): hosted bookings,
-// live reservations, calendar busy time and calendars that cannot be trusted, in one round trip.
+// live reservations, times away (out of office), calendar busy time and calendars that cannot be
+// trusted, in one round trip.
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { CalendarDegradation, HostBusy } from './availability-cache.js';
@@ -18,7 +19,7 @@ interface BusyRow {
   pending: boolean;
   blocks_while_pending: boolean;
   uid: string | null;
-  source: 'booking' | 'reservation' | 'calendar' | 'unavailable';
+  source: 'booking' | 'reservation' | 'calendar' | 'unavailable' | 'away';
   seats: number;
   live_until_ms: number | null;
   /** Unavailable rows: why the host's calendars cannot be trusted, and since when. */
@@ -89,6 +90,11 @@ function bookingsPart(query: BusyQuery, from: string, to: string): SQL {
     where r.user_id in ${query.userIds} and r.reserved_until > ${iso(query.now)}::timestamptz
       and r.slot_end > ${from}::timestamptz and r.slot_end < ${to}::timestamptz + ${LONGEST_BOOKING} and r.slot_start < ${to}::timestamptz
       and r.uid <> ${query.exceptReservationUid ?? ''}
+    union all
+    select o.user_id, (extract(epoch from o.start_at) * 1000)::float8, (extract(epoch from o.end_at) * 1000)::float8,
+      0, 0, null, false, false, null, 'away', 1, null, null, null, null
+    from out_of_office_entries o
+    where o.user_id in ${query.userIds} and o.end_at > ${from}::timestamptz and o.start_at < ${to}::timestamptz
   `;
 }
 
@@ -118,7 +124,7 @@ function calendarsPart(query: BusyQuery, userIds: number[], to: string): SQL {
  * buffers, seats or states to carry, so no object per event); in one round trip.
  */
 export async function listBusyBlocks(db: Db, query: BusyQuery): Promise<Map<number, HostBusy>> {
-  const byUser = new Map<number, HostBusy>([...query.userIds, ...(query.calendarUserIds ?? [])].map((id) => [id, { blocks: [], plain: [] }]));
+  const byUser = new Map<number, HostBusy>([...query.userIds, ...(query.calendarUserIds ?? [])].map((id) => [id, { blocks: [], plain: [], away: [] }]));
   if (byUser.size === 0) return byUser;
   const result = await db.execute(busyBlocksStatement(query));
   for (const row of (result as unknown as { rows: BusyRow[] }).rows) {
@@ -134,6 +140,10 @@ export async function listBusyBlocks(db: Db, query: BusyQuery): Promise<Map<numb
         if (end <= query.from || start >= query.to) continue;
         busy.plain.push([start, end]);
       }
+      continue;
+    }
+    if (row.source === 'away') {
+      busy.away.push([row.start_ms, row.end_ms]);
       continue;
     }
     if (row.source === 'unavailable') {

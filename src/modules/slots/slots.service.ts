@@ -321,7 +321,7 @@ export async function buildSlotQuery(db: Db, eventType: SlotEventType, options: 
       ? await cache.limitBookings(eventType.id!, userIds, { from: limitRange.start, to: limitRange.end }, loadLimits)
       : await loadLimits({ from: limitRange.start, to: limitRange.end });
   const teamLimits = await loadTeamLimits(db, eventType.team, spanStart, busyTo);
-  const hosts: HostAvailability[] = eventType.hosts.map((host) => ({ userId: host.userId, schedule: host.schedule, fixed: host.fixed, groupId: host.groupId, busy: busy.get(host.userId)?.blocks ?? [], plainBusy: busy.get(host.userId)?.plain }));
+  const hosts: HostAvailability[] = eventType.hosts.map((host) => ({ userId: host.userId, schedule: host.schedule, fixed: host.fixed, groupId: host.groupId, busy: busy.get(host.userId)?.blocks ?? [], plainBusy: busy.get(host.userId)?.plain, away: busy.get(host.userId)?.away }));
   return {
     ...rules,
     now: options.now,

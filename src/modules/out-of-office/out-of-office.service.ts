@@ -1,0 +1,141 @@
+// Out of office: times a user is away. Each entry takes whole UTC days out of the user's working time
+// (the slot engine's `away`), so their personal and team event types offer nothing then; `toUserId`
+// names who covers for them, which slot answers pass on to the booker.
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../../app/context.js';
+import type { Db } from '../../db/client.js';
+import type { OutOfOfficeReason } from '../../db/schema.js';
+import { badRequest, conflict, forbidden } from '../../lib/errors.js';
+import { emitWebhookEvent } from '../webhooks/webhook-emission.js';
+import { findSubscriptions } from '../webhooks/webhook-deliveries.repository.js';
+import * as repo from './out-of-office.repository.js';
+
+const DAY = 86_400_000;
+export const OOO_CREATED_TRIGGER = 'OOO_CREATED';
+/** The reference's reason ids (its OutOfOfficeReason table), shown in webhook payloads. */
+const REASON_IDS: Record<OutOfOfficeReason, number> = { unspecified: 1, vacation: 2, travel: 3, sick: 4, public_holiday: 5 };
+/** The reference's date format: UTC with seconds, optional milliseconds. */
+const UTC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
+
+export interface OooInput {
+  start?: string | undefined;
+  end?: string | undefined;
+  notes?: string | undefined;
+  toUserId?: number | undefined;
+  reason?: OutOfOfficeReason | undefined;
+}
+
+type Deps = Pick<AppContext, 'database' | 'changes' | 'clock'>;
+
+/** The reference's message, with the field named. */
+const fieldError = (property: string, message: string, value: unknown) => badRequest('invalid_ooo_entry', message, { property, value });
+
+/** The UTC day of `value` (a field of the body) as epoch ms of its midnight. */
+function utcDayOf(field: 'start' | 'end', value: string): number {
+  const epoch = UTC_INSTANT.test(value) ? Date.parse(value) : Number.NaN;
+  if (!Number.isFinite(epoch)) throw fieldError(field, 'Invalid Date.', value);
+  return Math.floor(epoch / DAY) * DAY;
+}
+
+/** [startAt, endAt) of the days from `start`'s to `end`'s, both included. */
+function daysOf(start: string, end: string): { startAt: Date; endAt: Date } {
+  const first = utcDayOf('start', start);
+  const last = utcDayOf('end', end);
+  if (first > last) throw fieldError('start', 'Start date must be before end date.', start);
+  return { startAt: new Date(first), endAt: new Date(last + DAY) };
+}
+
+/** The reference's checks, in its order, on the entry as it would be stored. */
+async function assertValid(tx: Db, userId: number, entry: repo.OooFields, exceptId: number | null): Promise<void> {
+  const { toUserId, startAt, endAt } = entry;
+  if (toUserId !== null && (await repo.findRedirectBack(tx, userId, toUserId, startAt, endAt))) {
+    throw fieldError('toUserId', 'Booking redirect infinite not allowed.', toUserId);
+  }
+  const overlapping = await repo.findOverlapping(tx, userId, startAt, endAt, exceptId);
+  if (overlapping) throw conflict('ooo_entry_exists', `Ooo entry already exists: entry ${overlapping.id} covers part of these days.`, { property: 'start', oooId: overlapping.id });
+  if (toUserId === userId) throw fieldError('toUserId', 'Cannot redirect to self.', toUserId);
+  if (toUserId !== null && !(await repo.shareAcceptedMembership(tx, userId, toUserId))) throw fieldError('toUserId', 'Cannot redirect to this user.', toUserId);
+}
+
+export async function createEntry(deps: Deps, userId: number, input: OooInput & { start: string; end: string }): Promise<repo.OooRow> {
+  const fields: repo.OooFields = { ...daysOf(input.start, input.end), notes: input.notes ?? null, reason: input.reason ?? 'unspecified', toUserId: input.toUserId ?? null };
+  return deps.changes.transaction(deps.database, async (tx, announce) => {
+    await repo.lockUser(tx, userId);
+    await assertValid(tx, userId, fields, null);
+    const entry = await repo.insertEntry(tx, { ...fields, uuid: randomUUID(), userId });
+    await emitCreated(tx, entry, deps.clock());
+    await announce({ kind: 'busyTime', userId });
+    return entry;
+  });
+}
+
+export async function updateEntry(deps: Deps, userId: number, oooId: number, input: OooInput): Promise<repo.OooRow> {
+  if ((input.start === undefined) !== (input.end === undefined)) throw fieldError(input.start === undefined ? 'start' : 'end', 'Please specify both ooo start and end time.', null);
+  const days = input.start !== undefined && input.end !== undefined ? daysOf(input.start, input.end) : null;
+  return deps.changes.transaction(deps.database, async (tx, announce) => {
+    await repo.lockUser(tx, userId);
+    const current = await ownEntry(tx, userId, oooId);
+    const changes: Partial<repo.OooFields> = {
+      ...(days ?? {}),
+      ...(input.notes !== undefined ? { notes: input.notes } : {}),
+      ...(input.reason !== undefined ? { reason: input.reason } : {}),
+      ...(input.toUserId !== undefined ? { toUserId: input.toUserId } : {}),
+    };
+    await assertValid(tx, userId, { ...current, ...changes }, current.id);
+    const entry = await repo.updateEntry(tx, current.id, changes);
+    await announce({ kind: 'busyTime', userId });
+    return entry;
+  });
+}
+
+export async function deleteEntry(deps: Deps, userId: number, oooId: number): Promise<repo.OooRow> {
+  return deps.changes.transaction(deps.database, async (tx, announce) => {
+    await repo.lockUser(tx, userId);
+    const entry = await ownEntry(tx, userId, oooId);
+    await repo.deleteEntry(tx, entry.id);
+    await announce({ kind: 'busyTime', userId });
+    return entry;
+  });
+}
+
+async function ownEntry(db: Db, userId: number, oooId: number): Promise<repo.OooRow> {
+  const entry = await repo.findEntryOfUser(db, oooId, userId);
+  if (!entry) throw forbidden('ooo_entry_not_owned', 'This OOO entry does not belong to this user.');
+  return entry;
+}
+
+export const listEntriesOfUser = (db: Db, userId: number, page: repo.Page, sort: repo.OooSort) => repo.listEntriesOfUser(db, userId, page, sort);
+export const listEntriesOfOrganization = (db: Db, organizationId: number, email: string | undefined, page: repo.Page, sort: repo.OooSort) =>
+  repo.listEntriesOfOrganization(db, organizationId, email, page, sort);
+
+/** OOO_CREATED to the user's webhooks, their organizations' and their OAuth client's, in the entry's transaction. */
+async function emitCreated(tx: Db, entry: repo.OooRow, now: number): Promise<void> {
+  const audience = { userIds: [entry.userId], eventTypeIds: [], teamIds: [], organizationIds: [], organizationMemberIds: [entry.userId], oauthClientIds: [], managedUserIds: [entry.userId] };
+  const subscriptions = await findSubscriptions(tx, audience, [OOO_CREATED_TRIGGER]);
+  if (subscriptions.length === 0) return;
+  const people = await repo.findPeople(tx, [entry.userId, ...(entry.toUserId === null ? [] : [entry.toUserId])]);
+  await emitWebhookEvent(
+    tx,
+    {
+      trigger: OOO_CREATED_TRIGGER,
+      createdAt: new Date(now),
+      bookingEventId: null,
+      payload: {
+        oooEntry: {
+          id: entry.id,
+          uuid: entry.uuid,
+          start: entry.startAt.toISOString(),
+          end: new Date(entry.endAt.getTime() - 1).toISOString(),
+          createdAt: entry.createdAt.toISOString(),
+          updatedAt: entry.updatedAt.toISOString(),
+          notes: entry.notes,
+          reason: { reason: entry.reason },
+          reasonId: REASON_IDS[entry.reason],
+          user: people.get(entry.userId) ?? null,
+          toUser: entry.toUserId === null ? null : (people.get(entry.toUserId) ?? null),
+        },
+      },
+    },
+    subscriptions,
+  );
+}
