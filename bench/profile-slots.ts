@@ -81,7 +81,7 @@ try {
   const eventType = await resolveSlotTarget(db, target);
   const query = await buildSlotQuery(db, eventType, { ...window, duration: 30, now });
   const slots = computeSlots(query);
-  const list = { slots, duration: 30, seatsPerTimeSlot: null, degradedHosts: [] };
+  const list = { slots, duration: 30, seatsPerTimeSlot: null, degradedHosts: [], awayHosts: [] };
   const presented = presentSlots(list, { timeZone: zone, format: 'time' });
   const busyArgs = { userIds: query.hosts.map((host) => host.userId), from: window.from - 86_400_000, to: window.to + 86_400_000, now };
   /** The team: what a cold listing of every host reads. */

@@ -5220,6 +5220,22 @@ export interface paths {
                                 /** Format: date-time */
                                 since: string;
                             }[];
+                            /** @description svc: hosts out of office somewhere in the window (their out-of-office entries, whose days offer no slot), with who covers for them (`toUser`): a booker can be sent to that user's event types. Present only when not empty. */
+                            awayHosts?: {
+                                userId: number;
+                                oooId: number;
+                                /** Format: date-time */
+                                start: string;
+                                /** Format: date-time */
+                                end: string;
+                                reason: "unspecified" | "vacation" | "travel" | "sick" | "public_holiday";
+                                notes: string | null;
+                                toUser: {
+                                    id: number;
+                                    username: string | null;
+                                    name: string | null;
+                                } | null;
+                            }[];
                         };
                     };
                 };
@@ -41311,7 +41327,7 @@ export interface paths {
                          *       "path": "/v2/me/ooo",
                          *       "error": {
                          *         "code": "ConflictException",
-                         *         "message": "See details.reason (ooo_entry_exists)",
+                         *         "message": "Ooo entry already exists: entry 42 covers part of these days.",
                          *         "details": {
                          *           "reason": "ooo_entry_exists"
                          *         }
@@ -41574,7 +41590,7 @@ export interface paths {
                          *       "path": "/v2/me/ooo/42",
                          *       "error": {
                          *         "code": "ForbiddenException",
-                         *         "message": "See details.reason (ooo_entry_not_owned)",
+                         *         "message": "This OOO entry does not belong to this user.",
                          *         "details": {
                          *           "reason": "ooo_entry_not_owned"
                          *         }
@@ -41798,7 +41814,7 @@ export interface paths {
                          *       "path": "/v2/me/ooo/42",
                          *       "error": {
                          *         "code": "ForbiddenException",
-                         *         "message": "See details.reason (ooo_entry_not_owned)",
+                         *         "message": "This OOO entry does not belong to this user.",
                          *         "details": {
                          *           "reason": "ooo_entry_not_owned"
                          *         }
@@ -41821,7 +41837,7 @@ export interface paths {
                          *       "path": "/v2/me/ooo/42",
                          *       "error": {
                          *         "code": "ConflictException",
-                         *         "message": "See details.reason (ooo_entry_exists)",
+                         *         "message": "Ooo entry already exists: entry 42 covers part of these days.",
                          *         "details": {
                          *           "reason": "ooo_entry_exists"
                          *         }
@@ -42337,7 +42353,7 @@ export interface paths {
                          *       "path": "/v2/organizations/42/users/42/ooo",
                          *       "error": {
                          *         "code": "ConflictException",
-                         *         "message": "See details.reason (ooo_entry_exists)",
+                         *         "message": "Ooo entry already exists: entry 42 covers part of these days.",
                          *         "details": {
                          *           "reason": "ooo_entry_exists"
                          *         }
@@ -42851,7 +42867,7 @@ export interface paths {
                          *       "path": "/v2/organizations/42/users/42/ooo/42",
                          *       "error": {
                          *         "code": "ConflictException",
-                         *         "message": "See details.reason (ooo_entry_exists)",
+                         *         "message": "Ooo entry already exists: entry 42 covers part of these days.",
                          *         "details": {
                          *           "reason": "ooo_entry_exists"
                          *         }

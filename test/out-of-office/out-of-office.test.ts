@@ -103,6 +103,22 @@ describe('out of office', () => {
     assert.deepEqual(await days(), [MONDAY, TUESDAY]);
   });
 
+  test('a slot answer names the host who is away in the window and who covers; none outside it', async () => {
+    const [ada, bob] = [await createHost(api, 'UTC'), await createHost(api, 'UTC')];
+    await createTeamWithHosts(api, [ada, bob]);
+    const eventType = await createEventType(api, ada);
+    const entry = (await api.request('POST', '/v2/me/ooo', { key: ada.apiKey, body: { start: `${TUESDAY}T00:00:00Z`, end: `${TUESDAY}T00:00:00Z`, toUserId: bob.userId, reason: 'vacation', notes: 'Back Wednesday' } })).body.data;
+    const bobName = (await api.request('GET', '/v2/me', { key: bob.apiKey })).body.data.name;
+    const listed = await getSlots(api, { eventTypeId: eventType.id, start: MONDAY, end: TUESDAY });
+    assert.equal(listed.status, 200, listed.text);
+    assert.deepEqual(Object.keys(listed.body.data), [MONDAY]);
+    assert.deepEqual(listed.body.awayHosts, [
+      { userId: ada.userId, oooId: entry.id, start: `${TUESDAY}T00:00:00.000Z`, end: `${TUESDAY}T23:59:59.999Z`, reason: 'vacation', notes: 'Back Wednesday', toUser: { id: bob.userId, username: bob.username, name: bobName } },
+    ]);
+    const monday = await getSlots(api, { eventTypeId: eventType.id, start: MONDAY, end: MONDAY });
+    assert.equal(monday.body.awayHosts, undefined, 'Monday alone meets no entry');
+  });
+
   test('round robin leaves the away host out and books the other', async () => {
     const [away, present] = [await createHost(api, 'UTC'), await createHost(api, 'UTC')];
     const { team, owner } = await createTeamWithHosts(api, [away, present]);

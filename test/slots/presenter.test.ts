@@ -25,7 +25,7 @@ describe('printing slot instants', () => {
   test('slots are grouped by their local date in the asked zone, in either format', () => {
     const start = Date.parse('2026-03-29T00:30:00Z');
     const slots = [0, 60, 120].map((minutes) => ({ start: start + minutes * MINUTE, end: start + (minutes + 30) * MINUTE, hostIds: [] }));
-    const list = { slots, duration: 30, seatsPerTimeSlot: null, degradedHosts: [] };
+    const list = { slots, duration: 30, seatsPerTimeSlot: null, degradedHosts: [], awayHosts: [] };
     // London moves to +01:00 at 01:00Z on 2026-03-29; New York is on the 28th until 04:00Z.
     assert.deepEqual(presentSlots(list, { timeZone: 'Europe/London', format: 'range' }), {
       '2026-03-29': [

@@ -118,3 +118,16 @@ export async function findPeople(db: Db, userIds: number[]): Promise<Map<number,
     .where(inArray(users.id, userIds));
   return new Map(rows.map((row) => [row.id, row]));
 }
+
+/** The entries of `userIds` overlapping [from, to), with the user covering each (a slot answer's awayHosts). */
+export async function listAwayEntries(db: Db, userIds: number[], from: Date, to: Date) {
+  return db
+    .select({
+      entry: outOfOfficeEntries,
+      toUser: { id: users.id, username: users.username, name: users.name },
+    })
+    .from(outOfOfficeEntries)
+    .leftJoin(users, eq(users.id, outOfOfficeEntries.toUserId))
+    .where(and(inArray(outOfOfficeEntries.userId, userIds), gt(outOfOfficeEntries.endAt, from), lt(outOfOfficeEntries.startAt, to)))
+    .orderBy(asc(outOfOfficeEntries.userId), asc(outOfOfficeEntries.startAt));
+}

@@ -27,13 +27,10 @@ export interface OooInput {
 
 type Deps = Pick<AppContext, 'database' | 'changes' | 'clock'>;
 
-/** The reference's message, with the field named. */
-const fieldError = (property: string, message: string, value: unknown) => badRequest('invalid_ooo_entry', message, { property, value });
-
 /** The UTC day of `value` (a field of the body) as epoch ms of its midnight. */
 function utcDayOf(field: 'start' | 'end', value: string): number {
   const epoch = UTC_INSTANT.test(value) ? Date.parse(value) : Number.NaN;
-  if (!Number.isFinite(epoch)) throw fieldError(field, 'Invalid Date.', value);
+  if (!Number.isFinite(epoch)) throw badRequest('invalid_ooo_entry', 'Invalid Date.', { property: field, value });
   return Math.floor(epoch / DAY) * DAY;
 }
 
@@ -41,7 +38,7 @@ function utcDayOf(field: 'start' | 'end', value: string): number {
 function daysOf(start: string, end: string): { startAt: Date; endAt: Date } {
   const first = utcDayOf('start', start);
   const last = utcDayOf('end', end);
-  if (first > last) throw fieldError('start', 'Start date must be before end date.', start);
+  if (first > last) throw badRequest('invalid_ooo_entry', 'Start date must be before end date.', { property: 'start', value: start });
   return { startAt: new Date(first), endAt: new Date(last + DAY) };
 }
 
@@ -49,12 +46,12 @@ function daysOf(start: string, end: string): { startAt: Date; endAt: Date } {
 async function assertValid(tx: Db, userId: number, entry: repo.OooFields, exceptId: number | null): Promise<void> {
   const { toUserId, startAt, endAt } = entry;
   if (toUserId !== null && (await repo.findRedirectBack(tx, userId, toUserId, startAt, endAt))) {
-    throw fieldError('toUserId', 'Booking redirect infinite not allowed.', toUserId);
+    throw badRequest('invalid_ooo_entry', 'Booking redirect infinite not allowed.', { property: 'toUserId', value: toUserId });
   }
   const overlapping = await repo.findOverlapping(tx, userId, startAt, endAt, exceptId);
   if (overlapping) throw conflict('ooo_entry_exists', `Ooo entry already exists: entry ${overlapping.id} covers part of these days.`, { property: 'start', oooId: overlapping.id });
-  if (toUserId === userId) throw fieldError('toUserId', 'Cannot redirect to self.', toUserId);
-  if (toUserId !== null && !(await repo.shareAcceptedMembership(tx, userId, toUserId))) throw fieldError('toUserId', 'Cannot redirect to this user.', toUserId);
+  if (toUserId === userId) throw badRequest('invalid_ooo_entry', 'Cannot redirect to self.', { property: 'toUserId', value: toUserId });
+  if (toUserId !== null && !(await repo.shareAcceptedMembership(tx, userId, toUserId))) throw badRequest('invalid_ooo_entry', 'Cannot redirect to this user.', { property: 'toUserId', value: toUserId });
 }
 
 export async function createEntry(deps: Deps, userId: number, input: OooInput & { start: string; end: string }): Promise<repo.OooRow> {
@@ -70,7 +67,7 @@ export async function createEntry(deps: Deps, userId: number, input: OooInput & 
 }
 
 export async function updateEntry(deps: Deps, userId: number, oooId: number, input: OooInput): Promise<repo.OooRow> {
-  if ((input.start === undefined) !== (input.end === undefined)) throw fieldError(input.start === undefined ? 'start' : 'end', 'Please specify both ooo start and end time.', null);
+  if ((input.start === undefined) !== (input.end === undefined)) throw badRequest('invalid_ooo_entry', 'Please specify both ooo start and end time.', { property: input.start === undefined ? 'start' : 'end', value: null });
   const days = input.start !== undefined && input.end !== undefined ? daysOf(input.start, input.end) : null;
   return deps.changes.transaction(deps.database, async (tx, announce) => {
     await repo.lockUser(tx, userId);
@@ -138,4 +135,19 @@ async function emitCreated(tx: Db, entry: repo.OooRow, now: number): Promise<voi
     },
     subscriptions,
   );
+}
+
+/** Who is away somewhere in [from, to) among `userIds`, and who covers: what a slot answer tells the booker. */
+export async function awayHostsOf(db: Db, userIds: number[], from: number, to: number) {
+  if (userIds.length === 0) return [];
+  const rows = await repo.listAwayEntries(db, userIds, new Date(from), new Date(to));
+  return rows.map(({ entry, toUser }) => ({
+    userId: entry.userId,
+    oooId: entry.id,
+    start: entry.startAt.toISOString(),
+    end: new Date(entry.endAt.getTime() - 1).toISOString(),
+    reason: entry.reason,
+    notes: entry.notes,
+    toUser: toUser && toUser.id !== null ? toUser : null,
+  }));
 }

@@ -6,6 +6,7 @@ import type { Slot, SlotQuery } from '../../scheduling/slot-query.js';
 import { computeSlots } from '../../scheduling/slots.js';
 import type { HostSchedule } from '../../scheduling/working-hours.js';
 import { dateOfDayNumber, formatDate, localDayNumber } from '../../scheduling/zones.js';
+import { awayHostsOf } from '../out-of-office/out-of-office.service.js';
 import { assertLinkOf, findUsableLink } from '../event-types/private-links.service.js';
 import type { AvailabilityCache, CalendarDegradation, StoredBusyBlock } from './availability-cache.js';
 import { buildSlotQuery, chooseDuration, hostIdsOf, resolveSlotTarget, type SlotEventType, type SlotTarget, targetKey } from './slots.service.js';
@@ -30,7 +31,11 @@ export interface SlotList {
   seatsPerTimeSlot: number | null;
   /** Hosts counted busy over part of the window because their connected calendars cannot be read there. */
   degradedHosts: DegradedHost[];
+  /** Hosts out of office somewhere in the window, with who covers for them. */
+  awayHosts: AwayHost[];
 }
+
+export type AwayHost = Awaited<ReturnType<typeof awayHostsOf>>[number];
 
 export interface DegradedHost extends CalendarDegradation {
   userId: number;
@@ -149,7 +154,10 @@ export async function listSlots(db: Db, cache: AvailabilityCache, input: ListSlo
     const query = await buildSlotQuery(db, eventType, { from: input.from, to: input.to, duration, now, ignoreBookingUid: input.bookingUidToReschedule }, cache);
     // The listing is printed without its hosts: they are not kept.
     const slots = computeSlots(query).map((slot) => ({ ...slot, hostIds: NO_HOSTS }));
-    return { query, list: { slots, duration, seatsPerTimeSlot: eventType.rules.seatsPerTimeSlot, degradedHosts: degradedHostsOf(query, input.from, input.to) } };
+    // Entries are read only for hosts whose time away meets the window: most listings have none.
+    const awayIds = query.hosts.filter((host) => host.away?.some(([start, end]) => start < input.to && end > input.from)).map((host) => host.userId);
+    const awayHosts = await awayHostsOf(db, awayIds, input.from, input.to);
+    return { query, list: { slots, duration, seatsPerTimeSlot: eventType.rules.seatsPerTimeSlot, degradedHosts: degradedHostsOf(query, input.from, input.to), awayHosts } };
   };
   if (!listingOutlivesNow(eventType, input)) return (await compute()).list;
   const key = `${targetKey(target)}|${input.from}|${input.to}|${duration}`;

@@ -8,6 +8,7 @@ import { Envelope, ok } from '../../http/envelope.js';
 import { fieldRejected } from '../../lib/errors.js';
 import * as reservations from './slot-reservations.service.js';
 import {
+  AwayHosts,
   DegradedHosts,
   ReservationOutput_2024_09_04,
   ReservationUidParams,
@@ -45,15 +46,17 @@ export function registerSlotRoutes(app: App, ctx: AppContext): void {
         'Slots are the same instants whatever timeZone is asked: the zone only decides how they are printed and grouped. A start listed here can be reserved and booked until something takes it.',
       headers: versionHeader,
       querystring: SlotsQuery_2024_09_04,
-      response: { 200: Type.Object({ status: Type.Literal('success'), data: SlotsOutput_2024_09_04, degradedHosts: Type.Optional(DegradedHosts) }) },
+      response: { 200: Type.Object({ status: Type.Literal('success'), data: SlotsOutput_2024_09_04, degradedHosts: Type.Optional(DegradedHosts), awayHosts: Type.Optional(AwayHosts) }) },
     },
     handler: async (request) => {
       const variant = slotVariant(request.apiVersion);
       const { input, presentation } = variant.toListInput(request.query);
       const list = await listSlots(ctx.database.db, ctx.availability, input, ctx.clock());
-      const answer = ok(variant.presentSlots(list, presentation));
-      if (list.degradedHosts.length === 0) return answer;
-      return { ...answer, degradedHosts: list.degradedHosts.map((host) => ({ ...host, since: new Date(host.since).toISOString() })) };
+      return {
+        ...ok(variant.presentSlots(list, presentation)),
+        ...(list.degradedHosts.length > 0 ? { degradedHosts: list.degradedHosts.map((host) => ({ ...host, since: new Date(host.since).toISOString() })) } : {}),
+        ...(list.awayHosts.length > 0 ? { awayHosts: list.awayHosts } : {}),
+      };
     },
   });
 

@@ -88,3 +88,19 @@ export const DegradedHosts = Type.Array(
   }),
   { description: 'svc: hosts treated as busy where their connected calendars cannot be read (never shown free). Present only when not empty.' },
 );
+
+export const AwayHosts = Type.Array(
+  Type.Object({
+    userId: Type.Integer(),
+    oooId: Type.Integer(),
+    start: Type.String({ format: 'date-time' }),
+    end: Type.String({ format: 'date-time' }),
+    reason: Type.Union([Type.Literal('unspecified'), Type.Literal('vacation'), Type.Literal('travel'), Type.Literal('sick'), Type.Literal('public_holiday')]),
+    notes: Type.Union([Type.String(), Type.Null()]),
+    toUser: Type.Union([Type.Object({ id: Type.Integer(), username: Type.Union([Type.String(), Type.Null()]), name: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
+  }),
+  {
+    description:
+      "svc: hosts out of office somewhere in the window (their out-of-office entries, whose days offer no slot), with who covers for them (`toUser`): a booker can be sent to that user's event types. Present only when not empty.",
+  },
+);
