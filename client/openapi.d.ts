@@ -12117,8 +12117,8 @@ export interface paths {
                          *           "id": 31,
                          *           "slug": "intro-call"
                          *         },
-                         *         "location": "integrations:svc-video",
-                         *         "meetingUrl": "integrations:svc-video",
+                         *         "location": "https://meet.jit.si/svc-3q2-7wEvr0bEyWQ8aG5sTA",
+                         *         "meetingUrl": "https://meet.jit.si/svc-3q2-7wEvr0bEyWQ8aG5sTA",
                          *         "absentHost": false,
                          *         "createdAt": "2030-08-26T08:00:00.000Z",
                          *         "updatedAt": "2030-08-27T10:15:00.000Z",
@@ -12143,7 +12143,8 @@ export interface paths {
                          *           }
                          *         ],
                          *         "metadata": {
-                         *           "source": "website"
+                         *           "source": "website",
+                         *           "videoCallUrl": "https://meet.jit.si/svc-3q2-7wEvr0bEyWQ8aG5sTA"
                          *         },
                          *         "bookingFieldsResponses": {
                          *           "name": "Grace Hopper",
@@ -12771,8 +12772,8 @@ export interface paths {
                          *           "id": 31,
                          *           "slug": "intro-call"
                          *         },
-                         *         "location": "integrations:svc-video",
-                         *         "meetingUrl": "integrations:svc-video",
+                         *         "location": "https://meet.jit.si/svc-3q2-7wEvr0bEyWQ8aG5sTA",
+                         *         "meetingUrl": "https://meet.jit.si/svc-3q2-7wEvr0bEyWQ8aG5sTA",
                          *         "absentHost": false,
                          *         "createdAt": "2030-08-26T08:00:00.000Z",
                          *         "updatedAt": "2030-08-26T08:00:00.000Z",
@@ -12797,7 +12798,8 @@ export interface paths {
                          *           }
                          *         ],
                          *         "metadata": {
-                         *           "source": "website"
+                         *           "source": "website",
+                         *           "videoCallUrl": "https://meet.jit.si/svc-3q2-7wEvr0bEyWQ8aG5sTA"
                          *         },
                          *         "bookingFieldsResponses": {
                          *           "name": "Grace Hopper",

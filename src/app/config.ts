@@ -20,6 +20,8 @@ export interface Config {
   authCacheTtlMs: number;
   shutdownTimeoutMs: number;
   appUrl: string;
+  /** Base URL of the Jitsi Meet server whose rooms the built-in video app (svc-video) hands out. */
+  videoUrl: string;
   /** Key sealing stored secrets; required with DATABASE_URL; undefined: generated into the data dir on first use. */
   encryptionKey: Buffer | undefined;
   /** Webhook subscribers on loopback, private or link-local addresses are refused unless this is set. */
@@ -177,6 +179,17 @@ function providerEndpoints(env: NodeJS.ProcessEnv, provider: 'GOOGLE' | 'MICROSO
   return { authorize: url('AUTHORIZE_URL', defaults.authorize), token: url('TOKEN_URL', defaults.token), api: url('API_URL', defaults.api) };
 }
 
+function httpUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const value = env[name] || fallback;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('not http');
+    return url.href.replace(/\/+$/, '');
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL, not "${value}"`);
+  }
+}
+
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -261,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authCacheTtlMs: int(env, 'SVC_AUTH_CACHE_TTL_MS', 30_000, 0),
     shutdownTimeoutMs: int(env, 'SVC_SHUTDOWN_TIMEOUT_MS', 10_000, 0),
     appUrl: env.APP_URL || `http://localhost:${port}`,
+    videoUrl: httpUrl(env, 'SVC_VIDEO_URL', 'https://meet.jit.si'),
     encryptionKey,
     allowPrivateWebhooks: env.SVC_ALLOW_PRIVATE_WEBHOOKS === '1',
     webhookTimeoutMs,

@@ -208,8 +208,9 @@ describe('booking changes: cancel, reschedule, confirm, decline (svc-api-version
       assert.notEqual(created.uid, old.uid);
       assert.deepEqual(
         [created.start, created.end, created.status, created.rescheduledFromUid, created.reschedulingReason, created.rescheduledByEmail, created.title, created.metadata],
-        [newStart, at('2027-01-08', '18:00'), 'accepted', old.uid, 'Clash', 'bob@example.com', old.title, { ref: 'A1' }],
+        [newStart, at('2027-01-08', '18:00'), 'accepted', old.uid, 'Clash', 'bob@example.com', old.title, { ref: 'A1', videoCallUrl: old.location }],
       );
+      assert.equal(created.location, old.location, 'the built-in video room goes with the booking');
       assert.deepEqual(created.attendees.map((attendee: any) => attendee.email), ['bob@example.com', 'gina@example.com']);
       assert.deepEqual(created.guests, ['gina@example.com']);
       assert.equal(created.bookingFieldsResponses.rescheduledReason, 'Clash');

@@ -33,10 +33,11 @@ describe('POST /v2/bookings (svc-api-version 2024-08-13)', () => {
     assert.equal(data.hosts[0].id, host.userId);
     assert.deepEqual(data.attendees.map((attendee: any) => attendee.email), ['bob@example.com', 'carol@example.com']);
     assert.deepEqual(data.guests, ['carol@example.com']);
-    assert.equal(data.location, 'integrations:svc-video');
+    // The built-in video app's own room (test/conferencing/built-in-video.test.ts), also kept as metadata.videoCallUrl.
+    assert.match(data.location, /^https:\/\/meet\.jit\.si\/svc-[\w-]{22}$/);
     // The reference always sends the deprecated meetingUrl, a copy of the location (2024-08-13 output.service.ts).
     assert.equal(data.meetingUrl, data.location);
-    assert.deepEqual(data.metadata, { source: 'test' });
+    assert.deepEqual(data.metadata, { source: 'test', videoCallUrl: data.location });
     assert.equal(data.title, `Call between ${data.hosts[0].name} and Bob Booker`);
     assert.deepEqual(data.bookingFieldsResponses, {
       name: 'Bob Booker',

@@ -402,13 +402,13 @@ describe('booking details: mark-absent, guests, location, calendar links, refere
       assert.ok(attendees[0]!.includes('CN="Bob Booker"'));
     });
 
-    test('a booking without a place has no location in its links', async () => {
+    test('a booking on the built-in video app has its room as the location of its links', async () => {
       const videoType = await createEventType(api, host, { lengthInMinutes: 60 });
       const booking = await booked(api, { eventTypeId: videoType.id, start: nextStart(), attendee: { name: 'Bob', email: attendee.email, timeZone: 'UTC' } });
-      assert.match(booking.location, /^integrations:/);
+      assert.match(booking.location, /^https:\/\/meet\.jit\.si\/svc-/);
       const links: { link: string }[] = (await calendarLinks(booking.uid, attendee.apiKey)).body.data;
-      assert.ok(!links[0]!.link.includes('location='));
-      assert.ok(!decodeURIComponent(links[3]!.link).includes('LOCATION'));
+      assert.ok(links[0]!.link.includes(`location=${encodeURIComponent(booking.location)}`), links[0]!.link);
+      assert.ok(decodeURIComponent(links[3]!.link).replace(/\r\n /g, '').includes(`LOCATION:${booking.location}`));
     });
   });
 

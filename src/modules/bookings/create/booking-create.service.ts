@@ -17,6 +17,7 @@ import { chooseHosts, lockBookingScope, spreadsBookings } from '../hosts/team-ho
 import { bookingUnavailable } from './booking-errors.js';
 import { assertMayBook, bookerStanding, bookingLength, needsConfirmation, occurrenceCount } from './booking-request-rules.js';
 import { type BookingEventListener, recordBookingEvent } from '../booking-events.js';
+import { withMeetingLink } from '../../conferencing/built-in-video.js';
 import { bookingResponses, type LocationChoice, resolveLocation } from './booking-responses.js';
 import { bookingTitle } from './booking-title.js';
 import * as repo from '../bookings.repository.js';
@@ -67,6 +68,8 @@ export interface BookingContext {
   cache?: AvailabilityCache | null | undefined;
   /** Set for a request without credentials: counts what it mails to people other than the hosts. */
   mailTally?: OutsideMailTally | null | undefined;
+  /** The Jitsi Meet server of the built-in video app (SVC_VIDEO_URL). */
+  videoUrl: string;
 }
 
 /** An event type to book with its slot rules; `organizer` is known up front only for personal event types. */
@@ -254,8 +257,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       startAt: new Date(start),
       endAt: new Date(slot.end),
       status,
-      location: location?.value ?? null,
-      metadata: input.metadata,
+      ...withMeetingLink(location?.value ?? null, input.metadata, ctx.videoUrl),
       responses: seatsPerTimeSlot === null ? responses : {},
       recurringBookingUid,
     });

@@ -210,9 +210,12 @@ export async function updateLocation(scope: BookingEventScope, caller: Caller, u
     );
   }
   if (!parsed) return record;
+  // The booking leaves its built-in video room, if it had one.
+  const { videoCallUrl, ...metadata } = booking.metadata;
   await repo.updateBooking(tx, booking.id, {
     location: parsed.value,
     responses: { ...booking.responses, location: { value: parsed.type, optionValue: parsed.value } },
+    ...(videoCallUrl === undefined ? {} : { metadata }),
   });
   const updated = await reload(tx, booking);
   await recordBookingChange(scope, 'locationChanged', updated);
@@ -238,7 +241,7 @@ export async function bookingCalendarLinks(db: Db, caller: Caller, uid: string):
     end: booking.endAt,
     title: booking.title,
     description: booking.description,
-    // `integrations:<app>` names a conferencing app, not a place; svc holds no meeting URL for it yet.
+    // `integrations:<app>` names a conferencing app, not a place (bookings made before svc-video rooms kept it).
     location: booking.location && !booking.location.startsWith('integrations:') ? booking.location : null,
     status: booking.status,
     organizer: { name: host.name ?? host.username ?? host.email, email: host.email },
