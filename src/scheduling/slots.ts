@@ -152,6 +152,7 @@ function offeredStarts(prepared: Prepared, query: SlotQuery, spanStart: number, 
   let stretch = 0;
   const listOf: ListOf = (hosts, ids) => {
     if (groupIndex.size > 1) {
+      work.groupChecks += 1;
       stretch++;
       let served = 0;
       for (let i = 0; i < hosts.length; i++) {
@@ -258,6 +259,7 @@ function rollingWindowEnd(query: SlotQuery, days: number, businessDaysOnly: bool
   // Most windows are found in a short search; the whole year is read only when needed.
   for (const searchDays of [days * 2 + 7, ROLLING_WINDOW_SEARCH_DAYS]) {
     const span = Math.min(searchDays, ROLLING_WINDOW_SEARCH_DAYS);
+    work.windowSearchDays += span;
     const dates = counted(candidateSlots(query, startOfDayNumber(zone, today), startOfDayNumber(zone, today + span), true));
     if (dates.length >= days) return startOfDayNumber(zone, dates[days - 1]! + 1);
     if (span === ROLLING_WINDOW_SEARCH_DAYS) break;

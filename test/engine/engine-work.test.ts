@@ -131,4 +131,38 @@ describe('engine work: the shortcuts hold', () => {
     assert.equal(ranked(2 ** 27 - 3), 0);
     assert.equal(ranked(2 ** 27 - 1), 1);
   });
+
+  test('round robin: stretches are checked for every group served only when there are several groups, and not at all when one has no hours', () => {
+    const rr = (userId: number, groupId: string | undefined, rules: WeeklyRule[] | null = [MORNING]): HostAvailability => ({
+      ...host(userId, rules ?? []),
+      ...(rules === null ? { schedule: null } : {}),
+      fixed: false,
+      ...(groupId === undefined ? {} : { groupId }),
+    });
+    const [oneGroup, oneSpent] = workOf(() => computeSlots(query({ hosts: [rr(1, undefined), rr(2, undefined)] })));
+    assert.equal(oneGroup.length, 9);
+    assert.equal(oneSpent.groupChecks, 0);
+    const [twoGroups, twoSpent] = workOf(() => computeSlots(query({ hosts: [rr(1, 'a'), rr(2, 'b')] })));
+    assert.deepEqual(twoGroups.map((slot) => slot.hostIds), Array.from({ length: 9 }, () => [1, 2]));
+    // One stretch per date (both hosts 09:00-12:00): three checks.
+    assert.equal(twoSpent.groupChecks, 3);
+    const [unserved, unservedSpent] = workOf(() => computeSlots(query({ hosts: [rr(1, 'a'), rr(2, 'b', null)] })));
+    assert.deepEqual(unserved, []);
+    assert.equal(unservedSpent.groupChecks, 0, 'a group without hours is found before any stretch');
+  });
+
+  test('a rolling window searches twice its days and a week first, and the whole year only when that holds too few dates', () => {
+    const mondays: WeeklyRule[] = [{ days: [1], startMinute: 540, endMinute: 600 }];
+    // 2026-06-01 is a Monday; the host works Mondays only, in Kathmandu.
+    const rolling = (days: number) =>
+      query({ hosts: [host(1, mondays)], now: utc('2026-05-31T18:00Z'), from: utc('2026-05-31T18:15Z'), to: utc('2026-06-30T18:15Z'), bookingWindow: { type: 'calendarDays', days, rolling: true } });
+    // Two dates in 2 * 2 + 7 = 11 days (June 1 and 8): found there, exactly as many as asked.
+    const [two, twoSpent] = workOf(() => computeSlots(rolling(2)));
+    assert.deepEqual(two.map((slot) => iso(slot.start)), ['2026-06-01T03:15Z', '2026-06-08T03:15Z']);
+    assert.equal(twoSpent.windowSearchDays, 11);
+    // Three dates are not in 13 days (June 1 and 8 only): the year is searched.
+    const [three, threeSpent] = workOf(() => computeSlots(rolling(3)));
+    assert.deepEqual(three.map((slot) => iso(slot.start)), ['2026-06-01T03:15Z', '2026-06-08T03:15Z', '2026-06-15T03:15Z']);
+    assert.equal(threeSpent.windowSearchDays, 13 + 365);
+  });
 });
