@@ -107,6 +107,10 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'POST /v2/calendars/google/notifications': 'public',
   'POST /v2/calendars/office365/notifications': 'public',
   'GET /v2/me': 'user',
+  'GET /v2/me/ooo': 'user',
+  'POST /v2/me/ooo': 'user',
+  'PATCH /v2/me/ooo/:oooId': 'personal403',
+  'DELETE /v2/me/ooo/:oooId': 'personal403',
   'PATCH /v2/me': 'user',
   'PUT /v2/me/password': 'user',
   'POST /v2/api-keys/refresh': 'user',
@@ -240,6 +244,11 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'GET /v2/organizations/:orgId/users/:userId/schedules/:scheduleId': 'orgAdmin',
   'PATCH /v2/organizations/:orgId/users/:userId/schedules/:scheduleId': 'orgAdmin',
   'DELETE /v2/organizations/:orgId/users/:userId/schedules/:scheduleId': 'orgAdmin',
+  'GET /v2/organizations/:orgId/ooo': 'orgAdmin',
+  'GET /v2/organizations/:orgId/users/:userId/ooo': 'orgAdmin',
+  'POST /v2/organizations/:orgId/users/:userId/ooo': 'orgAdmin',
+  'PATCH /v2/organizations/:orgId/users/:userId/ooo/:oooId': 'orgAdmin',
+  'DELETE /v2/organizations/:orgId/users/:userId/ooo/:oooId': 'orgAdmin',
   'POST /v2/organizations/:orgId/delegation-credentials': 'orgAdmin',
   'PATCH /v2/organizations/:orgId/delegation-credentials/:credentialId': 'orgAdmin',
   'GET /v2/organizations/:orgId/webhooks': 'orgAdmin',
@@ -418,13 +427,14 @@ describe('authorization matrix: every route x every caller x own and other tenan
     const clientWebhook = (clientId: string, key: string) => send('POST', `/v2/oauth-clients/${clientId}/webhooks`, key, { subscriberUrl: `https://example.com/client-${clientId}`, active: true, triggers: ['BOOKING_CREATED'] });
     const [clientWebhookA, clientWebhookB] = [await clientWebhook(clientA.clientId, a.owner.apiKey), await clientWebhook(clientB.clientId, b.owner.apiKey)];
 
-    const personal = { scheduleId: schedule.body.data.id, eventTypeId: eventType.id, bookingUid: booking.uid, uid: MISSING, eventUid: MISSING, deliveryId: MISSING, membershipId: MISSING, id: MISSING, roleId: 'no-such-role', permission: 'role.read', webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id, linkId: 'no-such-link', credentialId: 'no-such-credential' };
+    const away = (key: string) => send('POST', '/v2/me/ooo', key, { start: '2031-01-06T00:00:00Z', end: '2031-01-07T00:00:00Z' });
+    const personal = { oooId: (await away(member.apiKey)).id, scheduleId: schedule.body.data.id, eventTypeId: eventType.id, bookingUid: booking.uid, uid: MISSING, eventUid: MISSING, deliveryId: MISSING, membershipId: MISSING, id: MISSING, roleId: 'no-such-role', permission: 'role.read', webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id, linkId: 'no-such-link', credentialId: 'no-such-credential' };
     // userId: a user the organization created who is in its team (teamMember in T; U's owner in U).
     await markCreatedByOrganization(api, users.teamMember.user.id, orgA);
     await markCreatedByOrganization(api, b.owner.user.id, b.organization.id);
     // userId: a user of the organization who is in its team (teamMember in T; U's owner in U).
-    ids.own = { ...personal, orgId: orgA, teamId: teamT.id, standaloneTeamId: teamS.id, orgWebhookId: orgWebhookA.id, managedOrganizationId: managedA.id, userId: users.teamMember.user.id, clientId: clientA.clientId, clientWebhookId: clientWebhookA.id };
-    ids.other = { ...personal, orgId: b.organization.id, teamId: teamU.id, standaloneTeamId: teamS2.id, orgWebhookId: orgWebhookB.id, managedOrganizationId: managedB.id, userId: b.owner.user.id, clientId: clientB.clientId, clientWebhookId: clientWebhookB.id };
+    ids.own = { ...personal, orgId: orgA, teamId: teamT.id, standaloneTeamId: teamS.id, orgWebhookId: orgWebhookA.id, managedOrganizationId: managedA.id, userId: users.teamMember.user.id, clientId: clientA.clientId, clientWebhookId: clientWebhookA.id, userOooId: (await away(users.teamMember.apiKey)).id };
+    ids.other = { ...personal, orgId: b.organization.id, teamId: teamU.id, standaloneTeamId: teamS2.id, orgWebhookId: orgWebhookB.id, managedOrganizationId: managedB.id, userId: b.owner.user.id, clientId: clientB.clientId, clientWebhookId: clientWebhookB.id, userOooId: (await away(b.owner.apiKey)).id };
   });
   after(() => api.close());
 
@@ -437,6 +447,8 @@ describe('authorization matrix: every route x every caller x own and other tenan
       if (name === 'webhookId' && url.startsWith('/v2/oauth-clients/')) return String(values.clientWebhookId);
       // A user's schedules under an organization: a missing one, so that a call let through changes nothing.
       if (name === 'scheduleId' && url.startsWith('/v2/organizations/')) return String(MISSING);
+      // An out-of-office entry of the path's user (orgMember's own under /v2/me).
+      if (name === 'oooId' && url.startsWith('/v2/organizations/')) return String(values.userOooId);
       // Calendar connections are the caller's own whatever the target: any provider name serves.
       if (name === 'calendar') return 'caldav';
       const value = values[name];
@@ -446,7 +458,7 @@ describe('authorization matrix: every route x every caller x own and other tenan
   }
 
   /** Destructive calls that would be let through run on a copy of the target, so the fixtures stay. */
-  const DESTROYS = new Set(['DELETE /v2/organizations/:orgId/users/:userId', 'DELETE /v2/organizations/:orgId/webhooks/:webhookId', 'DELETE /v2/organizations/:orgId/organizations/:managedOrganizationId', 'DELETE /v2/teams/:teamId', 'DELETE /v2/organizations/:orgId/teams/:teamId', 'DELETE /v2/admin/organizations/:orgId', 'DELETE /v2/schedules/:scheduleId', 'DELETE /v2/event-types/:eventTypeId', 'DELETE /v2/webhooks/:webhookId', 'DELETE /v2/event-types/:eventTypeId/webhooks', 'DELETE /v2/event-types/:eventTypeId/webhooks/:webhookId', 'DELETE /v2/oauth-clients/:clientId', 'DELETE /v2/oauth-clients/:clientId/webhooks', 'DELETE /v2/oauth-clients/:clientId/webhooks/:webhookId']);
+  const DESTROYS = new Set(['DELETE /v2/me/ooo/:oooId', 'DELETE /v2/organizations/:orgId/users/:userId/ooo/:oooId', 'DELETE /v2/organizations/:orgId/users/:userId', 'DELETE /v2/organizations/:orgId/webhooks/:webhookId', 'DELETE /v2/organizations/:orgId/organizations/:managedOrganizationId', 'DELETE /v2/teams/:teamId', 'DELETE /v2/organizations/:orgId/teams/:teamId', 'DELETE /v2/admin/organizations/:orgId', 'DELETE /v2/schedules/:scheduleId', 'DELETE /v2/event-types/:eventTypeId', 'DELETE /v2/webhooks/:webhookId', 'DELETE /v2/event-types/:eventTypeId/webhooks', 'DELETE /v2/event-types/:eventTypeId/webhooks/:webhookId', 'DELETE /v2/oauth-clients/:clientId', 'DELETE /v2/oauth-clients/:clientId/webhooks', 'DELETE /v2/oauth-clients/:clientId/webhooks/:webhookId']);
 
   test('every route has a class in the table', () => {
     const unknown = registeredRoutes(api.runtime.app)
@@ -504,6 +516,13 @@ describe('authorization matrix: every route x every caller x own and other tenan
     for (const caller of ['sysadmin', 'orgMember'] as const) {
       const hook = (await api.request('POST', '/v2/webhooks', { key: member.apiKey, body: { subscriberUrl: `https://example.com/doomed-${caller}`, active: true, triggers: ['BOOKING_CREATED'] } })).body.data;
       assert.equal((await api.request('DELETE', `/v2/webhooks/${hook.id}`, { key: keys[caller] })).status, 200, caller);
+    }
+    let day = 10;
+    const entryOf = async (user: Member) => (await api.request('POST', '/v2/me/ooo', { key: user.apiKey, body: { start: `2031-02-${day}T00:00:00Z`, end: `2031-02-${day++}T00:00:00Z` } })).body.data.id;
+    assert.equal((await api.request('DELETE', `/v2/me/ooo/${await entryOf(member)}`, { key: member.apiKey })).status, 200);
+    for (const caller of ['sysadmin', 'orgOwner', 'orgAdmin'] as const) {
+      const entry = await entryOf(users.teamMember);
+      assert.equal((await api.request('DELETE', `/v2/organizations/${orgA}/users/${users.teamMember.user.id}/ooo/${entry}`, { key: keys[caller] })).status, 200, caller);
     }
     const org = await createOrganization(api);
     assert.equal((await api.request('DELETE', `/v2/admin/organizations/${org.organization.id}`, { key: ADMIN_API_KEY })).status, 200);
