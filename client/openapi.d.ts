@@ -5220,7 +5220,7 @@ export interface paths {
                                 /** Format: date-time */
                                 since: string;
                             }[];
-                            /** @description svc: hosts out of office somewhere in the window (their out-of-office entries, whose days offer no slot), with who covers for them (`toUser`): a booker can be sent to that user's event types. Present only when not empty. */
+                            /** @description svc: hosts out of office somewhere in the window (their out-of-office entries, whose days offer no slot), with who covers for them (`toUser`): a booker can be sent to that user's event types. The entries' notes are not shown. Present only when not empty. */
                             awayHosts?: {
                                 userId: number;
                                 oooId: number;
@@ -5229,7 +5229,6 @@ export interface paths {
                                 /** Format: date-time */
                                 end: string;
                                 reason: "unspecified" | "vacation" | "travel" | "sick" | "public_holiday";
-                                notes: string | null;
                                 toUser: {
                                     id: number;
                                     username: string | null;

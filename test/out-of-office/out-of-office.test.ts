@@ -103,7 +103,7 @@ describe('out of office', () => {
     assert.deepEqual(await days(), [MONDAY, TUESDAY]);
   });
 
-  test('a slot answer names the host who is away in the window and who covers; none outside it', async () => {
+  test('a slot answer names the host who is away in the window and who covers, not the entry\'s notes; none outside it', async () => {
     const [ada, bob] = [await createHost(api, 'UTC'), await createHost(api, 'UTC')];
     await createTeamWithHosts(api, [ada, bob]);
     const eventType = await createEventType(api, ada);
@@ -113,8 +113,9 @@ describe('out of office', () => {
     assert.equal(listed.status, 200, listed.text);
     assert.deepEqual(Object.keys(listed.body.data), [MONDAY]);
     assert.deepEqual(listed.body.awayHosts, [
-      { userId: ada.userId, oooId: entry.id, start: `${TUESDAY}T00:00:00.000Z`, end: `${TUESDAY}T23:59:59.999Z`, reason: 'vacation', notes: 'Back Wednesday', toUser: { id: bob.userId, username: bob.username, name: bobName } },
+      { userId: ada.userId, oooId: entry.id, start: `${TUESDAY}T00:00:00.000Z`, end: `${TUESDAY}T23:59:59.999Z`, reason: 'vacation', toUser: { id: bob.userId, username: bob.username, name: bobName } },
     ]);
+    assert.ok(!listed.text.includes('Back Wednesday'), 'the notes are not for anyone who lists slots');
     const monday = await getSlots(api, { eventTypeId: eventType.id, start: MONDAY, end: MONDAY });
     assert.equal(monday.body.awayHosts, undefined, 'Monday alone meets no entry');
   });

@@ -137,7 +137,10 @@ async function emitCreated(tx: Db, entry: repo.OooRow, now: number): Promise<voi
   );
 }
 
-/** Who is away somewhere in [from, to) among `userIds`, and who covers: what a slot answer tells the booker. */
+/**
+ * Who is away somewhere in [from, to) among `userIds`, and who covers: what a slot answer tells anyone
+ * (the listing is public), so an entry's notes stay out.
+ */
 export async function awayHostsOf(db: Db, userIds: number[], from: number, to: number) {
   if (userIds.length === 0) return [];
   const rows = await repo.listAwayEntries(db, userIds, new Date(from), new Date(to));
@@ -147,7 +150,6 @@ export async function awayHostsOf(db: Db, userIds: number[], from: number, to: n
     start: entry.startAt.toISOString(),
     end: new Date(entry.endAt.getTime() - 1).toISOString(),
     reason: entry.reason,
-    notes: entry.notes,
     toUser: toUser && toUser.id !== null ? toUser : null,
   }));
 }

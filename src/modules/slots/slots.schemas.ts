@@ -96,11 +96,10 @@ export const AwayHosts = Type.Array(
     start: Type.String({ format: 'date-time' }),
     end: Type.String({ format: 'date-time' }),
     reason: Type.Union([Type.Literal('unspecified'), Type.Literal('vacation'), Type.Literal('travel'), Type.Literal('sick'), Type.Literal('public_holiday')]),
-    notes: Type.Union([Type.String(), Type.Null()]),
     toUser: Type.Union([Type.Object({ id: Type.Integer(), username: Type.Union([Type.String(), Type.Null()]), name: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
   }),
   {
     description:
-      "svc: hosts out of office somewhere in the window (their out-of-office entries, whose days offer no slot), with who covers for them (`toUser`): a booker can be sent to that user's event types. Present only when not empty.",
+      "svc: hosts out of office somewhere in the window (their out-of-office entries, whose days offer no slot), with who covers for them (`toUser`): a booker can be sent to that user's event types. The entries' notes are not shown. Present only when not empty.",
   },
 );
