@@ -41601,6 +41601,29 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `ooo_entry_not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/me/ooo/42",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "OOO entry with id=42 not found",
+                         *         "details": {
+                         *           "reason": "ooo_entry_not_found"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
                 /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
                 429: {
                     headers: {
@@ -41818,6 +41841,29 @@ export interface paths {
                          *         "message": "This OOO entry does not belong to this user.",
                          *         "details": {
                          *           "reason": "ooo_entry_not_owned"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `ooo_entry_not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/me/ooo/42",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "OOO entry with id=42 not found",
+                         *         "details": {
+                         *           "reason": "ooo_entry_not_found"
                          *         }
                          *       }
                          *     }
@@ -42629,6 +42675,29 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `ooo_entry_not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/users/42/ooo/42",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "OOO entry with id=42 not found",
+                         *         "details": {
+                         *           "reason": "ooo_entry_not_found"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
                 /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
                 429: {
                     headers: {
@@ -42848,6 +42917,29 @@ export interface paths {
                          *         "message": "RolesGuard - user with id=8 does not have the minimum required role=ORG_ADMIN within organization with id=42.",
                          *         "details": {
                          *           "reason": "insufficient_role"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `ooo_entry_not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/organizations/42/users/42/ooo/42",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "OOO entry with id=42 not found",
+                         *         "details": {
+                         *           "reason": "ooo_entry_not_found"
                          *         }
                          *       }
                          *     }

@@ -76,6 +76,7 @@ export const REASON_MESSAGES: Readonly<Record<string, string>> = {
   invalid_ooo_entry: 'Start date must be before end date.',
   ooo_entry_exists: 'Ooo entry already exists: entry 42 covers part of these days.',
   ooo_entry_not_owned: 'This OOO entry does not belong to this user.',
+  ooo_entry_not_found: 'OOO entry with id=42 not found',
   slot_booked: "Can't reserve a slot if the event is already booked.",
   system_admin_only: 'Only the system admin can call this endpoint',
   team_not_found: 'Team with id=42 not found',

@@ -228,9 +228,9 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   {
     routes: ['/v2/me/ooo/:oooId', '/v2/organizations/:orgId/users/:userId/ooo/:oooId'],
     methods: ['PATCH'],
-    reasons: { 400: ['invalid_ooo_entry'], 403: ['ooo_entry_not_owned'], 409: ['ooo_entry_exists'] },
+    reasons: { 400: ['invalid_ooo_entry'], 403: ['ooo_entry_not_owned'], 404: ['ooo_entry_not_found'], 409: ['ooo_entry_exists'] },
   },
-  { routes: ['/v2/me/ooo/:oooId', '/v2/organizations/:orgId/users/:userId/ooo/:oooId'], methods: ['DELETE'], reasons: { 403: ['ooo_entry_not_owned'] } },
+  { routes: ['/v2/me/ooo/:oooId', '/v2/organizations/:orgId/users/:userId/ooo/:oooId'], methods: ['DELETE'], reasons: { 403: ['ooo_entry_not_owned'], 404: ['ooo_entry_not_found'] } },
   { routes: ['/v2/organizations/:orgId/users/:userId/schedules/:scheduleId'], methods: ['DELETE'], reasons: { 400: ['schedule_not_found'] } },
   { routes: ['/v2/organizations/:orgId/teams/:teamId/users/:userId/schedules'], reasons: { 403: ['user_not_in_team'] } },
   { routes: ['/v2/organizations/:orgId/bookings'], reasons: { 400: ['users_not_found'], 403: ['users_not_in_organization'] } },

@@ -77,6 +77,9 @@ describe('out of office', () => {
     assert.equal(other.status, 403, other.text);
     assert.equal(other.body.error.message, 'This OOO entry does not belong to this user.');
     assert.equal((await api.request('DELETE', `/v2/me/ooo/${entry.id}`, { key: stranger.apiKey })).status, 403);
+    const missing = await api.request('PATCH', '/v2/me/ooo/2147483647', { key: ada.apiKey, body: { notes: 'x' } });
+    assert.equal(missing.status, 404, missing.text);
+    assert.equal(missing.body.error.message, 'OOO entry with id=2147483647 not found');
     assert.deepEqual((await api.request('GET', '/v2/me/ooo', { key: stranger.apiKey })).body.data, []);
     const deleted = await api.request('DELETE', `/v2/me/ooo/${entry.id}`, { key: ada.apiKey });
     assert.equal(deleted.status, 200, deleted.text);

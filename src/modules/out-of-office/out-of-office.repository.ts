@@ -38,8 +38,8 @@ export async function deleteEntry(db: Db, id: number): Promise<void> {
   await db.delete(outOfOfficeEntries).where(eq(outOfOfficeEntries.id, id));
 }
 
-export async function findEntryOfUser(db: Db, id: number, userId: number): Promise<OooRow | undefined> {
-  const [row] = await db.select().from(outOfOfficeEntries).where(and(eq(outOfOfficeEntries.id, id), eq(outOfOfficeEntries.userId, userId)));
+export async function findEntry(db: Db, id: number): Promise<OooRow | undefined> {
+  const [row] = await db.select().from(outOfOfficeEntries).where(eq(outOfOfficeEntries.id, id));
   return row;
 }
 

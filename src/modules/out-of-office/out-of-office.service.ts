@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../app/context.js';
 import type { Db } from '../../db/client.js';
 import type { OutOfOfficeReason } from '../../db/schema.js';
-import { badRequest, conflict, forbidden } from '../../lib/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { emitWebhookEvent } from '../webhooks/webhook-emission.js';
 import { findSubscriptions } from '../webhooks/webhook-deliveries.repository.js';
 import * as repo from './out-of-office.repository.js';
@@ -95,9 +95,11 @@ export async function deleteEntry(deps: Deps, userId: number, oooId: number): Pr
   });
 }
 
+/** The user's entry `oooId`: 404 when there is none, the reference's 403 when it is someone else's. */
 async function ownEntry(db: Db, userId: number, oooId: number): Promise<repo.OooRow> {
-  const entry = await repo.findEntryOfUser(db, oooId, userId);
-  if (!entry) throw forbidden('ooo_entry_not_owned', 'This OOO entry does not belong to this user.');
+  const entry = await repo.findEntry(db, oooId);
+  if (!entry) throw notFound('ooo_entry_not_found', `OOO entry with id=${oooId} not found`);
+  if (entry.userId !== userId) throw forbidden('ooo_entry_not_owned', 'This OOO entry does not belong to this user.');
   return entry;
 }
 
