@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../../src/app/config.js';
 import { createEventType, createHost, type Host } from '../slots/helpers.js';
+import { eventually } from '../support/eventually.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const VERSION = '2024-08-13';
@@ -43,8 +44,11 @@ describe('built-in video rooms', () => {
     const hook = await api.request('POST', '/v2/webhooks', { key: host.apiKey, body: { subscriberUrl: 'http://127.0.0.1:9/hook', active: true, triggers: ['BOOKING_CREATED'] } });
     assert.equal(hook.status, 201, hook.text);
     const third = await book('2030-06-03T11:00:00.000Z');
-    const rows = (await api.runtime.ctx.database.db.execute(sql`select body from webhook_deliveries where webhook_id = ${hook.body.data.id}`)) as unknown as { rows: { body: string }[] };
-    assert.equal(JSON.parse(rows.rows[0]!.body).payload.metadata.videoCallUrl, third.location);
+    // Deliveries may be queued by a job after the booking commits (PostgreSQL): wait for the one row.
+    const delivered = async () =>
+      ((await api.runtime.ctx.database.db.execute(sql`select body from webhook_deliveries where webhook_id = ${hook.body.data.id}`)) as unknown as { rows: { body: string }[] }).rows;
+    await eventually(async () => (await delivered()).length > 0, 10_000);
+    assert.equal(JSON.parse((await delivered())[0]!.body).payload.metadata.videoCallUrl, third.location);
   });
 
   test('a rescheduled booking keeps its room; moved to an address it leaves it', async () => {

@@ -190,7 +190,7 @@ describe('webhook delivery', () => {
       price: 0,
       currency: 'usd',
       length: 60,
-      metadata: { source: 'webhook-test' },
+      metadata: { source: 'webhook-test', videoCallUrl: booking.location },
       status: 'ACCEPTED',
     });
   });
