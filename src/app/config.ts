@@ -157,14 +157,7 @@ function pushUrlOf(env: NodeJS.ProcessEnv): string | null {
   const raw = env.SVC_CALENDAR_PUSH_URL;
   if (raw === 'off') return null;
   const value = raw || (env.APP_URL?.startsWith('https://') ? env.APP_URL : '');
-  if (!value) return null;
-  try {
-    const url = new URL(value);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('not http');
-    return url.href.replace(/\/+$/, '');
-  } catch {
-    throw new ConfigError(`SVC_CALENDAR_PUSH_URL must be an http(s) URL or "off", not "${value}"`);
-  }
+  return value ? parseHttpUrl('SVC_CALENDAR_PUSH_URL', value, 'an http(s) URL or "off"') : null;
 }
 
 function providerEndpoints(env: NodeJS.ProcessEnv, provider: 'GOOGLE' | 'MICROSOFT', defaults: OAuthAppConfig['endpoints']): OAuthAppConfig['endpoints'] {
@@ -179,14 +172,14 @@ function providerEndpoints(env: NodeJS.ProcessEnv, provider: 'GOOGLE' | 'MICROSO
   return { authorize: url('AUTHORIZE_URL', defaults.authorize), token: url('TOKEN_URL', defaults.token), api: url('API_URL', defaults.api) };
 }
 
-function httpUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
-  const value = env[name] || fallback;
+/** `value` of the variable `name` as an http(s) URL without a trailing slash; `accepted` says what else it may be. */
+function parseHttpUrl(name: string, value: string, accepted = 'an http(s) URL'): string {
   try {
     const url = new URL(value);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('not http');
     return url.href.replace(/\/+$/, '');
   } catch {
-    throw new ConfigError(`${name} must be an http(s) URL, not "${value}"`);
+    throw new ConfigError(`${name} must be ${accepted}, not "${value}"`);
   }
 }
 
@@ -274,7 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authCacheTtlMs: int(env, 'SVC_AUTH_CACHE_TTL_MS', 30_000, 0),
     shutdownTimeoutMs: int(env, 'SVC_SHUTDOWN_TIMEOUT_MS', 10_000, 0),
     appUrl: env.APP_URL || `http://localhost:${port}`,
-    videoUrl: httpUrl(env, 'SVC_VIDEO_URL', 'https://meet.jit.si'),
+    videoUrl: parseHttpUrl('SVC_VIDEO_URL', env.SVC_VIDEO_URL || 'https://meet.jit.si'),
     encryptionKey,
     allowPrivateWebhooks: env.SVC_ALLOW_PRIVATE_WEBHOOKS === '1',
     webhookTimeoutMs,

@@ -71,6 +71,10 @@ describe('built-in video rooms', () => {
   test('SVC_VIDEO_URL must be an http(s) URL; the default is the public Jitsi Meet server', () => {
     const base = { SVC_ADMIN_API_KEY: 'svc_00000000000000000000000000000a11' };
     assert.equal(loadConfig(base).videoUrl, 'https://meet.jit.si');
-    assert.throws(() => loadConfig({ ...base, SVC_VIDEO_URL: 'ftp://video.example.org' }), /SVC_VIDEO_URL must be an http\(s\) URL/);
+    assert.throws(() => loadConfig({ ...base, SVC_VIDEO_URL: 'ftp://video.example.org' }), /SVC_VIDEO_URL must be an http\(s\) URL, not "ftp:/);
+    assert.equal(loadConfig({ ...base, SVC_VIDEO_URL: 'https://video.example.org/rooms/' }).videoUrl, 'https://video.example.org/rooms');
+    // The calendar push address shares the parsing, with "off" besides.
+    assert.throws(() => loadConfig({ ...base, SVC_CALENDAR_PUSH_URL: 'not a url' }), /SVC_CALENDAR_PUSH_URL must be an http\(s\) URL or "off", not "not a url"/);
+    assert.equal(loadConfig({ ...base, SVC_CALENDAR_PUSH_URL: 'off', APP_URL: 'https://svc.example.org' }).calendars.pushUrl, null);
   });
 });

@@ -2,12 +2,13 @@
 // configured server (SVC_VIDEO_URL). A Jitsi room exists while someone is in it and needs no account or
 // API call to create, so the link is made with the booking, inside its transaction.
 import { randomBytes } from 'node:crypto';
+import { BUILT_IN_VIDEO } from '../event-types/locations.js';
 
 /** What a booking's location says before it has a room: the app, as the reference prints it. */
-export const BUILT_IN_VIDEO_LOCATION = 'integrations:svc-video';
+const BUILT_IN_VIDEO_LOCATION = `integrations:${BUILT_IN_VIDEO}`;
 
 /** A new room on `baseUrl`, named by 128 random bits: only those given the link can find it. */
-export function builtInVideoRoom(baseUrl: string): string {
+function builtInVideoRoom(baseUrl: string): string {
   return `${baseUrl}/svc-${randomBytes(16).toString('base64url')}`;
 }
 

@@ -11,7 +11,7 @@ import { findSubscriptions } from '../webhooks/webhook-deliveries.repository.js'
 import * as repo from './out-of-office.repository.js';
 
 const DAY = 86_400_000;
-export const OOO_CREATED_TRIGGER = 'OOO_CREATED';
+const OOO_CREATED_TRIGGER = 'OOO_CREATED';
 /** The reference's reason ids (its OutOfOfficeReason table), shown in webhook payloads. */
 const REASON_IDS: Record<OutOfOfficeReason, number> = { unspecified: 1, vacation: 2, travel: 3, sick: 4, public_holiday: 5 };
 /** The reference's date format: UTC with seconds, optional milliseconds. */
