@@ -1,3 +1,4 @@
+import { work } from './engine-work.js';
 import type { IntervalLimits, LimitBooking } from './slot-query.js';
 import { dateOfDayNumber, localDayNumber, startOfDayNumber, utcTime, weekdayOfDayNumber } from './zones.js';
 
@@ -117,18 +118,16 @@ export function bookingLimitChecker(rules: LimitRules, bookings: readonly LimitB
     return { first: periodKey(period, firstDay, weekStart), last: periodKey(period, lastDay, weekStart) };
   };
   const counted = bookings.filter((booking) => !(ignoreUid && booking.uid === ignoreUid));
-  const tallies = new Map<Period, Tallies>(
-    active.map((period) => [
-      period,
-      tallyRuns(
-        counted.map((booking) => ({ ...keyRange(period, booking.start, booking.end), millis: booking.end - booking.start })),
-        periodStep(period),
-      ),
-    ]),
-  );
+  const tallyOf = (period: Period): Tallies => {
+    work.limitTallies += 1;
+    const spans = counted.map((booking) => ({ ...keyRange(period, booking.start, booking.end), millis: booking.end - booking.start }));
+    return tallyRuns(spans, periodStep(period));
+  };
+  const tallies = new Map(active.map((period) => [period, tallyOf(period)]));
 
   /** Whether one more booking over [start, end) stays within every limit. */
   return (start: number, end: number): boolean => {
+    work.limitChecks += 1;
     const millis = end - start;
     for (const period of active) {
       const countLimit = rules.count?.[period];

@@ -165,4 +165,26 @@ describe('engine work: the shortcuts hold', () => {
     assert.deepEqual(three.map((slot) => iso(slot.start)), ['2026-06-01T03:15Z', '2026-06-08T03:15Z', '2026-06-15T03:15Z']);
     assert.equal(threeSpent.windowSearchDays, 13 + 365);
   });
+  test('booking limits: only the periods with a limit are tallied, once per query, and nothing is checked without one', () => {
+    const hosts = [host(1, [MORNING])];
+    const [free, freeSpent] = workOf(() => computeSlots(query({ hosts })));
+    assert.equal(free.length, 9);
+    assert.equal(freeSpent.limitTallies, 0);
+    assert.equal(freeSpent.limitChecks, 0, 'no limit: no candidate is checked');
+    // One booking on Tuesday June 2 (09:00-10:00 Kathmandu) against a limit of one a day: that date's three slots go.
+    const tuesday = { start: utc('2026-06-02T03:15Z'), end: utc('2026-06-02T04:15Z') };
+    const [limited, limitedSpent] = workOf(() => computeSlots(query({ hosts, bookingLimitsCount: { day: 1 }, limitBookings: [tuesday] })));
+    assert.deepEqual(limited.map((slot) => iso(slot.start)).filter((start) => start.startsWith('2026-06-02')), []);
+    assert.equal(limited.length, 6);
+    assert.equal(limitedSpent.limitTallies, 1, 'only the day is tallied');
+    assert.equal(limitedSpent.limitChecks, 9, 'each candidate once');
+    // A count limit a day and a duration limit a week: two periods; the team's limit a month: one more.
+    const team = { count: { month: 50 }, timeZone: 'Asia/Kathmandu', weekStart: 0, bookings: [] };
+    const [both, bothSpent] = workOf(() =>
+      computeSlots(query({ hosts, bookingLimitsCount: { day: 5 }, bookingLimitsDuration: { week: 600 }, teamLimits: team, limitBookings: [tuesday] })),
+    );
+    assert.equal(both.length, 9);
+    assert.equal(bothSpent.limitTallies, 3);
+    assert.equal(bothSpent.limitChecks, 18, 'each candidate against the event type and the team');
+  });
 });
