@@ -16,7 +16,8 @@ export function normalizeIntervals(intervals: readonly Interval[]): Interval[] {
   let ordered = intervals;
   if (!sorted) {
     work.sorts += 1;
-    ordered = [...intervals].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    // Equal starts need no order of their own: merging takes the larger end either way.
+    ordered = [...intervals].sort((a, b) => a[0] - b[0]);
   }
   // Intervals are kept as they are unless merged (they are never changed in place).
   const merged: Interval[] = [];
@@ -46,8 +47,8 @@ export function subtractIntervals(free: readonly Interval[], busy: readonly Inte
       const busyStart = busy[i]![0];
       const busyEnd = busy[i]![1];
       if (busyStart > cursor) result.push([cursor, busyStart]);
+      // Once the cursor passes the free end the loop's own test stops it: the next busy interval starts after this one ends.
       cursor = Math.max(cursor, busyEnd);
-      if (cursor >= freeEnd) break;
       i++;
     }
     if (cursor < freeEnd) result.push([cursor, freeEnd]);

@@ -27,21 +27,22 @@ export interface RoundRobinStanding {
 export function rankRoundRobinHosts(group: readonly RoundRobinStanding[], candidates: ReadonlySet<number>, weighted: boolean): number[] {
   const totalWeight = group.reduce((sum, host) => sum + host.weight, 0);
   const totalBookings = group.reduce((sum, host) => sum + host.bookingsInPeriod, 0);
-  const shortfall = (host: RoundRobinStanding) => (totalWeight === 0 ? 0 : (host.weight / totalWeight) * totalBookings - host.bookingsInPeriod);
+  // How far below its share a host is, times totalWeight (the same positive factor for every host, or 0
+  // for all when no host has weight): weights and counts are integers, so comparisons are exact.
+  const shortfall = (host: RoundRobinStanding) => host.weight * totalBookings - host.bookingsInPeriod * totalWeight;
+  // Never booked sorts as booked at the first instant a Date can hold.
+  const lastBooked = (host: RoundRobinStanding) => host.lastBookedAt ?? -8.64e15;
   return group
     .filter((host) => candidates.has(host.userId))
     .sort((a, b) => {
       if (weighted) {
         const byShortfall = shortfall(b) - shortfall(a);
-        if (Math.abs(byShortfall) > 1e-9) return byShortfall;
+        if (byShortfall !== 0) return byShortfall;
         if (a.weight !== b.weight) return b.weight - a.weight;
       }
       if (a.priority !== b.priority) return b.priority - a.priority;
-      const lastA = a.lastBookedAt ?? -Infinity;
-      const lastB = b.lastBookedAt ?? -Infinity;
-      if (lastA !== lastB) return lastA - lastB;
       // Ties keep host order: Array.prototype.sort is stable, and `group` is in host order.
-      return 0;
+      return lastBooked(a) - lastBooked(b);
     })
     .map((host) => host.userId);
 }
