@@ -18,4 +18,5 @@ export interface DateOverride {
   endMinute: number;
 }
 
-export const isDayOff = (override: DateOverride): boolean => override.startMinute === 0 && override.endMinute === 0;
+// An override ends at minute 0 only when it is a day off: any other ends at 1-1440 (schedule input refuses the rest).
+export const isDayOff = (override: DateOverride): boolean => override.endMinute === 0;
