@@ -9721,6 +9721,1399 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/conferencing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your conferencing applications
+         * @description The apps you installed (the built-in video is installed for everyone and not listed). Tokens are never returned.
+         *
+         *     OAuth scope: `APPS_READ`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                /** @description Id of the conferencing app credentials */
+                                id: number;
+                                /** @description google_video, zoom_video or office365_video */
+                                type: string;
+                                userId: number | null;
+                                teamId: number | null;
+                                appId: string;
+                                invalid: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "Access token is missing the required scope APPS_READ",
+                         *         "details": {
+                         *           "reason": "insufficient_scope"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/conferencing/{app}/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect your conferencing application
+         * @description `google-meet`: needs a working Google Calendar connection (POST /v2/calendars/google/connect); meetings are created with the calendar event. Zoom and Microsoft Teams are connected through GET /v2/conferencing/{app}/oauth/auth-url.
+         *
+         *     OAuth scope: `APPS_WRITE`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description `google-meet`, `zoom`, `msteams` (and, for the default, the built-in `daily-video` / `svc-video`) */
+                    app: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                /** @description Id of the conferencing app credentials */
+                                id: number;
+                                /** @description google_video, zoom_video or office365_video */
+                                type: string;
+                                userId: number | null;
+                                teamId: number | null;
+                                appId: string;
+                                invalid: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `invalid_conferencing_app`, `google_calendar_required`, `conferencing_app_connected`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/connect",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "See details.reason (invalid_conferencing_app)",
+                         *         "details": {
+                         *           "reason": "invalid_conferencing_app"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/connect",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/connect",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "Access token is missing the required scope APPS_WRITE",
+                         *         "details": {
+                         *           "reason": "insufficient_scope"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/connect",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/connect",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/connect",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/conferencing/{app}/oauth/auth-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get OAuth conferencing app auth URL
+         * @description `zoom` or `msteams`: the provider's consent page. Its callback stores the app for the caller and sends the browser (301) to `returnTo`, or to `onErrorReturnTo` when connecting fails. svc seals the page's state (good for 15 minutes); it carries no token.
+         *
+         *     OAuth scope: `APPS_WRITE`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Where the browser goes once the app is connected (an http(s) URL) */
+                    returnTo?: string;
+                    /** @description Where the browser goes when connecting fails (an http(s) URL) */
+                    onErrorReturnTo?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description `google-meet`, `zoom`, `msteams` (and, for the default, the built-in `daily-video` / `svc-video`) */
+                    app: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                url: string;
+                            };
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `invalid_conferencing_app`, `invalid_return_address`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/oauth/auth-url",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "See details.reason (invalid_conferencing_app)",
+                         *         "details": {
+                         *           "reason": "invalid_conferencing_app"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/oauth/auth-url",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/oauth/auth-url",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "Access token is missing the required scope APPS_WRITE",
+                         *         "details": {
+                         *           "reason": "insufficient_scope"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `conferencing_app_not_configured`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/oauth/auth-url",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "See details.reason (conferencing_app_not_configured)",
+                         *         "details": {
+                         *           "reason": "conferencing_app_not_configured"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/oauth/auth-url",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/oauth/auth-url",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/oauth/auth-url",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/conferencing/{app}/oauth/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Conferencing app OAuth callback
+         * @description Trades the provider's code for tokens, reads the account and stores the app, then redirects (301) to `returnTo` (or `onErrorReturnTo` on failure); without them it answers the app (200) or the error.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    state?: string;
+                    code?: string;
+                    error?: string;
+                    error_description?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description `google-meet`, `zoom`, `msteams` (and, for the default, the built-in `daily-video` / `svc-video`) */
+                    app: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                /** @description Id of the conferencing app credentials */
+                                id: number;
+                                /** @description google_video, zoom_video or office365_video */
+                                type: string;
+                                userId: number | null;
+                                teamId: number | null;
+                                appId: string;
+                                invalid: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `invalid_conferencing_app`, `conferencing_state_invalid`, `conferencing_connect_failed`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/oauth/callback",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "See details.reason (invalid_conferencing_app)",
+                         *         "details": {
+                         *           "reason": "invalid_conferencing_app"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `conferencing_app_not_configured`, `user_not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/oauth/callback",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "See details.reason (conferencing_app_not_configured)",
+                         *         "details": {
+                         *           "reason": "conferencing_app_not_configured"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/oauth/callback",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each address (requests without credentials); try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/oauth/callback",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/conferencing/{app}/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set your default conferencing application
+         * @description An app you installed (google-meet, zoom, msteams) or the built-in video (`daily-video`, as the reference names it, or `svc-video`).
+         *
+         *     OAuth scope: `APPS_WRITE`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description `google-meet`, `zoom`, `msteams` (and, for the default, the built-in `daily-video` / `svc-video`) */
+                    app: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `invalid_conferencing_app`, `conferencing_app_not_connected`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/default",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "See details.reason (invalid_conferencing_app)",
+                         *         "details": {
+                         *           "reason": "invalid_conferencing_app"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/default",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/default",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "Access token is missing the required scope APPS_WRITE",
+                         *         "details": {
+                         *           "reason": "insufficient_scope"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `user_not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/default",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "User with id 42 not found",
+                         *         "details": {
+                         *           "reason": "user_not_found"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/default",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/default",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/default",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/conferencing/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get your default conferencing application
+         * @description No `data` until one is set: the built-in video is the default then.
+         *
+         *     OAuth scope: `APPS_READ`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data?: {
+                                appSlug: string;
+                                appLink?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/default",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/default",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "Access token is missing the required scope APPS_READ",
+                         *         "details": {
+                         *           "reason": "insufficient_scope"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/default",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/default",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/default",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/conferencing/{app}/disconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect your conferencing application
+         * @description OAuth scope: `APPS_WRITE`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description `google-meet`, `zoom`, `msteams` (and, for the default, the built-in `daily-video` / `svc-video`) */
+                    app: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `missing_reference`, `invalid_conferencing_app`, `conferencing_app_not_connected`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/disconnect",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "See details.reason (invalid_conferencing_app)",
+                         *         "details": {
+                         *           "reason": "invalid_conferencing_app"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/disconnect",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/disconnect",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "Access token is missing the required scope APPS_WRITE",
+                         *         "details": {
+                         *           "reason": "insufficient_scope"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `user_not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/disconnect",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "User with id 42 not found",
+                         *         "details": {
+                         *           "reason": "user_not_found"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/disconnect",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/disconnect",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/42/disconnect",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/organizations/{orgId}/delegation-credentials": {
         parameters: {
             query?: never;

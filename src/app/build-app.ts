@@ -24,6 +24,7 @@ import { registerMeRoutes } from '../modules/me/me.routes.js';
 import { registerScheduleRoutes } from '../modules/schedules/schedules.routes.js';
 import { registerSlotRoutes } from '../modules/slots/slots.routes.js';
 import { registerCalendarRoutes } from '../modules/calendars/calendars.routes.js';
+import { registerConferencingRoutes } from '../modules/conferencing/conferencing.routes.js';
 import { registerDelegationCredentialRoutes } from '../modules/calendars/delegation-credentials.routes.js';
 import { registerCalendarPushRoutes } from '../modules/calendars/calendar-push.routes.js';
 import { registerOrganizationAdminRoutes } from '../modules/organizations/organizations-admin.routes.js';
@@ -148,6 +149,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerEventTypeRoutes(app, ctx);
   registerSlotRoutes(app, ctx);
   registerCalendarRoutes(app, ctx);
+  registerConferencingRoutes(app, ctx);
   registerDelegationCredentialRoutes(app, ctx);
   registerCalendarPushRoutes(app, ctx);
   registerBookingRoutes(app, ctx);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { parseEncryptionKey } from '../lib/secrets.js';
 import { GOOGLE_ENDPOINTS } from '../integrations/google/index.js';
 import { MICROSOFT_ENDPOINTS } from '../integrations/microsoft/index.js';
+import { ZOOM_ENDPOINTS } from '../integrations/zoom/oauth.js';
 
 /** Everything the process reads from its environment, parsed once at start. */
 export interface Config {
@@ -35,6 +36,8 @@ export interface Config {
   login: LoginLimits;
   mailLimits: MailLimits;
   calendars: CalendarsConfig;
+  /** svc's app at Zoom (SVC_ZOOM_CLIENT_ID / _SECRET); null: Zoom cannot be connected. Microsoft Teams uses the Microsoft app of `calendars`. */
+  zoom: OAuthAppConfig | null;
 }
 
 /** Connected calendars: how their busy time is synced and when it stops being trusted. */
@@ -143,8 +146,10 @@ function fixedNow(env: NodeJS.ProcessEnv): number | undefined {
   return instant;
 }
 
+type OAuthProvider = 'GOOGLE' | 'MICROSOFT' | 'ZOOM';
+
 /** SVC_<PROVIDER>_CLIENT_ID and _SECRET, and _AUTHORIZE_URL, _TOKEN_URL, _API_URL over the provider's own. */
-function oauthApp(env: NodeJS.ProcessEnv, provider: 'GOOGLE' | 'MICROSOFT', defaults: OAuthAppConfig['endpoints']): OAuthAppConfig | null {
+function oauthApp(env: NodeJS.ProcessEnv, provider: OAuthProvider, defaults: OAuthAppConfig['endpoints']): OAuthAppConfig | null {
   const clientId = env[`SVC_${provider}_CLIENT_ID`];
   const clientSecret = env[`SVC_${provider}_CLIENT_SECRET`];
   if (!clientId && !clientSecret) return null;
@@ -160,7 +165,7 @@ function pushUrlOf(env: NodeJS.ProcessEnv): string | null {
   return value ? parseHttpUrl('SVC_CALENDAR_PUSH_URL', value, 'an http(s) URL or "off"') : null;
 }
 
-function providerEndpoints(env: NodeJS.ProcessEnv, provider: 'GOOGLE' | 'MICROSOFT', defaults: OAuthAppConfig['endpoints']): OAuthAppConfig['endpoints'] {
+function providerEndpoints(env: NodeJS.ProcessEnv, provider: OAuthProvider, defaults: OAuthAppConfig['endpoints']): OAuthAppConfig['endpoints'] {
   const url = (name: string, fallback: string) => {
     const value = env[`SVC_${provider}_${name}`] || fallback;
     try {
@@ -272,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateWebhooks: env.SVC_ALLOW_PRIVATE_WEBHOOKS === '1',
     webhookTimeoutMs,
     calendars,
+    zoom: oauthApp(env, 'ZOOM', ZOOM_ENDPOINTS),
     jobs,
     fixedNow: fixedNow(env),
     mail: loadMailConfig(env),

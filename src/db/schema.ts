@@ -10,3 +10,4 @@ export * from './schema/platform.js';
 export * from './schema/oauth.js';
 export * from './schema/mail.js';
 export * from './schema/calendars.js';
+export * from './schema/conferencing.js';

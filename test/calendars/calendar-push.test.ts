@@ -10,9 +10,9 @@ import { ensurePushChannel, PUSH_RETRY_AFTER_MS } from '../../src/modules/calend
 import { sweepDueCalendars } from '../../src/modules/calendars/calendar-sync.js';
 import { findSourceForSync } from '../../src/modules/calendars/calendars.repository.js';
 import { eventually } from '../support/eventually.js';
-import { type FakeGoogle, startFakeGoogle } from '../support/fake-google.js';
-import { type FakeMicrosoft, startFakeMicrosoft } from '../support/fake-microsoft.js';
-import { connectOAuthCalendar, oauthAppEnv } from '../support/oauth-calendar-connect.js';
+import type { FakeGoogle } from '../support/fake-google.js';
+import type { FakeMicrosoft } from '../support/fake-microsoft.js';
+import { connectOAuthCalendar, startCalendarProviders } from '../support/oauth-calendar-connect.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createEventType, createHost, type Host, slotsOf, startsOf } from '../slots/helpers.js';
 
@@ -29,18 +29,11 @@ describe('calendar push notifications', () => {
   let cy: Host;
 
   before(async () => {
-    google = await startFakeGoogle({ clientId: 'svc-google-client', clientSecret: 'google-client-secret' });
-    google.addAccount('ada@gmail.example', 'Europe/London');
-    microsoft = await startFakeMicrosoft({
-      clientId: 'svc-microsoft-client',
-      clientSecret: 'microsoft-client-secret',
-      redirectUri: `${APP_URL}/v2/calendars/office365/save`,
-      user: { mail: 'cy@outlook.example', userPrincipalName: 'cy@outlook.example' },
-    });
+    const providers = await startCalendarProviders({ microsoftRedirectUri: `${APP_URL}/v2/calendars/office365/save`, microsoftMail: 'cy@outlook.example' });
+    ({ google, microsoft } = providers);
     api = await createTestApp({
       APP_URL,
-      ...oauthAppEnv('GOOGLE', { clientId: 'svc-google-client', clientSecret: 'google-client-secret', endpoints: google.endpoints }),
-      ...oauthAppEnv('MICROSOFT', { clientId: 'svc-microsoft-client', clientSecret: 'microsoft-client-secret', endpoints: microsoft.endpoints }),
+      ...providers.env,
     });
     // The providers reach this svc at its loopback address (in production: SVC_CALENDAR_PUSH_URL or an https APP_URL).
     api.runtime.ctx.config.calendars.pushUrl = api.baseUrl;

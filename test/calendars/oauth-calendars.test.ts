@@ -8,9 +8,9 @@ import { sql } from 'drizzle-orm';
 import { calendarReaders } from '../../src/modules/calendars/calendar-oauth.js';
 import { syncCalendarSource } from '../../src/modules/calendars/calendar-sync.js';
 import { eventually } from '../support/eventually.js';
-import { type FakeGoogle, startFakeGoogle } from '../support/fake-google.js';
-import { type FakeMicrosoft, startFakeMicrosoft } from '../support/fake-microsoft.js';
-import { connectOAuthCalendar, oauthAppEnv } from '../support/oauth-calendar-connect.js';
+import type { FakeGoogle } from '../support/fake-google.js';
+import type { FakeMicrosoft } from '../support/fake-microsoft.js';
+import { connectOAuthCalendar, startCalendarProviders } from '../support/oauth-calendar-connect.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createEventType, createHost, type Host, slotsOf, startsOf } from '../slots/helpers.js';
 
@@ -30,18 +30,11 @@ describe('Google and Microsoft calendars through the API', () => {
   let eventType: any;
 
   before(async () => {
-    google = await startFakeGoogle({ clientId: 'svc-google-client', clientSecret: 'google-client-secret' });
-    google.addAccount('ada@gmail.example', 'Europe/London');
-    microsoft = await startFakeMicrosoft({
-      clientId: 'svc-microsoft-client',
-      clientSecret: 'microsoft-client-secret',
-      redirectUri: `${APP_URL}/v2/calendars/office365/save`,
-      user: { mail: 'ada@outlook.example', userPrincipalName: 'ada@outlook.example' },
-    });
+    const providers = await startCalendarProviders({ microsoftRedirectUri: `${APP_URL}/v2/calendars/office365/save`, microsoftMail: 'ada@outlook.example' });
+    ({ google, microsoft } = providers);
     api = await createTestApp({
       APP_URL,
-      ...oauthAppEnv('GOOGLE', { clientId: 'svc-google-client', clientSecret: 'google-client-secret', endpoints: google.endpoints }),
-      ...oauthAppEnv('MICROSOFT', { clientId: 'svc-microsoft-client', clientSecret: 'microsoft-client-secret', endpoints: microsoft.endpoints }),
+      ...providers.env,
     });
     host = await createHost(api, 'Europe/London', { name: 'Ada Host', email: 'ada.host@example.com' });
     stranger = await createHost(api, 'Europe/London');

@@ -179,6 +179,13 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'GET /v2/calendars/:calendar/save': 'public',
   'GET /v2/calendars/:calendar/check': 'user',
   'POST /v2/calendars/:calendar/disconnect': 'user',
+  'GET /v2/conferencing': 'user',
+  'POST /v2/conferencing/:app/connect': 'user',
+  'GET /v2/conferencing/:app/oauth/auth-url': 'user',
+  'GET /v2/conferencing/:app/oauth/callback': 'public',
+  'POST /v2/conferencing/:app/default': 'user',
+  'GET /v2/conferencing/default': 'user',
+  'DELETE /v2/conferencing/:app/disconnect': 'user',
   'POST /v2/selected-calendars': 'user',
   'PUT /v2/destination-calendars': 'user',
   'GET /v2/calendars/:calendar/event/:eventUid': 'user',
@@ -451,6 +458,8 @@ describe('authorization matrix: every route x every caller x own and other tenan
       if (name === 'oooId' && url.startsWith('/v2/organizations/')) return String(values.userOooId);
       // Calendar connections are the caller's own whatever the target: any provider name serves.
       if (name === 'calendar') return 'caldav';
+      // So are conferencing apps.
+      if (name === 'app') return 'zoom';
       const value = values[name];
       assert.ok(value !== undefined, `no value for :${name} in ${url}`);
       return String(value);

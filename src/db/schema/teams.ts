@@ -30,6 +30,8 @@ export const teams = pgTable(
     hideBranding: boolean('hide_branding').notNull().default(false),
     hideBookATeamMember: boolean('hide_book_a_team_member').notNull().default(false),
     metadata: jsonb('metadata').$type<TeamMetadata>().notNull().default({}),
+    /** The team's default conferencing app (an app slug); null: the built-in video. */
+    defaultConferencingApp: text('default_conferencing_app'),
     theme: text('theme'),
     brandColor: text('brand_color'),
     darkBrandColor: text('dark_brand_color'),

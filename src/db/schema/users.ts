@@ -26,6 +26,8 @@ export const users = pgTable(
     avatarUrl: text('avatar_url'),
     metadata: jsonb('metadata').$type<Record<string, string | number | boolean>>().notNull().default({}),
     defaultScheduleId: integer('default_schedule_id'),
+    /** The conferencing app a booking gets when its event type names the owner's default (an app slug); null: the built-in video. */
+    defaultConferencingApp: text('default_conferencing_app'),
     role: text('role').$type<'USER' | 'ADMIN'>().notNull().default('USER'),
     /**
      * The organization that created the user (POST /v2/organizations/{orgId}/users), as the reference's

@@ -2,7 +2,7 @@ import type { CalendarEventInput, ExternalCalendar, ExternalEventBusy, ExternalE
 import { ianaZoneOfTzid, WINDOWS_ZONES } from '../ics/ics-zones.js';
 import { epochOfWallClock, formatWithOffset, utcTime } from '../../scheduling/zones.js';
 import { apiUrl, expectJson, followLink, graphCall, graphErrorCode, linkInside, secretsOf, statusError } from './client.js';
-import { objectField, providerError, stringField } from './errors.js';
+import { objectField, providerError, stringField } from '../provider-errors.js';
 
 /** Pages followed in one listing or delta round before the answer is taken as broken (a link loop). */
 const MAX_PAGES = 1000;

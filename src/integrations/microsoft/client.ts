@@ -1,5 +1,5 @@
 import type { CalendarProviderError, OAuthSession } from '../calendar-types.js';
-import { jsonObject, objectField, providerError, retryAfterMs, stringField, transportError } from './errors.js';
+import { jsonObject, objectField, providerError, retryAfterMs, stringField, transportError } from '../provider-errors.js';
 import { refreshTokens } from './oauth.js';
 
 /** Refresh when the access token has less than this left: a call must not start with a token that dies on the way. */

@@ -1,5 +1,6 @@
-import type { CalendarFailureKind, OAuthClient, OAuthTokens } from '../calendar-types.js';
-import { jsonObject, providerError, retryAfterMs, stringField, transportError } from './errors.js';
+import type { OAuthClient, OAuthTokens } from '../calendar-types.js';
+import { postTokenForm } from '../oauth-token.js';
+import { stringField } from '../provider-errors.js';
 
 /** The Microsoft identity platform (v2.0, "common": work, school and personal accounts) and Microsoft Graph. */
 export const MICROSOFT_ENDPOINTS: OAuthClient['endpoints'] = Object.freeze({
@@ -22,29 +23,21 @@ export const MICROSOFT_SCOPES = 'offline_access Calendars.ReadWrite User.Read';
  * `prompt=consent` is not needed: unlike Google, Microsoft returns a refresh token on every code
  * exchange that includes offline_access.
  */
-export function authorizationUrl(client: OAuthClient, state: string, loginHint?: string): string {
+export function authorizationUrl(client: OAuthClient, state: string, loginHint?: string, scopes = MICROSOFT_SCOPES): string {
   const url = new URL(client.endpoints.authorize);
   url.searchParams.set('client_id', client.clientId);
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('redirect_uri', client.redirectUri);
   url.searchParams.set('response_mode', 'query');
-  url.searchParams.set('scope', MICROSOFT_SCOPES);
+  url.searchParams.set('scope', scopes);
   url.searchParams.set('state', state);
   if (loginHint) url.searchParams.set('login_hint', loginHint);
   else url.searchParams.set('prompt', 'select_account');
   return url.href;
 }
 
-export function exchangeCode(client: OAuthClient, code: string, fetchImpl: typeof fetch, now: number): Promise<OAuthTokens> {
-  return tokenRequest(
-    client,
-    { grant_type: 'authorization_code', code, redirect_uri: client.redirectUri },
-    fetchImpl,
-    now,
-    'exchanging the authorization code',
-    null,
-    [code],
-  );
+export function exchangeCode(client: OAuthClient, code: string, fetchImpl: typeof fetch, now: number, scopes = MICROSOFT_SCOPES): Promise<OAuthTokens> {
+  return tokenRequest(client, { scope: scopes, grant_type: 'authorization_code', code, redirect_uri: client.redirectUri }, fetchImpl, now, 'exchanging the authorization code', null, [code]);
 }
 
 /**
@@ -52,18 +45,9 @@ export function exchangeCode(client: OAuthClient, code: string, fetchImpl: typeo
  * clients to keep only the newest (it does not revoke the old one itself): the answer's replaces it,
  * and the old one is kept only if an answer should ever come without one.
  */
-export function refreshTokens(client: OAuthClient, refreshToken: string, fetchImpl: typeof fetch, now: number): Promise<OAuthTokens> {
-  return tokenRequest(client, { grant_type: 'refresh_token', refresh_token: refreshToken }, fetchImpl, now, 'refreshing the access token', refreshToken, [
-    refreshToken,
-  ]);
+export function refreshTokens(client: OAuthClient, refreshToken: string, fetchImpl: typeof fetch, now: number, scopes = MICROSOFT_SCOPES): Promise<OAuthTokens> {
+  return tokenRequest(client, { scope: scopes, grant_type: 'refresh_token', refresh_token: refreshToken }, fetchImpl, now, 'refreshing the access token', refreshToken, [refreshToken]);
 }
-
-/**
- * Errors of the token endpoint that mean the grant itself is gone or needs the user: a revoked or
- * expired refresh token, consent withdrawn, a code already used (invalid_grant), a policy asking for
- * sign-in again (interaction_required and its kin), or svc's own client credentials refused.
- */
-const REFUSALS = new Set(['invalid_grant', 'interaction_required', 'consent_required', 'login_required', 'invalid_client', 'unauthorized_client']);
 
 function tokenRequest(
   client: OAuthClient,
@@ -74,8 +58,8 @@ function tokenRequest(
   previousRefreshToken: string | null,
   grantSecrets: string[],
 ): Promise<OAuthTokens> {
-  const form = { client_id: client.clientId, client_secret: client.clientSecret, scope: MICROSOFT_SCOPES, ...grant };
-  return postTokenForm(client.endpoints.token, form, fetchImpl, now, what, previousRefreshToken, [client.clientSecret, ...grantSecrets]);
+  const form = { client_id: client.clientId, client_secret: client.clientSecret, ...grant };
+  return postTokenForm({ url: client.endpoints.token, fields: form, detail: aadstsOf }, fetchImpl, now, what, previousRefreshToken, [client.clientSecret, ...grantSecrets]);
 }
 
 /**
@@ -86,7 +70,7 @@ function tokenRequest(
  */
 export function appOnlyTokens(app: { clientId: string; clientSecret: string }, tokenUrl: string, fetchImpl: typeof fetch, now: number): Promise<OAuthTokens> {
   const form = { client_id: app.clientId, client_secret: app.clientSecret, scope: 'https://graph.microsoft.com/.default', grant_type: 'client_credentials' };
-  return postTokenForm(tokenUrl, form, fetchImpl, now, 'granting an app-only token', '', [app.clientSecret]);
+  return postTokenForm({ url: tokenUrl, fields: form, detail: aadstsOf }, fetchImpl, now, 'granting an app-only token', '', [app.clientSecret]);
 }
 
 /** The token endpoint of one tenant: the configured endpoint's `common` (or `organizations`) segment replaced. */
@@ -94,58 +78,6 @@ export function tenantTokenUrl(tokenUrl: string, tenantId: string): string {
   const url = new URL(tokenUrl);
   url.pathname = url.pathname.replace(/\/(common|organizations|consumers)(?=\/oauth2\/)/, `/${encodeURIComponent(tenantId)}`);
   return url.href;
-}
-
-/** `previousRefreshToken` '': none is expected (app-only grants); null: one must come. */
-async function postTokenForm(
-  tokenUrl: string,
-  fields: Record<string, string>,
-  fetchImpl: typeof fetch,
-  now: number,
-  what: string,
-  previousRefreshToken: string | null,
-  secrets: string[],
-): Promise<OAuthTokens> {
-  const form = new URLSearchParams(fields);
-  let response: Response;
-  let text: string;
-  try {
-    response = await fetchImpl(tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: form.toString(),
-    });
-    text = await response.text();
-  } catch (error) {
-    throw transportError(error, what, secrets);
-  }
-  const body = jsonObject(text);
-  if (!response.ok) {
-    const code = stringField(body, 'error');
-    const line = `${what}: HTTP ${response.status}${code ? ` ${code}` : ''}${aadstsOf(body)}`;
-    const kind = tokenFailureKind(response.status, code);
-    throw providerError(kind, line, secrets, kind === 'rate_limited' ? retryAfterMs(response.headers, now) : undefined);
-  }
-  const accessToken = stringField(body, 'access_token');
-  const expiresIn = Number(body?.expires_in);
-  const tokenType = stringField(body, 'token_type');
-  if (!body || !accessToken || !Number.isFinite(expiresIn) || expiresIn <= 0 || (tokenType !== null && tokenType.toLowerCase() !== 'bearer')) {
-    throw providerError('invalid_data', `${what}: the token endpoint's answer lacks a bearer access_token with expires_in`, [...secrets, ...(accessToken ? [accessToken] : [])]);
-  }
-  const refreshToken = stringField(body, 'refresh_token') || previousRefreshToken;
-  if (refreshToken === null) {
-    throw providerError('invalid_data', `${what}: no refresh_token in the answer (offline_access not granted?)`, [...secrets, accessToken]);
-  }
-  return { accessToken, refreshToken, expiresAt: now + expiresIn * 1000, scope: stringField(body, 'scope') };
-}
-
-function tokenFailureKind(status: number, code: string | null): CalendarFailureKind {
-  if (code !== null && REFUSALS.has(code)) return 'unauthorized';
-  if (status === 401 || status === 403) return 'unauthorized';
-  if (status === 429 || status === 503) return 'rate_limited';
-  if (status >= 500 || code === 'temporarily_unavailable') return 'unreachable';
-  // invalid_request, invalid_scope, unsupported_grant_type: svc's registration or request is wrong.
-  return 'invalid_data';
 }
 
 /** The AADSTS number Microsoft gives with an error (it names the reason), without the free text. */

@@ -6,7 +6,7 @@
 // again.
 import type { OAuthSession, PushChannel, PushChannelRequest } from '../calendar-types.js';
 import { apiUrl, expectJson, graphCall, secretsOf, statusError } from './client.js';
-import { providerError, stringField } from './errors.js';
+import { providerError, stringField } from '../provider-errors.js';
 
 /** Graph's longest lifetime of a subscription to Outlook events. */
 export const MAX_SUBSCRIPTION_MS = 4230 * 60_000;

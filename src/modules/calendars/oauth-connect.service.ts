@@ -3,21 +3,18 @@
 import { CalendarProviderError, type ExternalCalendar } from '../../integrations/calendar-types.js';
 import { outboundFetch } from '../../integrations/outbound-fetch.js';
 import { badRequest } from '../../lib/errors.js';
+import { openState, sealState } from '../../lib/sealed-state.js';
 import { OAUTH_ADAPTERS, oauthClientOf, type OAuthConnectionType, type OAuthCredentials, oauthSession } from './calendar-oauth.js';
 import { calendarTransaction, outboundPolicy, syncCalendarSource } from './calendar-sync.js';
 import * as repo from './calendars.repository.js';
 import { CALENDAR_APPS, type CalendarsDeps, type ConnectionView, syncDeps, viewOf } from './calendars.service.js';
 
-/** How long a consent page's state stays good: the user has this long to consent. */
-const CONNECT_STATE_TTL_MS = 15 * 60_000;
 const CONNECT_STATE_PURPOSE = 'calendar-connect';
 
 interface ConnectState {
-  purpose: typeof CONNECT_STATE_PURPOSE;
   userId: number;
   type: OAuthConnectionType;
   redir: string | null;
-  expiresAt: number;
 }
 
 function requireOAuthClient(deps: CalendarsDeps, type: OAuthConnectionType) {
@@ -33,18 +30,13 @@ function requireOAuthClient(deps: CalendarsDeps, type: OAuthConnectionType) {
  */
 export function oauthConnectUrl(deps: CalendarsDeps, userId: number, type: OAuthConnectionType, redir: string | null): { authUrl: string } {
   const client = requireOAuthClient(deps, type);
-  const state: ConnectState = { purpose: CONNECT_STATE_PURPOSE, userId, type, redir, expiresAt: Date.now() + CONNECT_STATE_TTL_MS };
-  return { authUrl: OAUTH_ADAPTERS[type].authorizationUrl(client, deps.secrets.seal(JSON.stringify(state))) };
+  const state: ConnectState = { userId, type, redir };
+  return { authUrl: OAUTH_ADAPTERS[type].authorizationUrl(client, sealState(deps.secrets, CONNECT_STATE_PURPOSE, state)) };
 }
 
 function openConnectState(deps: CalendarsDeps, sealed: string, type: OAuthConnectionType): ConnectState {
-  let state: ConnectState | null = null;
-  try {
-    state = JSON.parse(deps.secrets.open(sealed)) as ConnectState;
-  } catch {
-    // not one svc sealed
-  }
-  if (!state || state.purpose !== CONNECT_STATE_PURPOSE || state.type !== type || !(state.expiresAt > Date.now())) {
+  const state = openState<ConnectState>(deps.secrets, CONNECT_STATE_PURPOSE, sealed);
+  if (!state || state.type !== type) {
     throw badRequest('calendar_state_invalid', 'Invalid or expired state: start again from GET /v2/calendars/{calendar}/connect');
   }
   return state;

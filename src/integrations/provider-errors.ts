@@ -1,5 +1,5 @@
-import { CalendarProviderError, type CalendarFailureKind } from '../calendar-types.js';
-import { OutboundError } from '../outbound-fetch.js';
+import { CalendarProviderError, type CalendarFailureKind } from './calendar-types.js';
+import { OutboundError } from './outbound-fetch.js';
 
 /**
  * A provider error whose message holds none of `secrets` (tokens, the client secret, an authorization

@@ -1,0 +1,168 @@
+// Conferencing apps of a user: installing them (Google Meet on a Google Calendar connection; Zoom and
+// Microsoft Teams through their consent pages), listing, choosing the default, disconnecting.
+import type { AppContext } from '../../app/context.js';
+import { CalendarProviderError } from '../../integrations/calendar-types.js';
+import { outboundFetch } from '../../integrations/outbound-fetch.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { openState, sealState } from '../../lib/sealed-state.js';
+import { outboundPolicy } from '../calendars/calendar-sync.js';
+import { BUILT_IN_SLUGS, conferencingOAuth, type ConferencingOAuth, INSTALLABLE_APPS, type InstallableApp, isInstallable, type OAuthApp } from './conferencing-apps.js';
+import * as repo from './conferencing.repository.js';
+
+export type ConferencingDeps = Pick<AppContext, 'database' | 'secrets' | 'config'>;
+
+export interface ConferencingAppView {
+  id: number;
+  type: string;
+  userId: number | null;
+  teamId: number | null;
+  appId: string;
+  invalid: boolean;
+}
+
+const viewOf = (row: repo.ConferencingAppRow): ConferencingAppView => ({ id: row.id, type: row.type, userId: row.userId, teamId: row.teamId, appId: row.appId, invalid: row.invalid });
+
+const CONNECT_STATE_PURPOSE = 'conferencing-connect';
+
+interface ConnectState {
+  userId: number;
+  app: OAuthApp;
+  returnTo: string | null;
+  onErrorReturnTo: string | null;
+}
+
+export async function listApps(deps: ConferencingDeps, userId: number): Promise<ConferencingAppView[]> {
+  return (await repo.listUserApps(deps.database.db, userId)).map(viewOf);
+}
+
+/** POST /v2/conferencing/google-meet/connect: Google Meet rides on the user's Google Calendar connection. */
+export async function connectGoogleMeet(deps: ConferencingDeps, userId: number, app: string): Promise<ConferencingAppView> {
+  if (app !== 'google-meet') throw badRequest('invalid_conferencing_app', 'Invalid conferencing app. Available apps: GOOGLE_MEET.', { property: 'app', value: app });
+  return deps.database.transaction(async (tx) => {
+    await repo.lockUser(tx, userId);
+    const calendars = await repo.googleCalendarStates(tx, userId);
+    if (calendars.length === 0) throw badRequest('google_calendar_required', 'Google Meet requires a Google Calendar connection.');
+    if (calendars.every((calendar) => calendar.invalid)) {
+      throw badRequest('google_calendar_required', 'Google Meet requires a valid Google Calendar connection. Please reconnect Google Calendar.');
+    }
+    if (await repo.findUserApp(tx, userId, 'google_video')) throw badRequest('conferencing_app_connected', 'Google Meet is already connected for this user.');
+    return viewOf(await repo.saveUserApp(tx, { userId, type: 'google_video', appId: 'google-meet', credentialsSealed: null, accountEmail: null }));
+  });
+}
+
+function requireOAuth(deps: ConferencingDeps, app: OAuthApp): ConferencingOAuth {
+  const oauth = conferencingOAuth(deps.config, app);
+  if (oauth) return oauth;
+  const setting = app === 'zoom' ? 'SVC_ZOOM_CLIENT_ID and SVC_ZOOM_CLIENT_SECRET' : 'SVC_MICROSOFT_CLIENT_ID and SVC_MICROSOFT_CLIENT_SECRET';
+  throw notFound('conferencing_app_not_configured', `${INSTALLABLE_APPS[app].name} app not found: this svc has none registered (its operator sets ${setting})`);
+}
+
+/** `returnTo` and `onErrorReturnTo` must be http(s) addresses: the callback sends the browser there. */
+function returnAddress(value: string | undefined, field: string): string | null {
+  if (value === undefined || value === '') return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw badRequest('invalid_return_address', `${field} must be an absolute http(s) URL`, { property: field, value });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badRequest('invalid_return_address', `${field} must be an absolute http(s) URL`, { property: field, value });
+  return url.href;
+}
+
+/**
+ * GET /v2/conferencing/{zoom|msteams}/oauth/auth-url: the provider's consent page, with a state svc
+ * seals (the user, the app, where to send the browser after, an expiry): the callback trusts nothing else.
+ */
+export function oauthConnectUrl(deps: ConferencingDeps, userId: number, app: OAuthApp, query: { returnTo?: string | undefined; onErrorReturnTo?: string | undefined }): { url: string } {
+  const oauth = requireOAuth(deps, app);
+  const state: ConnectState = { userId, app, returnTo: returnAddress(query.returnTo, 'returnTo'), onErrorReturnTo: returnAddress(query.onErrorReturnTo, 'onErrorReturnTo') };
+  return { url: oauth.authorizationUrl(sealState(deps.secrets, CONNECT_STATE_PURPOSE, state)) };
+}
+
+function openConnectState(deps: ConferencingDeps, sealed: string | undefined, app: OAuthApp): ConnectState {
+  if (!sealed) throw badRequest('conferencing_state_invalid', 'Missing `state` query param', { property: 'state' });
+  const state = openState<ConnectState>(deps.secrets, CONNECT_STATE_PURPOSE, sealed);
+  if (!state || state.app !== app) {
+    throw badRequest('conferencing_state_invalid', 'Invalid `state` query param: start again from GET /v2/conferencing/{app}/oauth/auth-url', { property: 'state' });
+  }
+  return state;
+}
+
+export type CallbackOutcome = { redirect: string } | { connection: ConferencingAppView };
+
+/**
+ * GET /v2/conferencing/{zoom|msteams}/oauth/callback: the provider's redirect. The code is traded for
+ * tokens and the account read before anything is stored; the browser then goes to `returnTo`, or to
+ * `onErrorReturnTo` when the provider or the consent failed. A state svc did not seal is refused (400):
+ * its addresses cannot be trusted.
+ */
+export async function saveOAuthApp(
+  deps: ConferencingDeps,
+  app: OAuthApp,
+  query: { state?: string | undefined; code?: string | undefined; error?: string | undefined; error_description?: string | undefined },
+): Promise<CallbackOutcome> {
+  const state = openConnectState(deps, query.state, app);
+  try {
+    const connection = await exchangeAndStore(deps, app, state, query);
+    return state.returnTo ? { redirect: state.returnTo } : { connection };
+  } catch (error) {
+    if (state.onErrorReturnTo) return { redirect: state.onErrorReturnTo };
+    throw error;
+  }
+}
+
+async function exchangeAndStore(deps: ConferencingDeps, app: OAuthApp, state: ConnectState, query: { code?: string | undefined; error?: string | undefined; error_description?: string | undefined }) {
+  const name = INSTALLABLE_APPS[app].name;
+  if (query.error) throw badRequest('conferencing_connect_failed', `Could not connect ${name}: the provider answered ${query.error}`);
+  if (!query.code) throw badRequest('conferencing_connect_failed', `Could not connect ${name}: no code in the callback`, { property: 'code' });
+  const oauth = requireOAuth(deps, app);
+  const fetchImpl = outboundFetch(outboundPolicy(deps.config));
+  let sealed: string;
+  let accountEmail: string;
+  try {
+    const tokens = await oauth.exchangeCode(query.code, fetchImpl, Date.now());
+    accountEmail = await oauth.accountEmail(tokens, fetchImpl, Date.now());
+    sealed = deps.secrets.seal(JSON.stringify({ tokens, email: accountEmail }));
+  } catch (error) {
+    const why = error instanceof CalendarProviderError ? `${error.kind}: ${error.message}` : 'the provider did not answer';
+    throw badRequest('conferencing_connect_failed', `Could not connect ${name}: ${why}`);
+  }
+  const { type } = INSTALLABLE_APPS[app];
+  return deps.database.transaction(async (tx) => {
+    if (!(await repo.lockUser(tx, state.userId))) throw notFound('user_not_found', 'user not found');
+    return viewOf(await repo.saveUserApp(tx, { userId: state.userId, type, appId: app, credentialsSealed: sealed, accountEmail }));
+  });
+}
+
+const DEFAULT_CHOICES = [...Object.keys(INSTALLABLE_APPS), ...BUILT_IN_SLUGS].join(', ');
+
+/** POST /v2/conferencing/{app}/default: the built-in video, or an app the user installed. */
+export async function setDefaultApp(deps: ConferencingDeps, userId: number, app: string): Promise<void> {
+  const builtIn = (BUILT_IN_SLUGS as readonly string[]).includes(app);
+  if (!builtIn && !isInstallable(app)) throw badRequest('invalid_conferencing_app', `Invalid app, available apps are: ${DEFAULT_CHOICES}`, { property: 'app', value: app });
+  await deps.database.transaction(async (tx) => {
+    if (!(await repo.lockUser(tx, userId))) throw notFound('user_not_found', 'user not found');
+    if (!builtIn && !(await repo.findUserApp(tx, userId, INSTALLABLE_APPS[app as InstallableApp].type))) throw badRequest('conferencing_app_not_connected', `${app} not connected.`, { property: 'app', value: app });
+    await repo.setUserDefault(tx, userId, app);
+  });
+}
+
+/** GET /v2/conferencing/default: null until one is chosen (the built-in video is used then). */
+export async function defaultApp(deps: ConferencingDeps, userId: number): Promise<{ appSlug: string } | null> {
+  const app = await repo.findUserDefault(deps.database.db, userId);
+  return app === null ? null : { appSlug: app };
+}
+
+/** DELETE /v2/conferencing/{app}/disconnect: the app goes, its tokens with it; a default naming it goes too. */
+export async function disconnectApp(deps: ConferencingDeps, userId: number, app: string): Promise<void> {
+  if (!isInstallable(app)) throw badRequest('invalid_conferencing_app', `Invalid app, available apps are: ${Object.keys(INSTALLABLE_APPS).join(', ')}`, { property: 'app', value: app });
+  await deps.database.transaction(async (tx) => {
+    const user = await repo.lockUser(tx, userId);
+    if (!user) throw notFound('user_not_found', 'user not found');
+    const installed = await repo.findUserApp(tx, userId, INSTALLABLE_APPS[app].type);
+    if (!installed) throw badRequest('conferencing_app_not_connected', `${app} not connected.`, { property: 'app', value: app });
+    await repo.deleteApp(tx, installed.id);
+    if (user.defaultConferencingApp === app) await repo.setUserDefault(tx, userId, null);
+  });
+}
