@@ -9,6 +9,7 @@ import type { FakeGoogle } from '../support/fake-google.js';
 import type { FakeMicrosoft } from '../support/fake-microsoft.js';
 import { type FakeZoom, startFakeZoom } from '../support/fake-zoom.js';
 import { connectOAuthCalendar, startCalendarProviders } from '../support/oauth-calendar-connect.js';
+import { createOrganization, createOrgMember } from '../support/tenancy.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createHost, type Host } from '../slots/helpers.js';
 
@@ -202,6 +203,54 @@ describe('conferencing apps of a user', () => {
     const builtIn = await api.request('POST', '/v2/conferencing/daily-video/default', { key: host.apiKey });
     assert.equal(builtIn.status, 200);
     assert.deepEqual((await api.request('GET', '/v2/conferencing/default', { key: host.apiKey })).body.data, { appSlug: 'daily-video' });
+  });
+
+  test("an organization team's apps: its admins install, list, choose and remove them; members and other teams cannot", async () => {
+    const { organization, owner } = await createOrganization(api);
+    const orgId = organization.id;
+    const teamOf = async (name: string) => (await api.request('POST', `/v2/organizations/${orgId}/teams`, { key: owner.apiKey, body: { name } })).body.data as { id: number };
+    const sales = await teamOf(`Sales ${Date.now()}`);
+    const support = await teamOf(`Support ${Date.now()}`);
+    const admin = await createOrgMember(api, orgId, owner.apiKey);
+    const member = await createOrgMember(api, orgId, owner.apiKey);
+    for (const [who, role] of [[admin, 'ADMIN'], [member, 'MEMBER']] as const) {
+      const added = await api.request('POST', `/v2/organizations/${orgId}/teams/${sales.id}/memberships`, { key: owner.apiKey, body: { userId: who.user.id, role, accepted: true } });
+      assert.equal(added.status, 201, added.text);
+    }
+    const base = `/v2/organizations/${orgId}/teams/${sales.id}/conferencing`;
+    assert.deepEqual((await api.request('GET', base, { key: admin.apiKey })).body, { status: 'success', data: [] });
+    assert.equal((await api.request('GET', base, { key: member.apiKey })).status, 403, 'a team member is not its admin');
+    assert.equal((await api.request('GET', base, { key: stranger.apiKey })).status, 403);
+
+    // Zoom for the team, through the same consent page; the provider comes back to the user-level callback.
+    const answer = await api.request('GET', `${base}/zoom/oauth/auth-url?returnTo=${encodeURIComponent(DONE)}`, { key: admin.apiKey });
+    assert.equal(answer.status, 200, answer.text);
+    const page = await fetch(answer.body.data.url, { redirect: 'manual' });
+    const callback = new URL(page.headers.get('location')!);
+    assert.equal(callback.pathname, '/v2/conferencing/zoom/oauth/callback');
+    // The team's own callback route takes only its own team's states, with a team admin's credential.
+    const otherTeamsRoute = await api.request('GET', `/v2/organizations/${orgId}/teams/${support.id}/conferencing/zoom/oauth/callback${callback.search}`, { key: owner.apiKey });
+    assert.equal(otherTeamsRoute.status, 400, otherTeamsRoute.text);
+    assert.equal(otherTeamsRoute.body.error.details.reason, 'conferencing_state_invalid');
+    const back = await fetch(`${api.baseUrl}${callback.pathname}${callback.search}`, { redirect: 'manual' });
+    assert.equal(back.status, 301, await back.text());
+    assert.equal(back.headers.get('location'), DONE);
+    const listed = (await api.request('GET', base, { key: admin.apiKey })).body.data;
+    assert.deepEqual(listed, [{ id: listed[0].id, type: 'zoom_video', userId: null, teamId: sales.id, appId: 'zoom', invalid: false }]);
+    assert.ok(!(await list(admin.apiKey)).some((app) => app.type === 'zoom_video'), "the team's app is not the admin's own");
+    assert.deepEqual((await api.request('GET', `/v2/organizations/${orgId}/teams/${support.id}/conferencing`, { key: owner.apiKey })).body.data, [], 'nor another team\'s');
+
+    const meet = await api.request('POST', `${base}/google-meet/connect`, { key: admin.apiKey });
+    assert.equal(meet.status, 400);
+    assert.equal(meet.body.error.message, 'Google Meet requires a Google Calendar connection.');
+    assert.equal((await api.request('POST', `${base}/msteams/default`, { key: admin.apiKey })).body.error.message, 'msteams not connected.');
+    assert.equal((await api.request('POST', `${base}/zoom/default`, { key: admin.apiKey })).status, 200);
+    assert.deepEqual((await api.request('GET', `${base}/default`, { key: owner.apiKey })).body, { status: 'success', data: { appSlug: 'zoom' } }, "the organization's owner administers its teams");
+    assert.equal((await api.request('POST', `${base}/zoom/default`, { key: member.apiKey })).status, 403);
+    assert.equal((await api.request('DELETE', `${base}/zoom/disconnect`, { key: member.apiKey })).status, 403);
+    assert.equal((await api.request('DELETE', `${base}/zoom/disconnect`, { key: admin.apiKey })).status, 200);
+    assert.deepEqual((await api.request('GET', `${base}/default`, { key: admin.apiKey })).body, { status: 'success' });
+    assert.deepEqual((await api.request('GET', base, { key: admin.apiKey })).body.data, []);
   });
 
   test('an svc without a Zoom app says which settings register one', async () => {

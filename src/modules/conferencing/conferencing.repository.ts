@@ -1,25 +1,32 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { calendarConnections, type ConferencingAppType, conferencingApps, users } from '../../db/schema.js';
+import { calendarConnections, type ConferencingAppType, conferencingApps, teams, users } from '../../db/schema.js';
 
 export type ConferencingAppRow = typeof conferencingApps.$inferSelect;
 
-export async function listUserApps(db: Db, userId: number): Promise<ConferencingAppRow[]> {
-  return db.select().from(conferencingApps).where(eq(conferencingApps.userId, userId)).orderBy(asc(conferencingApps.id));
+/** Whose apps: a user's, or a team's (an organization's team). */
+export type AppOwner = { kind: 'user'; userId: number } | { kind: 'team'; teamId: number };
+
+const ownedBy = (owner: AppOwner): SQL => (owner.kind === 'user' ? eq(conferencingApps.userId, owner.userId) : eq(conferencingApps.teamId, owner.teamId));
+
+export async function listApps(db: Db, owner: AppOwner): Promise<ConferencingAppRow[]> {
+  return db.select().from(conferencingApps).where(ownedBy(owner)).orderBy(asc(conferencingApps.id));
 }
 
-export async function findUserApp(db: Db, userId: number, type: ConferencingAppType): Promise<ConferencingAppRow | undefined> {
-  const [row] = await db.select().from(conferencingApps).where(and(eq(conferencingApps.userId, userId), eq(conferencingApps.type, type)));
+export async function findApp(db: Db, owner: AppOwner, type: ConferencingAppType): Promise<ConferencingAppRow | undefined> {
+  const [row] = await db.select().from(conferencingApps).where(and(ownedBy(owner), eq(conferencingApps.type, type)));
   return row;
 }
 
-/** Installs the app for the user, replacing an earlier installation of it (a new consent renews the tokens). */
-export async function saveUserApp(
+/** Installs the app for the owner, replacing an earlier installation of it (a new consent renews the tokens). */
+export async function saveApp(
   db: Db,
-  app: { userId: number; type: ConferencingAppType; appId: string; credentialsSealed: string | null; accountEmail: string | null },
+  owner: AppOwner,
+  app: { type: ConferencingAppType; appId: string; credentialsSealed: string | null; accountEmail: string | null },
 ): Promise<ConferencingAppRow> {
-  await db.delete(conferencingApps).where(and(eq(conferencingApps.userId, app.userId), eq(conferencingApps.type, app.type)));
-  const [row] = await db.insert(conferencingApps).values(app).returning();
+  await db.delete(conferencingApps).where(and(ownedBy(owner), eq(conferencingApps.type, app.type)));
+  const ownerColumns = owner.kind === 'user' ? { userId: owner.userId } : { teamId: owner.teamId };
+  const [row] = await db.insert(conferencingApps).values({ ...app, ...ownerColumns }).returning();
   return row!;
 }
 
@@ -27,25 +34,33 @@ export async function deleteApp(db: Db, id: number): Promise<void> {
   await db.delete(conferencingApps).where(eq(conferencingApps.id, id));
 }
 
-/** Locks the user's row: one change to their apps and default at a time. */
-export async function lockUser(db: Db, userId: number): Promise<{ defaultConferencingApp: string | null } | undefined> {
-  const [row] = await db.select({ defaultConferencingApp: users.defaultConferencingApp }).from(users).where(eq(users.id, userId)).for('update');
+/** Locks the owner's row (one change to their apps and default at a time) and reads their default; undefined: no such owner. */
+export async function lockOwner(db: Db, owner: AppOwner): Promise<{ defaultConferencingApp: string | null } | undefined> {
+  const [row] =
+    owner.kind === 'user'
+      ? await db.select({ defaultConferencingApp: users.defaultConferencingApp }).from(users).where(eq(users.id, owner.userId)).for('update')
+      : await db.select({ defaultConferencingApp: teams.defaultConferencingApp }).from(teams).where(eq(teams.id, owner.teamId)).for('update');
   return row;
 }
 
-export async function findUserDefault(db: Db, userId: number): Promise<string | null> {
-  const [row] = await db.select({ defaultConferencingApp: users.defaultConferencingApp }).from(users).where(eq(users.id, userId));
-  return row?.defaultConferencingApp ?? null;
+export async function findDefault(db: Db, owner: AppOwner): Promise<string | null> {
+  const [row] =
+    owner.kind === 'user'
+      ? await db.select({ app: users.defaultConferencingApp }).from(users).where(eq(users.id, owner.userId))
+      : await db.select({ app: teams.defaultConferencingApp }).from(teams).where(eq(teams.id, owner.teamId));
+  return row?.app ?? null;
 }
 
-export async function setUserDefault(db: Db, userId: number, app: string | null): Promise<void> {
-  await db.update(users).set({ defaultConferencingApp: app }).where(eq(users.id, userId));
+export async function setDefault(db: Db, owner: AppOwner, app: string | null): Promise<void> {
+  if (owner.kind === 'user') await db.update(users).set({ defaultConferencingApp: app }).where(eq(users.id, owner.userId));
+  else await db.update(teams).set({ defaultConferencingApp: app }).where(eq(teams.id, owner.teamId));
 }
 
-/** The user's Google Calendar connections (Google Meet needs one that works). */
-export async function googleCalendarStates(db: Db, userId: number): Promise<{ invalid: boolean }[]> {
+/** The owner's Google Calendar connections (Google Meet needs one that works). Teams connect no calendars in svc. */
+export async function googleCalendarStates(db: Db, owner: AppOwner): Promise<{ invalid: boolean }[]> {
+  if (owner.kind === 'team') return [];
   return db
     .select({ invalid: calendarConnections.invalid })
     .from(calendarConnections)
-    .where(and(eq(calendarConnections.userId, userId), eq(calendarConnections.type, 'google_calendar')));
+    .where(and(eq(calendarConnections.userId, owner.userId), eq(calendarConnections.type, 'google_calendar')));
 }

@@ -1,9 +1,11 @@
+import type { FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
 import type { AppContext } from '../../app/context.js';
 import type { App } from '../../http/app.js';
-import { access } from '../../http/access.js';
+import { access, type RouteAccess } from '../../http/access.js';
 import { ok } from '../../http/envelope.js';
-import { principalOf } from '../../http/request-guard.js';
-import { badRequest } from '../../lib/errors.js';
+import { principalOf, tenantOf } from '../../http/request-guard.js';
+import { badRequest, notFound } from '../../lib/errors.js';
 import { INSTALLABLE_APPS, isOAuthApp, type OAuthApp } from './conferencing-apps.js';
 import {
   AppParams,
@@ -14,97 +16,148 @@ import {
   ConferencingAppsEnvelope,
   DefaultAppOutput,
   StatusOnly,
+  TeamAppParams,
+  TeamParams,
 } from './conferencing.schemas.js';
-import { connectGoogleMeet, defaultApp, disconnectApp, listApps, oauthConnectUrl, saveOAuthApp, setDefaultApp } from './conferencing.service.js';
-
-const tags = ['Conferencing'];
+import { type AppOwner, connectGoogleMeet, defaultApp, disconnectApp, listApps, oauthConnectUrl, saveOAuthApp, setDefaultApp } from './conferencing.service.js';
 
 function oauthAppOf(app: string): OAuthApp {
   if (!isOAuthApp(app)) throw badRequest('invalid_conferencing_app', 'Invalid conferencing app, available apps are: zoom, msteams', { property: 'app', value: app });
   return app;
 }
 
-export function registerConferencingRoutes(app: App, ctx: AppContext): void {
-  app.get('/v2/conferencing', {
-    config: { access: access.user('APPS_READ') },
-    schema: { tags, summary: 'List your conferencing applications', description: 'The apps you installed (the built-in video is installed for everyone and not listed). Tokens are never returned.', response: { 200: ConferencingAppsEnvelope } },
-    handler: async (request) => ok(await listApps(ctx, principalOf(request).user.id)),
+/** The same routes for a user's apps and for an organization team's, under `prefix`. */
+interface OwnerRoutes {
+  prefix: string;
+  tags: string[];
+  read: RouteAccess;
+  write: RouteAccess;
+  /** The provider's redirect lands on the user-level callback (the state names the owner); a team's own callback route takes the team's states only. */
+  callback: RouteAccess;
+  /** The prefix's own path parameters (none for the user's). */
+  params?: TSchema;
+  appParams: TSchema;
+  owner(request: FastifyRequest): AppOwner;
+  whose: string;
+}
+
+function registerOwnerRoutes(app: App, ctx: AppContext, routes: OwnerRoutes): void {
+  const { prefix, tags, whose } = routes;
+  const appOf = (request: FastifyRequest) => (request.params as { app: string }).app;
+  const prefixParams = routes.params ? { params: routes.params } : {};
+
+  app.get(prefix, {
+    config: { access: routes.read },
+    schema: { tags, summary: `List ${whose} conferencing applications`, description: 'The apps installed (the built-in video is installed for everyone and not listed). Tokens are never returned.', ...prefixParams, response: { 200: ConferencingAppsEnvelope } },
+    handler: async (request) => ok(await listApps(ctx, routes.owner(request))),
   });
 
-  app.post('/v2/conferencing/:app/connect', {
-    config: { access: access.user('APPS_WRITE') },
+  app.post(`${prefix}/:app/connect`, {
+    config: { access: routes.write },
     schema: {
       tags,
-      summary: 'Connect your conferencing application',
-      description: '`google-meet`: needs a working Google Calendar connection (POST /v2/calendars/google/connect); meetings are created with the calendar event. Zoom and Microsoft Teams are connected through GET /v2/conferencing/{app}/oauth/auth-url.',
-      params: AppParams,
+      summary: `Connect ${whose} conferencing application`,
+      description: '`google-meet`: needs a working Google Calendar connection; meetings are created with the calendar event. Zoom and Microsoft Teams are connected through `…/{app}/oauth/auth-url`.',
+      params: routes.appParams,
       response: { 200: ConferencingAppEnvelope },
     },
-    handler: async (request, reply) => reply.status(200).send(ok(await connectGoogleMeet(ctx, principalOf(request).user.id, request.params.app))),
+    handler: async (request, reply) => reply.status(200).send(ok(await connectGoogleMeet(ctx, routes.owner(request), appOf(request)))),
   });
 
-  app.get('/v2/conferencing/:app/oauth/auth-url', {
-    config: { access: access.user('APPS_WRITE') },
+  app.get(`${prefix}/:app/oauth/auth-url`, {
+    config: { access: routes.write },
     schema: {
       tags,
       summary: 'Get OAuth conferencing app auth URL',
       description:
-        '`zoom` or `msteams`: the provider\'s consent page. Its callback stores the app for the caller and sends the browser (301) to `returnTo`, or to `onErrorReturnTo` when connecting fails. svc seals the page\'s state (good for 15 minutes); it carries no token.',
-      params: AppParams,
+        "`zoom` or `msteams`: the provider's consent page. Its callback (GET /v2/conferencing/{app}/oauth/callback) stores the app and sends the browser (301) to `returnTo`, or to `onErrorReturnTo` when connecting fails. svc seals the page's state (good for 15 minutes); it carries no token.",
+      params: routes.appParams,
       querystring: AuthUrlQuery,
       response: { 200: AuthUrlOutput },
     },
-    handler: async (request) => ok(oauthConnectUrl(ctx, principalOf(request).user.id, oauthAppOf(request.params.app), request.query)),
+    handler: async (request) => ok(oauthConnectUrl(ctx, routes.owner(request), oauthAppOf(appOf(request)), request.query)),
   });
 
-  app.get('/v2/conferencing/:app/oauth/callback', {
-    // The provider sends the user's browser here: who connects is the sealed state's user.
-    config: { access: access.public() },
+  app.get(`${prefix}/:app/oauth/callback`, {
+    config: { access: routes.callback },
     schema: {
       tags,
       summary: 'Conferencing app OAuth callback',
       description: "Trades the provider's code for tokens, reads the account and stores the app, then redirects (301) to `returnTo` (or `onErrorReturnTo` on failure); without them it answers the app (200) or the error.",
-      params: AppParams,
+      params: routes.appParams,
       querystring: CallbackQuery,
       response: { 200: ConferencingAppEnvelope },
     },
     handler: async (request, reply) => {
-      const outcome = await saveOAuthApp(ctx, oauthAppOf(request.params.app), request.query);
+      const owner = routes.callback.auth === 'none' ? null : routes.owner(request);
+      const outcome = await saveOAuthApp(ctx, oauthAppOf(appOf(request)), request.query, owner?.kind === 'team' ? owner.teamId : null);
       if ('redirect' in outcome) return reply.redirect(outcome.redirect, 301);
       return ok(outcome.connection);
     },
   });
 
-  app.post('/v2/conferencing/:app/default', {
-    config: { access: access.user('APPS_WRITE') },
+  app.post(`${prefix}/:app/default`, {
+    config: { access: routes.write },
     schema: {
       tags,
-      summary: 'Set your default conferencing application',
-      description: `An app you installed (${Object.keys(INSTALLABLE_APPS).join(', ')}) or the built-in video (\`daily-video\`, as the reference names it, or \`svc-video\`).`,
-      params: AppParams,
+      summary: `Set ${whose} default conferencing application`,
+      description: `An installed app (${Object.keys(INSTALLABLE_APPS).join(', ')}) or the built-in video (\`daily-video\`, as the reference names it, or \`svc-video\`).`,
+      params: routes.appParams,
       response: { 200: StatusOnly },
     },
     handler: async (request, reply) => {
-      await setDefaultApp(ctx, principalOf(request).user.id, request.params.app);
+      await setDefaultApp(ctx, routes.owner(request), appOf(request));
       return reply.status(200).send({ status: 'success' as const });
     },
   });
 
-  app.get('/v2/conferencing/default', {
-    config: { access: access.user('APPS_READ') },
-    schema: { tags, summary: 'Get your default conferencing application', description: 'No `data` until one is set: the built-in video is the default then.', response: { 200: DefaultAppOutput } },
+  app.get(`${prefix}/default`, {
+    config: { access: routes.read },
+    schema: { tags, summary: `Get ${whose} default conferencing application`, description: 'No `data` until one is set: the built-in video is the default then.', ...prefixParams, response: { 200: DefaultAppOutput } },
     handler: async (request) => {
-      const app = await defaultApp(ctx, principalOf(request).user.id);
-      return app ? { status: 'success' as const, data: app } : { status: 'success' as const };
+      const chosen = await defaultApp(ctx, routes.owner(request));
+      return chosen ? { status: 'success' as const, data: chosen } : { status: 'success' as const };
     },
   });
 
-  app.delete('/v2/conferencing/:app/disconnect', {
-    config: { access: access.user('APPS_WRITE') },
-    schema: { tags, summary: 'Disconnect your conferencing application', params: AppParams, response: { 200: StatusOnly } },
+  app.delete(`${prefix}/:app/disconnect`, {
+    config: { access: routes.write },
+    schema: { tags, summary: `Disconnect ${whose} conferencing application`, params: routes.appParams, response: { 200: StatusOnly } },
     handler: async (request) => {
-      await disconnectApp(ctx, principalOf(request).user.id, request.params.app);
+      await disconnectApp(ctx, routes.owner(request), appOf(request));
       return { status: 'success' as const };
     },
+  });
+}
+
+function teamOf(request: FastifyRequest) {
+  const { team } = tenantOf(request);
+  if (!team) throw notFound('team_not_found', `Team with id=${(request.params as { teamId: number }).teamId} not found`);
+  return team;
+}
+
+export function registerConferencingRoutes(app: App, ctx: AppContext): void {
+  registerOwnerRoutes(app, ctx, {
+    prefix: '/v2/conferencing',
+    tags: ['Conferencing'],
+    read: access.user('APPS_READ'),
+    write: access.user('APPS_WRITE'),
+    // The provider sends the user's browser here: whose app it is comes from the sealed state.
+    callback: access.public(),
+    appParams: AppParams,
+    owner: (request) => ({ kind: 'user', userId: principalOf(request).user.id }),
+    whose: 'your',
+  });
+  const teamAdmin = (scope: 'TEAM_APPS_READ' | 'TEAM_APPS_WRITE') => access.tenant(scope, { role: 'TEAM_ADMIN', permissions: [] });
+  registerOwnerRoutes(app, ctx, {
+    prefix: '/v2/organizations/:orgId/teams/:teamId/conferencing',
+    tags: ['Orgs / Teams / Conferencing'],
+    read: teamAdmin('TEAM_APPS_READ'),
+    write: teamAdmin('TEAM_APPS_WRITE'),
+    callback: teamAdmin('TEAM_APPS_WRITE'),
+    params: TeamParams,
+    appParams: TeamAppParams,
+    owner: (request) => ({ kind: 'team', teamId: teamOf(request).id }),
+    whose: 'team',
   });
 }

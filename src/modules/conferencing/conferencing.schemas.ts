@@ -1,7 +1,12 @@
 import { Type } from 'typebox';
 import { Envelope } from '../../http/envelope.js';
 
-export const AppParams = Type.Object({ app: Type.String({ minLength: 1, maxLength: 64, description: '`google-meet`, `zoom`, `msteams` (and, for the default, the built-in `daily-video` / `svc-video`)' }) });
+const App = Type.String({ minLength: 1, maxLength: 64, description: '`google-meet`, `zoom`, `msteams` (and, for the default, the built-in `daily-video` / `svc-video`)' });
+const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
+
+export const AppParams = Type.Object({ app: App });
+export const TeamParams = Type.Object({ orgId: Id, teamId: Id });
+export const TeamAppParams = Type.Object({ orgId: Id, teamId: Id, app: App });
 
 export const ConferencingAppOutput = Type.Object({
   id: Type.Integer({ description: 'Id of the conferencing app credentials' }),

@@ -8,6 +8,9 @@ import { openState, sealState } from '../../lib/sealed-state.js';
 import { outboundPolicy } from '../calendars/calendar-sync.js';
 import { BUILT_IN_SLUGS, conferencingOAuth, type ConferencingOAuth, INSTALLABLE_APPS, type InstallableApp, isInstallable, type OAuthApp } from './conferencing-apps.js';
 import * as repo from './conferencing.repository.js';
+import type { AppOwner } from './conferencing.repository.js';
+
+export type { AppOwner };
 
 export type ConferencingDeps = Pick<AppContext, 'database' | 'secrets' | 'config'>;
 
@@ -25,28 +28,35 @@ const viewOf = (row: repo.ConferencingAppRow): ConferencingAppView => ({ id: row
 const CONNECT_STATE_PURPOSE = 'conferencing-connect';
 
 interface ConnectState {
-  userId: number;
+  owner: AppOwner;
   app: OAuthApp;
   returnTo: string | null;
   onErrorReturnTo: string | null;
 }
 
-export async function listApps(deps: ConferencingDeps, userId: number): Promise<ConferencingAppView[]> {
-  return (await repo.listUserApps(deps.database.db, userId)).map(viewOf);
+export async function listApps(deps: ConferencingDeps, owner: AppOwner): Promise<ConferencingAppView[]> {
+  return (await repo.listApps(deps.database.db, owner)).map(viewOf);
 }
 
-/** POST /v2/conferencing/google-meet/connect: Google Meet rides on the user's Google Calendar connection. */
-export async function connectGoogleMeet(deps: ConferencingDeps, userId: number, app: string): Promise<ConferencingAppView> {
+/** The owner's row locked; a user or team deleted since the request began answers 404. */
+async function lockOwner(tx: Parameters<typeof repo.lockOwner>[0], owner: AppOwner) {
+  const row = await repo.lockOwner(tx, owner);
+  if (!row) throw notFound(owner.kind === 'user' ? 'user_not_found' : 'team_not_found', owner.kind === 'user' ? 'user not found' : 'team not found');
+  return row;
+}
+
+/** POST …/conferencing/google-meet/connect: Google Meet rides on the owner's Google Calendar connection. */
+export async function connectGoogleMeet(deps: ConferencingDeps, owner: AppOwner, app: string): Promise<ConferencingAppView> {
   if (app !== 'google-meet') throw badRequest('invalid_conferencing_app', 'Invalid conferencing app. Available apps: GOOGLE_MEET.', { property: 'app', value: app });
   return deps.database.transaction(async (tx) => {
-    await repo.lockUser(tx, userId);
-    const calendars = await repo.googleCalendarStates(tx, userId);
+    await lockOwner(tx, owner);
+    const calendars = await repo.googleCalendarStates(tx, owner);
     if (calendars.length === 0) throw badRequest('google_calendar_required', 'Google Meet requires a Google Calendar connection.');
     if (calendars.every((calendar) => calendar.invalid)) {
       throw badRequest('google_calendar_required', 'Google Meet requires a valid Google Calendar connection. Please reconnect Google Calendar.');
     }
-    if (await repo.findUserApp(tx, userId, 'google_video')) throw badRequest('conferencing_app_connected', 'Google Meet is already connected for this user.');
-    return viewOf(await repo.saveUserApp(tx, { userId, type: 'google_video', appId: 'google-meet', credentialsSealed: null, accountEmail: null }));
+    if (await repo.findApp(tx, owner, 'google_video')) throw badRequest('conferencing_app_connected', `Google Meet is already connected for this ${owner.kind}.`);
+    return viewOf(await repo.saveApp(tx, owner, { type: 'google_video', appId: 'google-meet', credentialsSealed: null, accountEmail: null }));
   });
 }
 
@@ -74,16 +84,17 @@ function returnAddress(value: string | undefined, field: string): string | null 
  * GET /v2/conferencing/{zoom|msteams}/oauth/auth-url: the provider's consent page, with a state svc
  * seals (the user, the app, where to send the browser after, an expiry): the callback trusts nothing else.
  */
-export function oauthConnectUrl(deps: ConferencingDeps, userId: number, app: OAuthApp, query: { returnTo?: string | undefined; onErrorReturnTo?: string | undefined }): { url: string } {
+export function oauthConnectUrl(deps: ConferencingDeps, owner: AppOwner, app: OAuthApp, query: { returnTo?: string | undefined; onErrorReturnTo?: string | undefined }): { url: string } {
   const oauth = requireOAuth(deps, app);
-  const state: ConnectState = { userId, app, returnTo: returnAddress(query.returnTo, 'returnTo'), onErrorReturnTo: returnAddress(query.onErrorReturnTo, 'onErrorReturnTo') };
+  const state: ConnectState = { owner, app, returnTo: returnAddress(query.returnTo, 'returnTo'), onErrorReturnTo: returnAddress(query.onErrorReturnTo, 'onErrorReturnTo') };
   return { url: oauth.authorizationUrl(sealState(deps.secrets, CONNECT_STATE_PURPOSE, state)) };
 }
 
-function openConnectState(deps: ConferencingDeps, sealed: string | undefined, app: OAuthApp): ConnectState {
+function openConnectState(deps: ConferencingDeps, sealed: string | undefined, app: OAuthApp, team: number | null): ConnectState {
   if (!sealed) throw badRequest('conferencing_state_invalid', 'Missing `state` query param', { property: 'state' });
   const state = openState<ConnectState>(deps.secrets, CONNECT_STATE_PURPOSE, sealed);
-  if (!state || state.app !== app) {
+  // A team's callback route takes only that team's states (the provider always comes back to the user-level one).
+  if (!state || state.app !== app || (team !== null && (state.owner.kind !== 'team' || state.owner.teamId !== team))) {
     throw badRequest('conferencing_state_invalid', 'Invalid `state` query param: start again from GET /v2/conferencing/{app}/oauth/auth-url', { property: 'state' });
   }
   return state;
@@ -101,8 +112,9 @@ export async function saveOAuthApp(
   deps: ConferencingDeps,
   app: OAuthApp,
   query: { state?: string | undefined; code?: string | undefined; error?: string | undefined; error_description?: string | undefined },
+  team: number | null = null,
 ): Promise<CallbackOutcome> {
-  const state = openConnectState(deps, query.state, app);
+  const state = openConnectState(deps, query.state, app, team);
   try {
     const connection = await exchangeAndStore(deps, app, state, query);
     return state.returnTo ? { redirect: state.returnTo } : { connection };
@@ -130,39 +142,38 @@ async function exchangeAndStore(deps: ConferencingDeps, app: OAuthApp, state: Co
   }
   const { type } = INSTALLABLE_APPS[app];
   return deps.database.transaction(async (tx) => {
-    if (!(await repo.lockUser(tx, state.userId))) throw notFound('user_not_found', 'user not found');
-    return viewOf(await repo.saveUserApp(tx, { userId: state.userId, type, appId: app, credentialsSealed: sealed, accountEmail }));
+    await lockOwner(tx, state.owner);
+    return viewOf(await repo.saveApp(tx, state.owner, { type, appId: app, credentialsSealed: sealed, accountEmail }));
   });
 }
 
 const DEFAULT_CHOICES = [...Object.keys(INSTALLABLE_APPS), ...BUILT_IN_SLUGS].join(', ');
 
-/** POST /v2/conferencing/{app}/default: the built-in video, or an app the user installed. */
-export async function setDefaultApp(deps: ConferencingDeps, userId: number, app: string): Promise<void> {
+/** POST …/conferencing/{app}/default: the built-in video, or an app the owner installed. */
+export async function setDefaultApp(deps: ConferencingDeps, owner: AppOwner, app: string): Promise<void> {
   const builtIn = (BUILT_IN_SLUGS as readonly string[]).includes(app);
   if (!builtIn && !isInstallable(app)) throw badRequest('invalid_conferencing_app', `Invalid app, available apps are: ${DEFAULT_CHOICES}`, { property: 'app', value: app });
   await deps.database.transaction(async (tx) => {
-    if (!(await repo.lockUser(tx, userId))) throw notFound('user_not_found', 'user not found');
-    if (!builtIn && !(await repo.findUserApp(tx, userId, INSTALLABLE_APPS[app as InstallableApp].type))) throw badRequest('conferencing_app_not_connected', `${app} not connected.`, { property: 'app', value: app });
-    await repo.setUserDefault(tx, userId, app);
+    await lockOwner(tx, owner);
+    if (!builtIn && !(await repo.findApp(tx, owner, INSTALLABLE_APPS[app as InstallableApp].type))) throw badRequest('conferencing_app_not_connected', `${app} not connected.`, { property: 'app', value: app });
+    await repo.setDefault(tx, owner, app);
   });
 }
 
-/** GET /v2/conferencing/default: null until one is chosen (the built-in video is used then). */
-export async function defaultApp(deps: ConferencingDeps, userId: number): Promise<{ appSlug: string } | null> {
-  const app = await repo.findUserDefault(deps.database.db, userId);
+/** GET …/conferencing/default: null until one is chosen (the built-in video is used then). */
+export async function defaultApp(deps: ConferencingDeps, owner: AppOwner): Promise<{ appSlug: string } | null> {
+  const app = await repo.findDefault(deps.database.db, owner);
   return app === null ? null : { appSlug: app };
 }
 
-/** DELETE /v2/conferencing/{app}/disconnect: the app goes, its tokens with it; a default naming it goes too. */
-export async function disconnectApp(deps: ConferencingDeps, userId: number, app: string): Promise<void> {
+/** DELETE …/conferencing/{app}/disconnect: the app goes, its tokens with it; a default naming it goes too. */
+export async function disconnectApp(deps: ConferencingDeps, owner: AppOwner, app: string): Promise<void> {
   if (!isInstallable(app)) throw badRequest('invalid_conferencing_app', `Invalid app, available apps are: ${Object.keys(INSTALLABLE_APPS).join(', ')}`, { property: 'app', value: app });
   await deps.database.transaction(async (tx) => {
-    const user = await repo.lockUser(tx, userId);
-    if (!user) throw notFound('user_not_found', 'user not found');
-    const installed = await repo.findUserApp(tx, userId, INSTALLABLE_APPS[app].type);
+    const locked = await lockOwner(tx, owner);
+    const installed = await repo.findApp(tx, owner, INSTALLABLE_APPS[app].type);
     if (!installed) throw badRequest('conferencing_app_not_connected', `${app} not connected.`, { property: 'app', value: app });
     await repo.deleteApp(tx, installed.id);
-    if (user.defaultConferencingApp === app) await repo.setUserDefault(tx, userId, null);
+    if (locked.defaultConferencingApp === app) await repo.setDefault(tx, owner, null);
   });
 }
