@@ -1,6 +1,6 @@
 // A local Microsoft identity platform + Microsoft Graph v1.0 for the calendar adapter's tests: the subset
 // svc uses, answering as Microsoft documents it (OAuth 2.0 authorization code flow on
-// /common/oauth2/v2.0/{authorize,token}; /me; /me/calendars; calendarView/delta with server-driven
+// /common/oauth2/v2.0/{authorize,token}; /me; /me/onlineMeetings (Teams); /me/calendars; calendarView/delta with server-driven
 // paging, delta links and @removed; event create with transactionId, update, delete; Graph's JSON
 // error bodies). One mailbox, on 127.0.0.1, on a free port.
 //
@@ -80,6 +80,16 @@ export interface StoredEvent {
   changedAt: number;
 }
 
+export interface OnlineMeeting {
+  id: string;
+  subject: string;
+  start: number;
+  end: number;
+  joinWebUrl: string;
+  joinMeetingId: string;
+  passcode: string;
+}
+
 export interface FakeCalendar {
   id: string;
   name: string;
@@ -129,6 +139,8 @@ export interface FakeMicrosoft {
   invitationsSent: string[];
   /** Subscriptions alive now (POST /subscriptions, after the notification URL answered the validation). */
   subscriptions: Map<string, { id: string; calendarId: string; notificationUrl: string; lifecycleNotificationUrl: string | null; clientState: string; expiration: number }>;
+  /** Teams meetings of the user (POST /me/onlineMeetings), by id. */
+  onlineMeetings: Map<string, OnlineMeeting>;
   /** Every change notification posted, with svc's answer (0: it could not be reached). */
   notificationsSent: { subscriptionId: string; changeType: string; status: number }[];
   /**
@@ -199,7 +211,8 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
   const now = () => Date.now() + clockOffset;
   let seq = 0;
   const codes = new Map<string, { redirectUri: string; scope: string; used: boolean }>();
-  const accessTokens = new Map<string, { expiresAt: number; appOnly?: boolean }>();
+  const accessTokens = new Map<string, { expiresAt: number; appOnly?: boolean; scope?: string }>();
+  const onlineMeetings = new Map<string, OnlineMeeting>();
   const refreshTokens = new Map<string, { active: boolean; scope: string }>();
   const calendars: FakeCalendar[] = [];
   const events = new Map<string, StoredEvent>();
@@ -335,7 +348,7 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
       return sendJson(res, 400, tokenErrorBody('unsupported_grant_type', `AADSTS70003: The app requested an unsupported grant type '${grant}'.`, 70003));
     }
     const accessToken = `eyJ0eXAiOiJKV1Qi.${random(48)}`;
-    accessTokens.set(accessToken, { expiresAt: now() + lifetime * 1000 });
+    accessTokens.set(accessToken, { expiresAt: now() + lifetime * 1000, scope });
     const answer: Record<string, unknown> = {
       token_type: 'Bearer',
       scope: scope
@@ -404,13 +417,69 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
       const answer =
         path === '/v1.0/subscriptions' || path.startsWith('/v1.0/subscriptions/')
           ? await subscriptionRoute(req.method ?? 'GET', path, json, known.appOnly === true)
-          : route(req.method ?? 'GET', mailboxPath(path, known.appOnly === true), url, json, prefer);
+          : path === '/v1.0/me/onlineMeetings' || path.startsWith('/v1.0/me/onlineMeetings/')
+            ? onlineMeetingRoute(req.method ?? 'GET', path, json, known.scope ?? '')
+            : route(req.method ?? 'GET', mailboxPath(path, known.appOnly === true), url, json, prefer);
       if (failure) return sendFailure(res, failure);
       sendJson(res, answer.status, answer.body);
     } catch (error) {
       if (!(error instanceof GraphError)) throw error;
       sendJson(res, error.status, graphErrorBody(error.code, error.message), error.headers);
     }
+  }
+
+  /**
+   * Online meetings of the signed-in user (Teams), as Graph documents them: the delegated permission
+   * OnlineMeetings.ReadWrite, create with start, end and subject, PATCH, DELETE; the join link stays.
+   */
+  function onlineMeetingRoute(method: string, path: string, json: unknown, scope: string): { status: number; body: unknown } {
+    if (!scope.split(' ').includes('OnlineMeetings.ReadWrite')) throw new GraphError(403, 'Forbidden', 'Application does not have permission to create online meetings on behalf of this user.');
+    const id = path.split('/')[4];
+    const fields = (json ?? {}) as { startDateTime?: unknown; endDateTime?: unknown; subject?: unknown };
+    const parsed = (value: unknown) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN);
+    const check = (meeting: OnlineMeeting) => {
+      if (!Number.isFinite(meeting.start) || !Number.isFinite(meeting.end) || meeting.end <= meeting.start) throw new GraphError(400, 'BadRequest', 'Invalid meeting start or end time.');
+    };
+    const view = (meeting: OnlineMeeting) => ({
+      id: meeting.id,
+      subject: meeting.subject,
+      startDateTime: new Date(meeting.start).toISOString(),
+      endDateTime: new Date(meeting.end).toISOString(),
+      joinUrl: meeting.joinWebUrl,
+      joinWebUrl: meeting.joinWebUrl,
+      joinMeetingIdSettings: { joinMeetingId: meeting.joinMeetingId, passcode: meeting.passcode },
+    });
+    if (id === undefined && method === 'POST') {
+      const meeting: OnlineMeeting = {
+        id: `MSpkYzE3${random(30)}`,
+        subject: typeof fields.subject === 'string' ? fields.subject : '',
+        start: parsed(fields.startDateTime),
+        end: parsed(fields.endDateTime),
+        joinWebUrl: `https://teams.microsoft.example/l/meetup-join/19%3ameeting_${random(24)}%40thread.v2/0`,
+        joinMeetingId: String(Math.floor(100_000_000_000 + Math.random() * 800_000_000_000)),
+        passcode: random(4),
+      };
+      check(meeting);
+      onlineMeetings.set(meeting.id, meeting);
+      return { status: 201, body: view(meeting) };
+    }
+    const meeting = id === undefined ? undefined : onlineMeetings.get(decodeURIComponent(id));
+    if (!meeting) throw new GraphError(404, 'NotFound', 'The requested resource does not exist.');
+    if (method === 'GET') return { status: 200, body: view(meeting) };
+    if (method === 'DELETE') {
+      onlineMeetings.delete(meeting.id);
+      return { status: 204, body: null };
+    }
+    if (method === 'PATCH') {
+      const changed = { ...meeting };
+      if (fields.subject !== undefined) changed.subject = String(fields.subject);
+      if (fields.startDateTime !== undefined) changed.start = parsed(fields.startDateTime);
+      if (fields.endDateTime !== undefined) changed.end = parsed(fields.endDateTime);
+      check(changed);
+      onlineMeetings.set(meeting.id, changed);
+      return { status: 200, body: view(changed) };
+    }
+    throw new GraphError(405, 'MethodNotAllowed', 'Method not allowed.');
   }
 
   /**
@@ -815,6 +884,7 @@ export async function startFakeMicrosoft(options: FakeMicrosoftOptions = {}): Pr
   return {
     baseUrl,
     subscriptions,
+    onlineMeetings,
     notificationsSent,
     sendLifecycle,
     endpoints: { authorize: `${baseUrl}${LOGIN_PREFIX}/authorize`, token: `${baseUrl}${LOGIN_PREFIX}/token`, api: apiBase },

@@ -1,9 +1,7 @@
 import type { CalendarProviderError, OAuthSession } from '../calendar-types.js';
 import { jsonObject, objectField, providerError, retryAfterMs, stringField, transportError } from '../provider-errors.js';
+import { callWithFreshToken } from '../oauth-session.js';
 import { refreshTokens } from './oauth.js';
-
-/** Refresh when the access token has less than this left: a call must not start with a token that dies on the way. */
-const REFRESH_MARGIN_MS = 60_000;
 
 /** What a Graph request got back. */
 export interface GraphAnswer {
@@ -52,38 +50,14 @@ export function secretsOf(session: OAuthSession): string[] {
   return [session.tokens.accessToken, session.tokens.refreshToken, session.client.clientSecret];
 }
 
-// One refresh at a time per session: parallel calls that all find the token expired share it, so a
-// rotated refresh token is not spent twice.
-const refreshing = new WeakMap<OAuthSession, Promise<void>>();
-
-/** Replaces the session's tokens unless `staleAccessToken` was already replaced (by a parallel call). */
-async function refreshSession(session: OAuthSession, staleAccessToken: string): Promise<void> {
-  if (session.tokens.accessToken !== staleAccessToken) return;
-  let running = refreshing.get(session);
-  if (!running) {
-    running = (async () => {
-      const tokens = session.renew ? await session.renew() : await refreshTokens(session.client, session.tokens.refreshToken, session.fetch, session.now());
-      session.tokens = tokens;
-      await session.onTokens(tokens);
-    })().finally(() => refreshing.delete(session));
-    refreshing.set(session, running);
-  }
-  await running;
-}
-
 /**
  * One Graph call with the session's token: refreshed first when it is about to expire, and once more
  * (then the call repeated once) when Graph answers 401. Statuses other than 401 come back as they are
  * for the caller to judge; a second 401 is `unauthorized`.
  */
 export async function graphCall(session: OAuthSession, request: GraphRequest): Promise<GraphAnswer> {
-  if (session.tokens.expiresAt - session.now() < REFRESH_MARGIN_MS) await refreshSession(session, session.tokens.accessToken);
-  let used = session.tokens.accessToken;
-  let answer = await send(session, request, used);
-  if (answer.status !== 401) return answer;
-  await refreshSession(session, used);
-  used = session.tokens.accessToken;
-  answer = await send(session, request, used);
+  const refresh = () => (session.renew ? session.renew() : refreshTokens(session.client, session.tokens.refreshToken, session.fetch, session.now()));
+  const answer = await callWithFreshToken(session, refresh, (accessToken) => send(session, request, accessToken));
   if (answer.status === 401) throw statusError(session, answer, request.what);
   return answer;
 }
