@@ -130,12 +130,12 @@ export function bookingLimitChecker(rules: LimitRules, bookings: readonly LimitB
     work.limitChecks += 1;
     const millis = end - start;
     for (const period of active) {
-      const countLimit = rules.count?.[period];
-      const durationLimit = rules.duration?.[period] === undefined ? undefined : rules.duration[period]! * MINUTE;
+      // A kind of period with only one of the two limits: the other is no limit (Infinity).
+      const countLimit = rules.count?.[period] ?? Infinity;
+      const durationLimit = (rules.duration?.[period] ?? Infinity) * MINUTE;
       const { first, last } = keyRange(period, start, end);
       const most = busiest(tallies.get(period)!, first, last);
-      if (countLimit !== undefined && most.count >= countLimit) return false;
-      if (durationLimit !== undefined && most.millis + millis > durationLimit) return false;
+      if (most.count >= countLimit || most.millis + millis > durationLimit) return false;
     }
     return true;
   };
@@ -164,11 +164,8 @@ export function limitHorizon(rules: LimitRules, from: number, to: number): { sta
   const { timeZone, weekStart } = rules;
   const firstDay = localDayNumber(timeZone, from);
   const lastDay = localDayNumber(timeZone, Math.max(from, to - 1));
-  let startDay = firstDay;
-  let endDay = lastDay + 1;
-  for (const period of active) {
-    startDay = Math.min(startDay, periodStartDay(period, periodKey(period, firstDay, weekStart)));
-    endDay = Math.max(endDay, periodStartDay(period, periodKey(period, lastDay, weekStart) + periodStep(period)));
-  }
+  // Every period starts on or before its first day and ends after its last: the widest kind decides.
+  const startDay = Math.min(...active.map((period) => periodStartDay(period, periodKey(period, firstDay, weekStart))));
+  const endDay = Math.max(...active.map((period) => periodStartDay(period, periodKey(period, lastDay, weekStart) + periodStep(period))));
   return { start: startOfDayNumber(timeZone, startDay), end: startOfDayNumber(timeZone, endDay) };
 }

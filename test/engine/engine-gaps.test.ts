@@ -95,6 +95,9 @@ test('limitHorizon: the whole periods a range touches, for each kind of limit, i
   // A range across a month and a year end.
   const yearEnd = limitHorizon({ count: { month: 1 }, duration: null, timeZone: 'Asia/Kathmandu', weekStart: 1 }, Date.parse('2026-12-30T00:00:00Z'), Date.parse('2027-01-02T00:00:00Z'));
   assert.deepEqual(yearEnd, { start: dayStart('2026-12-01', 'Asia/Kathmandu'), end: dayStart('2027-02-01', 'Asia/Kathmandu') });
+  // A range ending at a local midnight (exclusive) does not reach the next day, week or month.
+  const toMidnight = (count: Record<string, number>) => limitHorizon({ count, duration: null, timeZone: 'Asia/Kathmandu', weekStart: 1 }, dayStart('2026-06-01', 'Asia/Kathmandu'), dayStart('2026-06-03', 'Asia/Kathmandu'));
+  assert.deepEqual(toMidnight({ day: 1 }), { start: dayStart('2026-06-01', 'Asia/Kathmandu'), end: dayStart('2026-06-03', 'Asia/Kathmandu') });
   // An empty range still covers the period holding its start.
   const empty = limitHorizon({ count: { week: 1 }, duration: null, timeZone: 'UTC', weekStart: 1 }, Date.parse('2026-03-04T12:00:00Z'), Date.parse('2026-03-04T12:00:00Z'));
   assert.deepEqual(empty, { start: Date.parse('2026-03-02T00:00:00Z'), end: Date.parse('2026-03-09T00:00:00Z') });
