@@ -1,4 +1,5 @@
 import type { DateOverride, WeeklyRule } from './availability-rules.js';
+import { work } from './engine-work.js';
 import { type Interval, clipIntervals, normalizeIntervals } from './intervals.js';
 import { dateOfDayNumber, dayNumber, epochOfWallClock, localDayNumber, parseDate, weekdayOfDayNumber, zonedToEpoch } from './zones.js';
 
@@ -48,14 +49,15 @@ export function workingPieces(schedule: HostSchedule, from: number, to: number):
   const lastDay = localDayNumber(timeZone, to - 1);
   const pieces: Interval[] = [];
   for (let dayNo = firstDay; dayNo <= lastDay; dayNo++) {
+    work.workingDates += 1;
     const ranges = rangesOf(dayNo);
     const midnight = dayNo * DAY; // the date's midnight as a wall-clock time (see epochOfWallClock)
     // Indexed loops: see intervals.ts on destructuring.
     const dated: Interval[] = [];
     for (let i = 0; i < ranges.length; i++) {
       const start = epochOfWallClock(timeZone, midnight + ranges[i]!.startMinute * MINUTE);
-      const end = epochOfWallClock(timeZone, midnight + ranges[i]!.endMinute * MINUTE);
-      if (end > start) dated.push([start, end]);
+      // An empty range (a day off, or a time the clocks skip) is dropped by normalizeIntervals.
+      dated.push([start, epochOfWallClock(timeZone, midnight + ranges[i]!.endMinute * MINUTE)]);
     }
     const merged = normalizeIntervals(dated);
     for (let i = 0; i < merged.length; i++) {

@@ -8,6 +8,7 @@ import { normalizeIntervals, subtractIntervals } from '../../src/scheduling/inte
 import type { WeeklyRule } from '../../src/scheduling/availability-rules.js';
 import { type BusyBlock, type HostAvailability, PLAIN_EVENT_RULES, type SlotQuery } from '../../src/scheduling/slot-query.js';
 import { computeSlots } from '../../src/scheduling/slots.js';
+import { workingPieces, workingRunAfter } from '../../src/scheduling/working-hours.js';
 
 const utc = (text: string) => Date.parse(text);
 const iso = (ms: number) => new Date(ms).toISOString().replace(':00.000Z', 'Z');
@@ -186,5 +187,28 @@ describe('engine work: the shortcuts hold', () => {
     assert.equal(both.length, 9);
     assert.equal(bothSpent.limitTallies, 3);
     assert.equal(bothSpent.limitChecks, 18, 'each candidate against the event type and the team');
+  });
+  test('schedules: each local date is read once; a schedule open all week runs as one stretch up to its next override', () => {
+    const weekdays = { timeZone: 'Asia/Kathmandu', weeklyRules: [MORNING], overrides: [] };
+    // Monday June 1 and Tuesday June 2, to Wednesday's midnight (exclusive): two dates, not three.
+    const [pieces, piecesSpent] = workOf(() => workingPieces(weekdays, utc('2026-05-31T18:15Z'), utc('2026-06-02T18:15Z')));
+    assert.deepEqual(pieces.map(([start, end]) => `${iso(start)}/${iso(end)}`), ['2026-06-01T03:15Z/2026-06-01T06:15Z', '2026-06-02T03:15Z/2026-06-02T06:15Z']);
+    assert.equal(piecesSpent.workingDates, 2);
+
+    // Open all week, with Thursday June 4 open all day by an override: from Monday 09:30 the first chunk reads
+    // Monday and Tuesday (the run starts inside a date), then Wednesday's midnight runs as a stretch up to
+    // Thursday, Thursday is read (an override), and Friday's midnight runs as one stretch to the end.
+    const always = { timeZone: 'Asia/Kathmandu', weeklyRules: [{ days: [0, 1, 2, 3, 4, 5, 6], startMinute: 0, endMinute: 1440 }], overrides: [{ date: '2026-06-04', startMinute: 0, endMinute: 1440 }] };
+    const from = utc('2026-06-01T03:45Z');
+    const until = utc('2026-08-01T00:00Z');
+    const [run, runSpent] = workOf(() => workingRunAfter(always, from, until));
+    assert.deepEqual(run.map(([start, end]) => `${iso(start)}/${iso(end)}`), [
+      '2026-05-31T18:15Z/2026-06-01T18:15Z',
+      '2026-06-01T18:15Z/2026-06-02T18:15Z',
+      '2026-06-02T18:15Z/2026-06-03T18:15Z',
+      '2026-06-03T18:15Z/2026-06-04T18:15Z',
+      '2026-06-04T18:15Z/2026-08-01T00:00Z',
+    ]);
+    assert.equal(runSpent.workingDates, 3, 'Monday, Tuesday and the override date; never the two months date by date');
   });
 });
