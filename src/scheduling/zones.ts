@@ -25,11 +25,20 @@ const LAST_INSTANT = 8.64e15;
 const MAX_CACHED_SPANS = 50_000;
 
 /**
+ * The work the tables save, counted since start: Intl probes (one format call each), table searches
+ * (a lookup the last-offset cache did not answer), and dates of years 0-99 (the slow way round
+ * Date.UTC's reading of them as 1900-1999). Tests hold the caches and shortcuts to these.
+ */
+const work = { intlProbes: 0, tableSearches: 0, yearsBelow100: 0 };
+export const zoneWork = (): Readonly<typeof work> => ({ ...work });
+
+/**
  * Date.UTC for any year: Date.UTC reads years 0-99 as 1900-1999. Month and day may overflow, as with
  * Date.UTC.
  */
 export function utcTime(year: number, monthIndex: number, day: number, hours = 0, minutes = 0, seconds = 0): number {
   if (year < 0 || year > 99) return Date.UTC(year, monthIndex, day, hours, minutes, seconds);
+  work.yearsBelow100 += 1;
   const date = new Date(0);
   date.setUTCFullYear(year, monthIndex, day);
   date.setUTCHours(hours, minutes, seconds, 0);
@@ -46,12 +55,6 @@ export const END_OF_TIME = Date.UTC(9999, 11, 31);
 /** A formatter that prints `zone`'s offset, e.g. `3/1/2026, GMT+05:45` (seconds too where it has them). */
 const offsetFormatterFor = (zone: string) => new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
 
-/**
- * The work the tables save, counted since start: Intl probes (one format call each) and table searches
- * (a lookup the last-offset cache did not answer). Tests hold the caches to these.
- */
-const work = { intlProbes: 0, tableSearches: 0 };
-export const zoneWork = (): Readonly<typeof work> => ({ ...work });
 
 /** `zone`'s UTC offset at `epochMs` in seconds, as Intl reports it. */
 function probeOffsetSeconds(formatter: Intl.DateTimeFormat, epochMs: number): number {
@@ -156,7 +159,7 @@ function tableOf(zone: string): ZoneTable {
 }
 
 /** The last offset looked up and the instants it holds between: engines ask near the same instant many times in a row. */
-let lastZone = '';
+let lastZone: string | null = null;
 let lastFrom = Number.NaN;
 let lastUntil = Number.NaN;
 let lastOffset = Number.NaN;
@@ -168,7 +171,7 @@ export const cachedZoneCount = (): number => tables.size;
 export function forgetZoneTables(): void {
   tables.clear();
   cachedSpans = 0;
-  lastZone = '';
+  lastZone = null;
   lastFrom = lastUntil = lastOffset = Number.NaN;
 }
 

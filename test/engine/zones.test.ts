@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
-import { cachedZoneCount, epochOfWallClock, forgetZoneTables, formatDate, localDateOf, offsetMinutes, zonedToEpoch, zoneWork } from '../../src/scheduling/zones.js';
+import { cachedZoneCount, epochOfWallClock, forgetZoneTables, formatDate, localDateOf, offsetMinutes, utcTime, zonedToEpoch, zoneWork } from '../../src/scheduling/zones.js';
 import { TEST_ZONES as ZONES } from '../support/zones.js';
 
 
@@ -113,6 +113,20 @@ describe('zone tables: bounds, caches and formats', () => {
 
 // The tables exist to spare Intl and searches: a cache that stops working changes no answer, only the
 // time every slot query takes, so these hold each one to the work it saves.
+test('utcTime: any year, with Date.UTC itself outside years 0-99 (which it would read as 1900-1999)', () => {
+  const slowWay = (run: () => number) => {
+    const before = zoneWork().yearsBelow100;
+    const value = run();
+    return [value, zoneWork().yearsBelow100 - before];
+  };
+  assert.deepEqual(slowWay(() => utcTime(2026, 2, 29, 1, 30, 15)), [Date.parse('2026-03-29T01:30:15Z'), 0]);
+  assert.deepEqual(slowWay(() => utcTime(100, 0, 1)), [Date.parse('0100-01-01T00:00:00Z'), 0]);
+  assert.deepEqual(slowWay(() => utcTime(-5, 11, 31, 23)), [Date.parse('-000005-12-31T23:00:00Z'), 0]);
+  assert.deepEqual(slowWay(() => utcTime(99, 11, 31, 23, 59, 59)), [Date.parse('0099-12-31T23:59:59Z'), 1]);
+  assert.deepEqual(slowWay(() => utcTime(0, 0, 1)), [Date.parse('0000-01-01T00:00:00Z'), 1]);
+  assert.deepEqual(slowWay(() => utcTime(50, 13, 1)), [Date.parse('0051-02-01T00:00:00Z'), 1], 'a month past December rolls into the next year');
+});
+
 describe('zone tables: the work they save', () => {
   const SPAN = 6 * 86_400_000;
   const workOf = (run: () => void) => {
@@ -131,6 +145,8 @@ describe('zone tables: the work they save', () => {
     ] as const) {
       const read = workOf(() => assert.equal(offsetMinutes(zone, at), after));
       assert.deepEqual(read, { probes: 13, searches: 1 }, zone);
+      // The transition's own instant again: the last lookup's entry starts there, so no search.
+      assert.deepEqual(workOf(() => assert.equal(offsetMinutes(zone, at), after)), { probes: 0, searches: 0 }, zone);
       // The same span again: no probe; the second before the transition: a search, still no probe.
       assert.deepEqual(workOf(() => assert.equal(offsetMinutes(zone, at - 1000), before)), { probes: 0, searches: 1 }, zone);
       assert.deepEqual(workOf(() => assert.equal(offsetMinutes(zone, at + 86_400_000), after)), { probes: 0, searches: 1 }, zone);
@@ -142,6 +158,8 @@ describe('zone tables: the work they save', () => {
     const index = Math.floor(Date.UTC(2026, 6, 1) / SPAN);
     const at = (i: number) => i * SPAN + 3_600_000;
     assert.equal(workOf(() => offsetMinutes('Europe/Paris', at(index))).probes, 3);
+    // A minute later, in the span's one (and so last) entry: answered by the last lookup.
+    assert.deepEqual(workOf(() => offsetMinutes('Europe/Paris', at(index) + 60_000)), { probes: 0, searches: 0 });
     assert.equal(workOf(() => offsetMinutes('Europe/Paris', at(index + 1))).probes, 2, 'its start is the last span\'s end');
     assert.equal(workOf(() => offsetMinutes('Europe/Paris', at(index - 1))).probes, 2, 'its end is the next span\'s start');
     assert.equal(workOf(() => offsetMinutes('Europe/Paris', at(index + 3))).probes, 3);
