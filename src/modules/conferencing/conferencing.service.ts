@@ -1,4 +1,4 @@
-// Conferencing apps of a user: installing them (Google Meet on a Google Calendar connection; Zoom and
+// Conferencing apps of a user or an organization's team: installing them (Google Meet on a Google Calendar connection; Zoom and
 // Microsoft Teams through their consent pages), listing, choosing the default, disconnecting.
 import type { AppContext } from '../../app/context.js';
 import { CalendarProviderError } from '../../integrations/calendar-types.js';
@@ -81,8 +81,8 @@ function returnAddress(value: string | undefined, field: string): string | null 
 }
 
 /**
- * GET /v2/conferencing/{zoom|msteams}/oauth/auth-url: the provider's consent page, with a state svc
- * seals (the user, the app, where to send the browser after, an expiry): the callback trusts nothing else.
+ * GET …/conferencing/{zoom|msteams}/oauth/auth-url: the provider's consent page, with a state svc seals
+ * (the owner, the app, where to send the browser after, an expiry): the callback trusts nothing else.
  */
 export function oauthConnectUrl(deps: ConferencingDeps, owner: AppOwner, app: OAuthApp, query: { returnTo?: string | undefined; onErrorReturnTo?: string | undefined }): { url: string } {
   const oauth = requireOAuth(deps, app);
