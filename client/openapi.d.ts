@@ -9964,7 +9964,7 @@ export interface paths {
                          *       "path": "/v2/conferencing/42/connect",
                          *       "error": {
                          *         "code": "BadRequestException",
-                         *         "message": "See details.reason (invalid_conferencing_app)",
+                         *         "message": "Invalid conferencing app. Available apps: GOOGLE_MEET.",
                          *         "details": {
                          *           "reason": "invalid_conferencing_app"
                          *         }
@@ -10167,7 +10167,7 @@ export interface paths {
                          *       "path": "/v2/conferencing/42/oauth/auth-url",
                          *       "error": {
                          *         "code": "BadRequestException",
-                         *         "message": "See details.reason (invalid_conferencing_app)",
+                         *         "message": "Invalid conferencing app. Available apps: GOOGLE_MEET.",
                          *         "details": {
                          *           "reason": "invalid_conferencing_app"
                          *         }
@@ -10236,7 +10236,7 @@ export interface paths {
                          *       "path": "/v2/conferencing/42/oauth/auth-url",
                          *       "error": {
                          *         "code": "NotFoundException",
-                         *         "message": "See details.reason (conferencing_app_not_configured)",
+                         *         "message": "Zoom app not found: this svc has none registered (its operator sets SVC_ZOOM_CLIENT_ID and SVC_ZOOM_CLIENT_SECRET)",
                          *         "details": {
                          *           "reason": "conferencing_app_not_configured"
                          *         }
@@ -10400,7 +10400,7 @@ export interface paths {
                          *       "path": "/v2/conferencing/42/oauth/callback",
                          *       "error": {
                          *         "code": "BadRequestException",
-                         *         "message": "See details.reason (invalid_conferencing_app)",
+                         *         "message": "Invalid conferencing app. Available apps: GOOGLE_MEET.",
                          *         "details": {
                          *           "reason": "invalid_conferencing_app"
                          *         }
@@ -10423,7 +10423,7 @@ export interface paths {
                          *       "path": "/v2/conferencing/42/oauth/callback",
                          *       "error": {
                          *         "code": "NotFoundException",
-                         *         "message": "See details.reason (conferencing_app_not_configured)",
+                         *         "message": "Zoom app not found: this svc has none registered (its operator sets SVC_ZOOM_CLIENT_ID and SVC_ZOOM_CLIENT_SECRET)",
                          *         "details": {
                          *           "reason": "conferencing_app_not_configured"
                          *         }
@@ -10553,7 +10553,7 @@ export interface paths {
                          *       "path": "/v2/conferencing/42/default",
                          *       "error": {
                          *         "code": "BadRequestException",
-                         *         "message": "See details.reason (invalid_conferencing_app)",
+                         *         "message": "Invalid conferencing app. Available apps: GOOGLE_MEET.",
                          *         "details": {
                          *           "reason": "invalid_conferencing_app"
                          *         }
@@ -10947,7 +10947,7 @@ export interface paths {
                          *       "path": "/v2/conferencing/42/disconnect",
                          *       "error": {
                          *         "code": "BadRequestException",
-                         *         "message": "See details.reason (invalid_conferencing_app)",
+                         *         "message": "Invalid conferencing app. Available apps: GOOGLE_MEET.",
                          *         "details": {
                          *           "reason": "invalid_conferencing_app"
                          *         }
@@ -11252,7 +11252,7 @@ export interface paths {
                          *       "path": "/v2/organizations/42/teams/42/conferencing",
                          *       "error": {
                          *         "code": "NotFoundException",
-                         *         "message": "See details.reason (conferencing_app_not_configured)",
+                         *         "message": "Zoom app not found: this svc has none registered (its operator sets SVC_ZOOM_CLIENT_ID and SVC_ZOOM_CLIENT_SECRET)",
                          *         "details": {
                          *           "reason": "conferencing_app_not_configured"
                          *         }
@@ -11495,7 +11495,7 @@ export interface paths {
                          *       "path": "/v2/organizations/42/teams/42/conferencing/42/connect",
                          *       "error": {
                          *         "code": "NotFoundException",
-                         *         "message": "See details.reason (conferencing_app_not_configured)",
+                         *         "message": "Zoom app not found: this svc has none registered (its operator sets SVC_ZOOM_CLIENT_ID and SVC_ZOOM_CLIENT_SECRET)",
                          *         "details": {
                          *           "reason": "conferencing_app_not_configured"
                          *         }
@@ -11732,7 +11732,7 @@ export interface paths {
                          *       "path": "/v2/organizations/42/teams/42/conferencing/42/oauth/auth-url",
                          *       "error": {
                          *         "code": "NotFoundException",
-                         *         "message": "See details.reason (conferencing_app_not_configured)",
+                         *         "message": "Zoom app not found: this svc has none registered (its operator sets SVC_ZOOM_CLIENT_ID and SVC_ZOOM_CLIENT_SECRET)",
                          *         "details": {
                          *           "reason": "conferencing_app_not_configured"
                          *         }
@@ -11978,7 +11978,7 @@ export interface paths {
                          *       "path": "/v2/organizations/42/teams/42/conferencing/42/oauth/callback",
                          *       "error": {
                          *         "code": "NotFoundException",
-                         *         "message": "See details.reason (conferencing_app_not_configured)",
+                         *         "message": "Zoom app not found: this svc has none registered (its operator sets SVC_ZOOM_CLIENT_ID and SVC_ZOOM_CLIENT_SECRET)",
                          *         "details": {
                          *           "reason": "conferencing_app_not_configured"
                          *         }
@@ -12211,7 +12211,7 @@ export interface paths {
                          *       "path": "/v2/organizations/42/teams/42/conferencing/42/default",
                          *       "error": {
                          *         "code": "NotFoundException",
-                         *         "message": "See details.reason (conferencing_app_not_configured)",
+                         *         "message": "Zoom app not found: this svc has none registered (its operator sets SVC_ZOOM_CLIENT_ID and SVC_ZOOM_CLIENT_SECRET)",
                          *         "details": {
                          *           "reason": "conferencing_app_not_configured"
                          *         }
@@ -12442,7 +12442,7 @@ export interface paths {
                          *       "path": "/v2/organizations/42/teams/42/conferencing/default",
                          *       "error": {
                          *         "code": "NotFoundException",
-                         *         "message": "See details.reason (conferencing_app_not_configured)",
+                         *         "message": "Zoom app not found: this svc has none registered (its operator sets SVC_ZOOM_CLIENT_ID and SVC_ZOOM_CLIENT_SECRET)",
                          *         "details": {
                          *           "reason": "conferencing_app_not_configured"
                          *         }
@@ -12674,7 +12674,7 @@ export interface paths {
                          *       "path": "/v2/organizations/42/teams/42/conferencing/42/disconnect",
                          *       "error": {
                          *         "code": "NotFoundException",
-                         *         "message": "See details.reason (conferencing_app_not_configured)",
+                         *         "message": "Zoom app not found: this svc has none registered (its operator sets SVC_ZOOM_CLIENT_ID and SVC_ZOOM_CLIENT_SECRET)",
                          *         "details": {
                          *           "reason": "conferencing_app_not_configured"
                          *         }
