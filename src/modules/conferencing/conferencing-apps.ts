@@ -26,7 +26,6 @@ export const TEAMS_SCOPES = 'offline_access OnlineMeetings.ReadWrite User.Read';
 
 /** How each OAuth app is consented to and its code traded, with svc's registration at the provider. */
 export interface ConferencingOAuth {
-  client: OAuthClient;
   authorizationUrl(state: string): string;
   exchangeCode(code: string, fetchImpl: typeof fetch, now: number): Promise<OAuthTokens>;
   accountEmail(tokens: OAuthTokens, fetchImpl: typeof fetch, now: number): Promise<string>;
@@ -39,14 +38,12 @@ export function conferencingOAuth(config: Pick<Config, 'appUrl' | 'zoom' | 'cale
   const client: OAuthClient = { ...registration, redirectUri: `${config.appUrl.replace(/\/+$/, '')}/v2/conferencing/${app}/oauth/callback` };
   if (app === 'zoom') {
     return {
-      client,
       authorizationUrl: (state) => zoom.authorizationUrl(client, state),
       exchangeCode: (code, fetchImpl, now) => zoom.exchangeCode(client, code, fetchImpl, now),
       accountEmail: (tokens, fetchImpl) => zoom.accountEmail(client, tokens.accessToken, fetchImpl),
     };
   }
   return {
-    client,
     authorizationUrl: (state) => microsoftAuthorizationUrl(client, state, undefined, TEAMS_SCOPES),
     exchangeCode: (code, fetchImpl, now) => microsoftExchangeCode(client, code, fetchImpl, now, TEAMS_SCOPES),
     // The tokens are fresh: the session never needs to refresh them.
