@@ -207,7 +207,7 @@ function prepare(query: SlotQuery, spanStart: number, spanEnd: number): Prepared
  * `firstPerDate` (onlyShowFirstAvailableSlot, and the rolling window's count of dates), only the first
  * slot of each local date (organizer's zone) is wanted: the rest of the date is skipped.
  */
-function candidateSlots(query: SlotQuery, spanStart: number, spanEnd: number, firstPerDate = false): Slot[] {
+function candidateSlots(query: SlotQuery, spanStart: number, spanEnd: number, firstPerDate: boolean): Slot[] {
   const earliest = query.now + query.minimumBookingNotice * MINUTE;
   const from = Math.max(spanStart, earliest);
   const duration = query.duration * MINUTE;
@@ -248,11 +248,12 @@ function seatsOf(query: SlotQuery, plans: readonly HostPlan[], byUser: Map<numbe
 function rollingWindowEnd(query: SlotQuery, days: number, businessDaysOnly: boolean): number {
   const zone = query.organizerTimeZone;
   const today = localDayNumber(zone, query.now);
+  // Searched with firstPerDate, so each date has one slot at most and needs no de-duplication.
   const counted = (slots: Slot[]) => {
     const dates: number[] = [];
     for (const slot of slots) {
       const dayNo = localDayNumber(zone, slot.start);
-      if (dayNo >= today && dates[dates.length - 1] !== dayNo && (!businessDaysOnly || isBusinessDay(dayNo))) dates.push(dayNo);
+      if (dayNo >= today && (!businessDaysOnly || isBusinessDay(dayNo))) dates.push(dayNo);
     }
     return dates;
   };

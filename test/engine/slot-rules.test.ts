@@ -479,6 +479,12 @@ describe('slot engine: several hosts', () => {
     assert.deepEqual(starts(query({ hosts: [host('UTC'), { userId: 2, fixed: true, schedule: null, busy: [] }] })), []);
   });
 
+  test('a round-robin host without a schedule is left out and its group-mates are still offered', () => {
+    const hours = [{ days: [1], startMinute: 540, endMinute: 660 }];
+    const q = query({ hosts: [{ userId: 1, fixed: false, schedule: null, busy: [] }, host('UTC', hours, [], { userId: 2, fixed: false })] });
+    assert.deepEqual(computeSlots(q).map((slot) => [iso(slot.start), slot.hostIds]), [['2026-06-01T09:00Z', [2]], ['2026-06-01T10:00Z', [2]]]);
+  });
+
   test('an empty or inverted range, or a length of 0 minutes or less, has no slots', () => {
     const q = query({ slotInterval: 30 });
     assert.ok(computeSlots(q).length > 0);
