@@ -1,3 +1,4 @@
+import { bookingEventListener } from './booking-event-listener.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { openDatabase, type Database } from '../db/client.js';
 import { migrateDatabase } from '../db/migrate.js';
@@ -9,11 +10,8 @@ import { lazySecretBox } from '../lib/secrets.js';
 import { CredentialCache } from '../modules/auth/credential-cache.js';
 import { TenancyCache } from '../modules/access/tenancy-cache.js';
 import { AvailabilityCache } from '../modules/slots/availability-cache.js';
-import { bookingEventListeners } from '../modules/bookings/booking-events.js';
-import { calendarEventWrites } from '../modules/calendars/calendar-events.js';
 import { calendarReaders } from '../modules/calendars/calendar-oauth.js';
 import { liveReadThrottle, refreshBeforeBooking } from '../modules/calendars/calendar-sync.js';
-import { bookingWebhooks } from '../modules/webhooks/webhook-emission.js';
 import { jobHandlers } from '../jobs/handlers.js';
 import { type JobRunner, startJobRunner } from '../jobs/runner.js';
 import type { App } from '../http/app.js';
@@ -85,7 +83,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     rateLimitStore,
     metrics: createHttpMetrics({ processMetrics: options.processMetrics ?? false }),
     clock: options.clock ?? clockOf(config),
-    bookingEvents: bookingEventListeners([bookingWebhooks, calendarEventWrites]),
+    bookingEvents: bookingEventListener,
     refreshCalendarsBeforeBooking: async (userIds) => {
       const deps = { database: ctx.database, secrets, config, readers: calendarReaders(config), clock: ctx.clock, changes };
       await refreshBeforeBooking(deps, userIds, { timeoutMs: config.calendars.liveCheckMs, mayRead: liveReads });

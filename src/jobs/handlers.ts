@@ -10,6 +10,8 @@ import { CALENDAR_WRITE_JOB, writeCalendarEvents } from '../modules/calendars/ca
 import { calendarReaders, calendarWriters } from '../modules/calendars/calendar-oauth.js';
 import { CALENDAR_SWEEP_JOB, CALENDAR_SYNC_JOB, calendarSweep, sweepDueCalendars, syncCalendarSource } from '../modules/calendars/calendar-sync.js';
 import { DELEGATION_PROVISION_JOB, provisionDelegatedCalendars, queueDelegationProvisioning } from '../modules/calendars/delegation-credentials.service.js';
+import { BOOKING_MEETING_JOB, runBookingMeetingJob } from '../modules/conferencing/booking-meetings.service.js';
+import { bookingEventListener } from '../app/booking-event-listener.js';
 import { HOUSEKEEPING, runHousekeeping } from './housekeeping.js';
 import { JobRegistry } from './runner.js';
 
@@ -25,6 +27,7 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
   const mail = createMailSender({ database, config, ...(log ? { log } : {}) });
   const calendarSync = { database, secrets, config, readers: calendarReaders(config), log, clock: () => config.fixedNow ?? Date.now(), changes: ctx.changes };
   const calendarWrites = { database, secrets, config, writers: calendarWriters(config), log };
+  const meetings = { database, secrets, config, listener: bookingEventListener, log };
   return new JobRegistry(
     [
       [HOUSEKEEPING.kind, async () => void (await runHousekeeping(database.db, config.jobs, new Date(), { refreshStatistics: database.kind === 'pglite' }))],
@@ -44,6 +47,7 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
       [DELEGATION_PROVISION_JOB, async (payload: { credentialId: string }) => void (await provisionDelegatedCalendars(calendarSync, payload.credentialId))],
       [CALENDAR_SYNC_JOB, async (payload: { sourceId: number; poll?: boolean }) => void (await syncCalendarSource(calendarSync, payload.sourceId, Date.now(), { poll: payload.poll === true }))],
       [CALENDAR_WRITE_JOB, (payload: { icsUid: string }) => writeCalendarEvents(calendarWrites, payload.icsUid)],
+      [BOOKING_MEETING_JOB, (payload, job) => runBookingMeetingJob(meetings, payload, job)],
     ],
     { retryBaseMs: config.jobs.retryBaseMs, leaseMs: config.jobs.leaseMs, concurrency: config.jobs.concurrency },
     [HOUSEKEEPING, calendarSweep(config.calendars)],

@@ -7,8 +7,9 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { FakeGoogle } from '../support/fake-google.js';
 import type { FakeMicrosoft } from '../support/fake-microsoft.js';
-import { type FakeZoom, startFakeZoom } from '../support/fake-zoom.js';
-import { connectOAuthCalendar, startCalendarProviders } from '../support/oauth-calendar-connect.js';
+import type { FakeZoom } from '../support/fake-zoom.js';
+import { type ConferencingProviders, startConferencingProviders } from '../support/conferencing-providers.js';
+import { connectOAuthCalendar } from '../support/oauth-calendar-connect.js';
 import { createOrganization, createOrgMember } from '../support/tenancy.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createHost, type Host } from '../slots/helpers.js';
@@ -21,31 +22,21 @@ describe('conferencing apps of a user', () => {
   let google: FakeGoogle;
   let microsoft: FakeMicrosoft;
   let zoom: FakeZoom;
+  let providers: ConferencingProviders;
   let api: TestApp;
   let host: Host;
   let stranger: Host;
 
   before(async () => {
-    const providers = await startCalendarProviders({ microsoftRedirectUri: `${APP_URL}/v2/conferencing/msteams/oauth/callback`, microsoftMail: 'ada@outlook.example' });
-    ({ google, microsoft } = providers);
-    zoom = await startFakeZoom({ clientId: 'svc-zoom-client', clientSecret: 'zoom-client-secret', redirectUri: `${APP_URL}/v2/conferencing/zoom/oauth/callback`, email: 'ada@zoom.example' });
-    api = await createTestApp({
-      APP_URL,
-      ...providers.env,
-      SVC_ZOOM_CLIENT_ID: 'svc-zoom-client',
-      SVC_ZOOM_CLIENT_SECRET: 'zoom-client-secret',
-      SVC_ZOOM_AUTHORIZE_URL: zoom.endpoints.authorize,
-      SVC_ZOOM_TOKEN_URL: zoom.endpoints.token,
-      SVC_ZOOM_API_URL: zoom.endpoints.api,
-    });
+    providers = await startConferencingProviders(APP_URL);
+    ({ google, microsoft, zoom } = providers);
+    api = await createTestApp(providers.env);
     host = await createHost(api, 'Europe/London');
     stranger = await createHost(api, 'Europe/London');
   });
   after(async () => {
     await api?.close();
-    await google?.close();
-    await microsoft?.close();
-    await zoom?.close();
+    await providers?.close();
   });
 
   const list = async (key: string) => {

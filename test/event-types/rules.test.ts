@@ -100,9 +100,13 @@ describe('event types: each rule answers 400 naming the field', () => {
     assert.deepEqual((await api.request('GET', '/v2/event-types', { key: apiKey, version: V })).body.data, []);
   });
 
-  test('an uninstalled conferencing app is refused with a clear message', async () => {
-    const response = await create(api, key, { locations: [{ type: 'integration', integration: 'google-meet' }] });
-    assert.match(response.body.error.message, /google-meet, which is not installed: only svc-video is available/);
+  test('an uninstalled conferencing app, or one svc cannot install, is refused with a clear message naming the location', async () => {
+    const uninstalled = await create(api, key, { locations: [{ type: 'address', address: 'Here', public: true }, { type: 'integration', integration: 'zoom' }] });
+    assert.equal(uninstalled.status, 400);
+    assert.match(uninstalled.body.error.message, /locations\.1\.integration names zoom, which you have not installed: connect Zoom first/);
+    const never = await create(api, key, { locations: [{ type: 'integration', integration: 'google-meet' }] });
+    assert.equal(never.status, 400);
+    assert.match(never.body.error.message, /google-meet, which svc cannot install: use svc-video, zoom, office365-video/);
   });
 
   test('PATCH checks the rules against the stored event type and names the field it sent', async () => {

@@ -53,6 +53,11 @@ export async function updateBooking(db: Db, id: number, changes: Partial<NewBook
   return row!;
 }
 
+export async function findBookingById(db: Db, id: number): Promise<BookingRow | undefined> {
+  const [row] = await db.select().from(bookings).where(eq(bookings.id, id));
+  return row;
+}
+
 export async function findBookingByUid(db: Db, uid: string): Promise<BookingRow | undefined> {
   const [row] = await db.select().from(bookings).where(eq(bookings.uid, uid));
   return row;

@@ -6,6 +6,7 @@ import { microsoftCalendar } from '../../integrations/microsoft/index.js';
 import { authorizationUrl as microsoftAuthorizationUrl, exchangeCode as microsoftExchangeCode } from '../../integrations/microsoft/oauth.js';
 import * as zoom from '../../integrations/zoom/oauth.js';
 import type { ConferencingAppType } from '../../db/schema.js';
+import type { INSTALLABLE_INTEGRATIONS } from '../event-types/locations.js';
 
 export type InstallableApp = 'google-meet' | 'zoom' | 'msteams';
 /** `daily-video` is the reference's slug of its built-in video; svc's built-in answers to it and to `svc-video`. */
@@ -31,11 +32,30 @@ export interface ConferencingOAuth {
   accountEmail(tokens: OAuthTokens, fetchImpl: typeof fetch, now: number): Promise<string>;
 }
 
+/** svc's registration at the app's provider, with the callback address; null when the operator registered none. */
+export function conferencingClient(config: Pick<Config, 'appUrl' | 'zoom' | 'calendars'>, app: OAuthApp): OAuthClient | null {
+  const registration = app === 'zoom' ? config.zoom : config.calendars.microsoft;
+  return registration && { ...registration, redirectUri: `${config.appUrl.replace(/\/+$/, '')}/v2/conferencing/${app}/oauth/callback` };
+}
+
+/**
+ * Location integrations whose meetings a provider makes, by the app that makes them. Google Meet is not
+ * here yet: its link comes with the host's Google Calendar event.
+ */
+export const MEETING_INTEGRATIONS = { zoom: 'zoom', 'office365-video': 'msteams' } as const satisfies Record<(typeof INSTALLABLE_INTEGRATIONS)[number], OAuthApp>;
+export type MeetingIntegration = keyof typeof MEETING_INTEGRATIONS;
+export const isMeetingIntegration = (integration: string): integration is MeetingIntegration => Object.hasOwn(MEETING_INTEGRATIONS, integration);
+
+/** The integration a booking location names (`integrations:zoom`) when a provider makes its meeting. */
+export function meetingIntegrationOf(location: string | null): MeetingIntegration | null {
+  const integration = location?.startsWith('integrations:') ? location.slice('integrations:'.length) : null;
+  return integration !== null && isMeetingIntegration(integration) ? integration : null;
+}
+
 /** svc's app at the provider, with the callback address; null when the operator registered none. */
 export function conferencingOAuth(config: Pick<Config, 'appUrl' | 'zoom' | 'calendars'>, app: OAuthApp): ConferencingOAuth | null {
-  const registration = app === 'zoom' ? config.zoom : config.calendars.microsoft;
-  if (!registration) return null;
-  const client: OAuthClient = { ...registration, redirectUri: `${config.appUrl.replace(/\/+$/, '')}/v2/conferencing/${app}/oauth/callback` };
+  const client = conferencingClient(config, app);
+  if (!client) return null;
   if (app === 'zoom') {
     return {
       authorizationUrl: (state) => zoom.authorizationUrl(client, state),

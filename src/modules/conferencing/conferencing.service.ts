@@ -3,16 +3,20 @@
 import type { AppContext } from '../../app/context.js';
 import { CalendarProviderError } from '../../integrations/calendar-types.js';
 import { outboundFetch } from '../../integrations/outbound-fetch.js';
-import { badRequest, notFound } from '../../lib/errors.js';
+import type { Db } from '../../db/client.js';
+import { badRequest, invalidField, notFound } from '../../lib/errors.js';
+import type { StoredLocation } from '../event-types/event-type-model.js';
+import { BUILT_IN_VIDEO } from '../event-types/locations.js';
 import { openState, sealState } from '../../lib/sealed-state.js';
 import { outboundPolicy } from '../calendars/calendar-sync.js';
-import { BUILT_IN_SLUGS, conferencingOAuth, type ConferencingOAuth, INSTALLABLE_APPS, type InstallableApp, isInstallable, type OAuthApp } from './conferencing-apps.js';
+import { BUILT_IN_SLUGS, conferencingOAuth, type ConferencingOAuth, INSTALLABLE_APPS, type InstallableApp, isInstallable, isMeetingIntegration, MEETING_INTEGRATIONS, type OAuthApp } from './conferencing-apps.js';
+import { replaceLocationIntegration } from './booking-meetings.repository.js';
 import * as repo from './conferencing.repository.js';
 import type { AppOwner } from './conferencing.repository.js';
 
 export type { AppOwner };
 
-export type ConferencingDeps = Pick<AppContext, 'database' | 'secrets' | 'config'>;
+export type ConferencingDeps = Pick<AppContext, 'database' | 'secrets' | 'config' | 'changes'>;
 
 export interface ConferencingAppView {
   id: number;
@@ -169,11 +173,31 @@ export async function defaultApp(deps: ConferencingDeps, owner: AppOwner): Promi
 /** DELETE …/conferencing/{app}/disconnect: the app goes, its tokens with it; a default naming it goes too. */
 export async function disconnectApp(deps: ConferencingDeps, owner: AppOwner, app: string): Promise<void> {
   if (!isInstallable(app)) throw badRequest('invalid_conferencing_app', `Invalid app, available apps are: ${Object.keys(INSTALLABLE_APPS).join(', ')}`, { property: 'app', value: app });
-  await deps.database.transaction(async (tx) => {
+  await deps.changes.transaction(deps.database, async (tx, announce) => {
     const locked = await lockOwner(tx, owner);
     const installed = await repo.findApp(tx, owner, INSTALLABLE_APPS[app].type);
     if (!installed) throw badRequest('conferencing_app_not_connected', `${app} not connected.`, { property: 'app', value: app });
     await repo.deleteApp(tx, installed.id);
     if (locked.defaultConferencingApp === app) await repo.setDefault(tx, owner, null);
+    // Event types naming the app fall back to the built-in video, as in the reference.
+    const integration = Object.entries(MEETING_INTEGRATIONS).find(([, slug]) => slug === app)?.[0];
+    const changed = integration ? await replaceLocationIntegration(tx, owner, integration, BUILT_IN_VIDEO) : [];
+    if (changed.length === 0) return;
+    if (owner.kind === 'user') await announce({ kind: 'availability', userId: owner.userId });
+    else for (const eventTypeId of changed) await announce({ kind: 'teamEventType', eventTypeId });
   });
+}
+
+/**
+ * An event type may name an app only once its owner installed it (spec 2.1.4): a user's own, or, for a
+ * team's event type, the team's. 400 naming the location otherwise.
+ */
+export async function assertLocationAppsInstalled(db: Db, owner: AppOwner, locations: readonly StoredLocation[] | undefined): Promise<void> {
+  for (const [index, location] of (locations ?? []).entries()) {
+    if (location.type !== 'integration' || !isMeetingIntegration(location.integration)) continue;
+    const app = MEETING_INTEGRATIONS[location.integration];
+    if (await repo.findApp(db, owner, INSTALLABLE_APPS[app].type)) continue;
+    const [whose, base] = owner.kind === 'user' ? ['you have', '/v2'] : ['the team has', `/v2/organizations/{orgId}/teams/${owner.teamId}`];
+    throw invalidField(`locations.${index}.integration`, `names ${location.integration}, which ${whose} not installed: connect ${INSTALLABLE_APPS[app].name} first (GET ${base}/conferencing/${app}/oauth/auth-url)`, location.integration);
+  }
 }

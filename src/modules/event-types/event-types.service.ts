@@ -23,6 +23,7 @@ import { applyCalendarInvites, applySettings, type parseSettings } from './event
 import * as repo from './event-types.repository.js';
 import type { EventTypeOwner, EventTypeRow, EventTypeState } from './event-types.repository.js';
 import { DEFAULT_LOCATIONS } from './locations.js';
+import { assertLocationAppsInstalled } from '../conferencing/conferencing.service.js';
 
 /** An event type with the owner id and the users the outputs show. */
 export interface EventTypeView {
@@ -184,6 +185,7 @@ async function assertScheduleUsable(db: Db, userId: number, scheduleId: number):
 /** Checks a personal event type's write; answers the calendar its destination names, if it names one. */
 async function checkWrite(db: Db, userId: number, changes: EventTypeChanges, eventTypeId?: number): Promise<number | null> {
   assertCalendarFieldsUsable(changes, 'personal');
+  await assertLocationAppsInstalled(db, { kind: 'user', userId }, changes.locations);
   await assertDestinationEmailUsable(db, userId, changes);
   if (changes.scheduleId !== undefined) await assertScheduleUsable(db, userId, changes.scheduleId);
   if (changes.slug !== undefined && (await repo.isSlugTaken(db, userId, changes.slug, eventTypeId))) {

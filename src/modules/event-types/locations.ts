@@ -17,6 +17,9 @@ export const INTEGRATIONS = [
 /** The built-in video app: always installed, so every user may name it. */
 export const BUILT_IN_VIDEO = 'svc-video';
 
+/** Apps an owner installs (the conferencing routes) whose meetings a provider makes. */
+export const INSTALLABLE_INTEGRATIONS = ['zoom', 'office365-video'] as const;
+
 /**
  * One object schema for every kind (the kind's keys are checked by `parseLocations`): a union of object
  * schemas would be stripped branch by branch by the validator's unknown-property removal.
@@ -28,7 +31,7 @@ export const LocationInput = Type.Object(
     link: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'type link: an http(s) meeting URL' })),
     phone: Type.Optional(Type.String({ pattern: '^\\+[1-9]\\d{6,14}$', description: 'type phone: E.164, e.g. +37120993151' })),
     public: Type.Optional(Type.Boolean({ description: 'address, link and phone: shown on the booking page before booking' })),
-    integration: Type.Optional(StringEnum(INTEGRATIONS, { description: 'type integration: the conferencing app; it must already be installed (svc-video always is)' })),
+    integration: Type.Optional(StringEnum(INTEGRATIONS, { description: 'type integration: the conferencing app; svc-video is always installed, zoom and office365-video once connected (/v2/conferencing)' })),
   },
   { description: 'Where the event takes place' },
 );
@@ -65,9 +68,10 @@ function parseLocation(location: LocationBody, field: string): StoredLocation {
       return { type: 'phone', phone: required(location.phone, `${field}.phone`), public: required(location.public, `${field}.public`) };
     case 'integration': {
       const integration = required(location.integration, `${field}.integration`);
-      // Naming an app does not install it (spec 2.1.4). Only the built-in app can be installed today.
-      if (integration !== BUILT_IN_VIDEO) {
-        throw invalidField(`${field}.integration`, `names ${integration}, which is not installed: only ${BUILT_IN_VIDEO} is available until conferencing apps can be connected`, integration);
+      // Naming an app does not install it (spec 2.1.4): the apps svc can install are checked against the
+      // owner's installations by the service (assertLocationAppsInstalled); the rest cannot be installed.
+      if (integration !== BUILT_IN_VIDEO && !(INSTALLABLE_INTEGRATIONS as readonly string[]).includes(integration)) {
+        throw invalidField(`${field}.integration`, `names ${integration}, which svc cannot install: use ${[BUILT_IN_VIDEO, ...INSTALLABLE_INTEGRATIONS].join(', ')}, or a link location`, integration);
       }
       return { type: 'integration', integration };
     }

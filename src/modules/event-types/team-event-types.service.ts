@@ -14,6 +14,7 @@ import {
   stateOf,
 } from './event-types.service.js';
 import { assertCalendarFieldsUsable } from './event-type-calendars.js';
+import { assertLocationAppsInstalled } from '../conferencing/conferencing.service.js';
 import { childState, DEFAULT_PRIORITY, DEFAULT_WEIGHT, hostRow, syncChildren } from './team-event-type-members.js';
 import * as repo from './team-event-types.repository.js';
 import type { HostView, NewHost, TeamRow } from './team-event-types.repository.js';
@@ -205,6 +206,7 @@ export async function createTeamEventType(deps: Deps, team: TeamRow, input: Crea
     const { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, isRRWeightsEnabled, personal } = splitTeamFields(input);
     const assignAll = assignAllTeamMembers ?? false;
     assertCalendarFieldsUsable(personal, 'team');
+    await assertLocationAppsInstalled(tx, { kind: 'team', teamId: team.id }, personal.locations);
     assertHostsOrAssignAll(schedulingType!, hosts, assignAll);
     if (hosts) await assertHostsAreMembers(tx, team, hosts);
     await assertSlugFree(tx, team.id, personal.slug);
@@ -295,6 +297,7 @@ export async function updateTeamEventType(deps: Deps, team: TeamRow, id: number,
     // Hosts sent alone to a collective or managed type replace "all members".
     const assignAll = assignAllTeamMembers ?? (hosts !== undefined && type !== 'roundRobin' ? false : row.assignAllTeamMembers);
     assertCalendarFieldsUsable(personal, 'team');
+    await assertLocationAppsInstalled(tx, { kind: 'team', teamId: team.id }, personal.locations);
     if (assignAllTeamMembers !== undefined || hosts !== undefined) assertHostsOrAssignAll(type, hosts, assignAll);
     if (hosts) await assertHostsAreMembers(tx, team, hosts);
     await assertSlugFree(tx, team.id, personal.slug, id);

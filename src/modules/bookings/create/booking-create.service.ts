@@ -17,6 +17,7 @@ import { chooseHosts, lockBookingScope, spreadsBookings } from '../hosts/team-ho
 import { bookingUnavailable } from './booking-errors.js';
 import { assertMayBook, bookerStanding, bookingLength, needsConfirmation, occurrenceCount } from './booking-request-rules.js';
 import { type BookingEventListener, recordBookingEvent } from '../booking-events.js';
+import { deferUntilMeeting, needsProviderMeeting } from '../../conferencing/booking-meetings.service.js';
 import { withMeetingLink } from '../../conferencing/built-in-video.js';
 import { bookingResponses, type LocationChoice, resolveLocation } from './booking-responses.js';
 import { bookingTitle } from './booking-title.js';
@@ -230,6 +231,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   const host = organizerHost && { id: organizerHost.id, name: organizerHost.name, email: organizerHost.email, username: organizerHost.username, timeZone: organizerHost.timeZone };
   const seating = seatsPerTimeSlot === null ? null : { showAttendees: eventType.seatsShowAttendees };
   let seatUid: string | null = null;
+  const inserted = new Set<number>();
   const owningTeam = await repo.owningTeamOf(tx, eventType);
   const coHosts = await findCoHosts(tx, hostIds.slice(1));
   for (const [index, slot] of slots.entries()) {
@@ -261,6 +263,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       responses: seatsPerTimeSlot === null ? responses : {},
       recurringBookingUid,
     });
+    inserted.add(booking.id);
     await insertCoHosts(tx, booking, hostIds.slice(1));
     let attendees: AttendeeRow[];
     if (seating) {
@@ -278,7 +281,11 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   for (const [index, record] of records.entries()) {
     // Each event renders the booking and its webhook bodies: the series yields here as it does above.
     if (index > 0 && index % YIELD_EVERY_OCCURRENCES === 0) await yieldToEventLoop();
-    await recordBookingEvent(ctx, status === 'pending' ? 'BOOKING_REQUESTED' : 'BOOKING_CREATED', record, seatUid ? { seatUid } : {}, [], { tally: ctx.mailTally });
+    const trigger = status === 'pending' ? 'BOOKING_REQUESTED' : 'BOOKING_CREATED';
+    const extra = seatUid ? { seatUid } : {};
+    // A provider's meeting is made by a job after commit, which records the event once the link is known.
+    if (inserted.has(record.booking.id) && needsProviderMeeting(record.booking.location)) await deferUntilMeeting(ctx.tx, record, { trigger, extra }, ctx.mailTally);
+    else await recordBookingEvent(ctx, trigger, record, extra, [], { tally: ctx.mailTally });
   }
   const showAttendees = eventType.seatsShowAttendees || ctx.callerId === eventType.userId;
   return { records, recurring: recurringBookingUid !== null, seated: seatUid ? { seatUid, showAttendees } : null };

@@ -5,6 +5,7 @@ import { findEventTypeById } from '../../event-types/event-types.repository.js';
 import { setAttendeesAbsent } from './booking-details.repository.js';
 import { type BookingEventScope, recordBookingChange, recordBookingEvent } from '../booking-events.js';
 import * as repo from '../bookings.repository.js';
+import { listMeetingsOfBooking } from '../../conferencing/booking-meetings.repository.js';
 import type { BookingRecord, BookingRow } from '../bookings.repository.js';
 import { MAX_GUESTS_PER_BOOKING } from '../create/booking-responses.js';
 import { isBookingAttendee as isAttendee, isBookingOrganizer as isOrganizer } from '../../access/resource-policy.js';
@@ -259,19 +260,23 @@ export interface BookingReference {
 }
 
 /**
- * The calendar events svc wrote for a booking, as the reference lists its booking references: the
- * event's id at the provider (a CalDAV event's is its iCalendar UID) and the calendar it is in.
+ * The calendar events and provider meetings svc made for a booking, as the reference lists its booking
+ * references: the id at the provider (a CalDAV event's is its iCalendar UID) and the calendar, if any.
  */
 export async function referencesOfBooking(db: Db, bookingId: number, type?: string): Promise<BookingReference[]> {
   const events = await repo.listCalendarEventsOfBooking(db, bookingId);
-  return events
-    .filter((event) => type === undefined || event.type === type)
-    .map((event) => ({
+  const meetings = await listMeetingsOfBooking(db, bookingId);
+  const references = [
+    ...events.map((event) => ({
       id: event.id,
       type: event.type,
       eventUid: event.type === 'apple_calendar' || event.type === 'caldav_calendar' ? event.icsUid : event.eventId,
       destinationCalendarId: event.calendarExternalId,
-    }));
+    })),
+    // A provider's meeting: its id at the provider, in no calendar.
+    ...meetings.map((meeting) => ({ id: meeting.id, type: meeting.type, eventUid: meeting.externalId, destinationCalendarId: null })),
+  ];
+  return references.filter((reference) => type === undefined || reference.type === type).sort((a, b) => a.id - b.id);
 }
 
 /** The booking's references, for its organizer (the reference's check). */

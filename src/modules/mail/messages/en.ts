@@ -88,6 +88,20 @@ export const en: MailTexts = {
       'Connect it again (or disconnect it) through your scheduling app, or with the API: GET /v2/calendars lists the connection as invalid.',
     ].join('\n'),
   },
+  meetingFailed: {
+    greeting: 'Hello {name},',
+    greetingWithoutName: 'Hello,',
+    subject: 'No {app} meeting yet for "{title}"',
+    body: [
+      '{app} could not make the meeting of your booking "{title}" ({when}): {reason}.',
+      'The booking stands, and its attendees were told of it without a meeting link.',
+      '{next}',
+      '',
+      'To fix it, connect {app} again (GET /v2/conferencing/{appSlug}/oauth/auth-url gives its consent page), or give the booking another location (PATCH /v2/bookings/{uid}/location).',
+    ].join('\n'),
+    retrying: 'svc keeps trying for a day: once the meeting is made, everyone gets its link in an updated invitation.',
+    givenUp: 'svc has stopped trying.',
+  },
   labels: {
     what: 'What',
     when: 'When',

@@ -56,6 +56,18 @@ export interface MailTexts {
     subject: string;
     body: string;
   };
+  /**
+   * To a booking's organizer when the app of its location could not make the meeting (svc keeps trying).
+   * Placeholders: {app}, {appSlug}, {title}, {when}, {reason}, {uid}, {next} (`retrying` or `givenUp`); {name} in `greeting`.
+   */
+  meetingFailed: {
+    greeting: string;
+    greetingWithoutName: string;
+    subject: string;
+    body: string;
+    retrying: string;
+    givenUp: string;
+  };
   labels: {
     what: string;
     when: string;

@@ -1,0 +1,316 @@
+// Meetings a provider makes for bookings (Zoom, Microsoft Teams), by the job runner and never under a
+// booking's lock. A new booking on such a location is written with the app's name as its location and a
+// job: the job makes the meeting, puts its link on the booking (location, metadata.videoCallUrl) and only
+// then records the booking's event, so its mail, webhooks and calendar events carry the link. When the
+// provider fails, the event is recorded with the location the booking had, the organizer is told, and
+// the job keeps trying; a meeting made later reaches everyone as a location change. Rescheduling moves
+// the meeting with the booking; cancelling or leaving the location deletes it.
+import type { Config } from '../../app/config.js';
+import type { Database, Db } from '../../db/client.js';
+import type { ConferencingAppType } from '../../db/schema.js';
+import { CalendarProviderError, type OAuthSession, type OAuthTokens } from '../../integrations/calendar-types.js';
+import { createOnlineMeeting, deleteOnlineMeeting, updateOnlineMeeting } from '../../integrations/microsoft/online-meetings.js';
+import { outboundFetch } from '../../integrations/outbound-fetch.js';
+import { createMeeting, deleteMeeting, updateMeeting } from '../../integrations/zoom/meetings.js';
+import { insertJob } from '../../jobs/jobs.repository.js';
+import { attemptsSpanning } from '../../jobs/runner.js';
+import type { SecretBox } from '../../lib/secrets.js';
+import { type BookingEventListener, recordBookingChange, recordBookingEvent } from '../bookings/booking-events.js';
+import { type BookingRecord, type BookingRow, findBookingById, findBookingByUid, hasBookingEvent, loadRecords, lockBookingByUid, updateBooking } from '../bookings/bookings.repository.js';
+import { outboundPolicy } from '../calendars/calendar-sync.js';
+import { type OutsideMailTally, tallyOutsideMail } from '../mail/mail-budget.js';
+import { queueMeetingFailedMail } from '../mail/meeting-failed-mail.js';
+import { conferencingClient, INSTALLABLE_APPS, MEETING_INTEGRATIONS, meetingIntegrationOf, type OAuthApp } from './conferencing-apps.js';
+import * as repo from './booking-meetings.repository.js';
+
+/** The job that makes, moves or deletes a booking's meeting. */
+export const BOOKING_MEETING_JOB = 'conferencing.meeting';
+/** A provider that fails is tried for a day (the runner's backoff), as calendar writes are. */
+export const BOOKING_MEETING_MAX_ATTEMPTS = attemptsSpanning(24 * 3_600_000);
+
+export type BookingMeetingJob =
+  | {
+      action: 'create';
+      bookingUid: string;
+      /** The new booking's event, recorded once the meeting is made (or could not be). */
+      deferred?: { trigger: 'BOOKING_CREATED' | 'BOOKING_REQUESTED'; extra: Record<string, unknown> } | undefined;
+    }
+  | { action: 'update' | 'delete'; meetingId: number };
+
+interface MeetingDetails {
+  title: string;
+  start: number;
+  end: number;
+  timeZone: string;
+  description: string;
+}
+
+/** What each app does with a booking's meeting, through its adapter. */
+interface MeetingProvider {
+  create(session: OAuthSession, details: MeetingDetails): Promise<{ id: string; joinUrl: string }>;
+  update(session: OAuthSession, id: string, details: MeetingDetails): Promise<void>;
+  remove(session: OAuthSession, id: string): Promise<void>;
+}
+
+const zoomDetails = (details: MeetingDetails) => ({ topic: details.title, start: details.start, end: details.end, timeZone: details.timeZone, agenda: details.description });
+const teamsDetails = (details: MeetingDetails) => ({ subject: details.title, start: details.start, end: details.end });
+
+const PROVIDERS: Record<OAuthApp, MeetingProvider> = {
+  zoom: {
+    create: (session, details) => createMeeting(session, zoomDetails(details)),
+    update: (session, id, details) => updateMeeting(session, id, zoomDetails(details)),
+    remove: deleteMeeting,
+  },
+  msteams: {
+    create: (session, details) => createOnlineMeeting(session, teamsDetails(details)),
+    update: (session, id, details) => updateOnlineMeeting(session, id, teamsDetails(details)),
+    remove: deleteOnlineMeeting,
+  },
+};
+
+const appOfType = (type: ConferencingAppType): OAuthApp | null => (type === 'zoom_video' ? 'zoom' : type === 'office365_video' ? 'msteams' : null);
+
+export interface BookingMeetingDeps {
+  database: Database;
+  secrets: SecretBox;
+  config: Pick<Config, 'appUrl' | 'zoom' | 'calendars' | 'allowPrivateWebhooks'>;
+  /** Who hears of the booking events the jobs record (the app's listeners). */
+  listener: BookingEventListener;
+  log?: { info(obj: object, msg: string): void; warn?(obj: object, msg: string): void } | undefined;
+}
+
+/** A failure no retry gets past: no app to make the meeting with, or its tokens refused. */
+class MeetingAppMissing extends Error {}
+
+/** The app's session: its sealed tokens opened, renewed ones sealed and stored again. */
+function sessionOf(deps: BookingMeetingDeps, app: repo.ConferencingAppRow, slug: OAuthApp): OAuthSession {
+  const client = conferencingClient(deps.config, slug);
+  if (!client) throw new MeetingAppMissing(`this svc has no ${INSTALLABLE_APPS[slug].name} app registered`);
+  if (app.invalid || !app.credentialsSealed) throw new MeetingAppMissing(`${INSTALLABLE_APPS[slug].name} refused svc's access; it must be connected again`);
+  const sealed = JSON.parse(deps.secrets.open(app.credentialsSealed)) as { tokens: OAuthTokens; email?: string };
+  return {
+    client,
+    tokens: sealed.tokens,
+    fetch: outboundFetch(outboundPolicy(deps.config)),
+    now: () => Date.now(),
+    onTokens: (tokens) => repo.saveAppCredentials(deps.database.db, app.id, deps.secrets.seal(JSON.stringify({ ...sealed, tokens }))),
+  };
+}
+
+/** Runs a provider call; a refusal of the app's tokens marks the app invalid (its owner must connect again). */
+async function withApp<T>(deps: BookingMeetingDeps, app: repo.ConferencingAppRow, slug: OAuthApp, call: (session: OAuthSession) => Promise<T>): Promise<T> {
+  const session = sessionOf(deps, app, slug);
+  try {
+    return await call(session);
+  } catch (error) {
+    if (error instanceof CalendarProviderError && error.kind === 'unauthorized') {
+      await repo.flagAppInvalid(deps.database.db, app.id);
+      throw new MeetingAppMissing(`${INSTALLABLE_APPS[slug].name} refused svc's access; it must be connected again`);
+    }
+    throw error;
+  }
+}
+
+function detailsOf(record: BookingRecord): MeetingDetails {
+  const { booking, host } = record;
+  return { title: booking.title, start: booking.startAt.getTime(), end: booking.endAt.getTime(), timeZone: host.timeZone, description: booking.description ?? '' };
+}
+
+const isLive = (booking: BookingRow) => booking.status === 'accepted' || booking.status === 'pending';
+
+/**
+ * Called by booking creation in its transaction for a new booking whose location needs a provider's
+ * meeting: queues the job that makes it and records the booking's event. A request without credentials
+ * is charged now for the mail the event will send (each attendee told), as if it were sent now.
+ */
+export async function deferUntilMeeting(
+  tx: Db,
+  record: BookingRecord,
+  deferred: { trigger: 'BOOKING_CREATED' | 'BOOKING_REQUESTED'; extra: Record<string, unknown> },
+  tally: OutsideMailTally | null | undefined,
+): Promise<void> {
+  if (tally) {
+    const toGuests = record.booking.status === 'accepted';
+    const guests = record.attendees.filter((attendee) => attendee.isGuest).length;
+    tallyOutsideMail(tally, record.booking.eventTypeId, { toBooker: record.attendees.length - guests, toGuests: toGuests ? guests : 0 });
+  }
+  await queueMeetingJob(tx, { action: 'create', bookingUid: record.booking.uid, deferred }, `create:${record.booking.uid}`);
+}
+
+export const needsProviderMeeting = (location: string | null) => meetingIntegrationOf(location) !== null;
+
+async function queueMeetingJob(tx: Db, payload: BookingMeetingJob, key: string): Promise<void> {
+  await insertJob(tx, { kind: BOOKING_MEETING_JOB, payload, maxAttempts: BOOKING_MEETING_MAX_ATTEMPTS, dedupeKey: `${BOOKING_MEETING_JOB}:${key}` });
+}
+
+export async function runBookingMeetingJob(deps: BookingMeetingDeps, payload: BookingMeetingJob, job: { attempts: number; maxAttempts: number }): Promise<void> {
+  if (payload.action === 'create') return createBookingMeeting(deps, payload, job);
+  const meeting = await repo.findMeeting(deps.database.db, payload.meetingId);
+  if (!meeting) return;
+  const slug = appOfType(meeting.type);
+  const app = slug && (await repo.findOwnedApp(deps.database.db, repo.ownerOfMeeting(meeting), meeting.type));
+  if (payload.action === 'delete') {
+    // Without the app (disconnected since) the meeting cannot be reached: it is forgotten.
+    try {
+      if (slug && app) await withApp(deps, app, slug, (session) => PROVIDERS[slug].remove(session, meeting.externalId));
+    } catch (error) {
+      if (!(error instanceof MeetingAppMissing)) throw error;
+    }
+    await repo.deleteMeetingRow(deps.database.db, meeting.id);
+    return;
+  }
+  const booking = await findBookingById(deps.database.db, meeting.bookingId);
+  if (!booking || !slug || !app || meeting.deleting) return;
+  if (booking.startAt.getTime() === meeting.startAt.getTime() && booking.endAt.getTime() === meeting.endAt.getTime()) return;
+  const [record] = await loadRecords(deps.database.db, [booking]);
+  try {
+    await withApp(deps, app, slug, (session) => PROVIDERS[slug].update(session, meeting.externalId, detailsOf(record!)));
+  } catch (error) {
+    if (error instanceof MeetingAppMissing) return;
+    throw error;
+  }
+  await repo.updateMeeting(deps.database.db, meeting.id, { startAt: booking.startAt, endAt: booking.endAt });
+}
+
+/**
+ * Makes the booking's meeting. On success the link goes on the booking and its deferred event is recorded
+ * (or, when the event went out earlier without a link, a location change). On failure the deferred event
+ * is recorded with the location as it is and the organizer told, once; the job is retried unless no retry
+ * can help (no app, tokens refused) or this was its last attempt.
+ */
+async function createBookingMeeting(deps: BookingMeetingDeps, payload: Extract<BookingMeetingJob, { action: 'create' }>, job: { attempts: number; maxAttempts: number }): Promise<void> {
+  const { database } = deps;
+  const scope = (tx: Db) => ({ tx, listener: deps.listener });
+  const booking = await findBookingByUid(database.db, payload.bookingUid);
+  if (!booking) return;
+  const integration = meetingIntegrationOf(booking.location);
+  const [record] = await loadRecords(database.db, [booking]);
+  // A booking cancelled or moved before its meeting was made never announces its creation: its mail
+  // would tell of a booking that no longer stands.
+  if (!isLive(booking)) return;
+  if (!integration || (await repo.findMeetingOfBooking(database.db, booking.id))) {
+    // The location changed before the meeting was made: the event goes out as the booking is.
+    await database.transaction(async (tx) => recordDeferred(scope(tx), payload, booking.uid));
+    return;
+  }
+  const slug = MEETING_INTEGRATIONS[integration];
+  const { type, name } = INSTALLABLE_APPS[slug];
+  let made: { id: string; joinUrl: string } | null = null;
+  let failure: unknown = null;
+  const app = await repo.findMeetingApp(database.db, type, booking.userId, record!.eventType?.teamId ?? null);
+  try {
+    if (!app) throw new MeetingAppMissing(`${name} is not connected for the organizer or the event type's team`);
+    made = await withApp(deps, app, slug, (session) => PROVIDERS[slug].create(session, detailsOf(record!)));
+  } catch (error) {
+    failure = error;
+  }
+
+  if (made && app) {
+    const meeting = made;
+    const kept = await database.transaction(async (tx) => {
+      const locked = await lockBookingByUid(tx, booking.uid);
+      if (!locked || !isLive(locked) || locked.location !== booking.location) return false;
+      await repo.insertMeeting(tx, {
+        bookingId: locked.id,
+        type,
+        userId: app.userId,
+        teamId: app.teamId,
+        externalId: meeting.id,
+        joinUrl: meeting.joinUrl,
+        startAt: locked.startAt,
+        endAt: locked.endAt,
+      });
+      const updated = await updateBooking(tx, locked.id, { location: meeting.joinUrl, metadata: { ...locked.metadata, videoCallUrl: meeting.joinUrl } });
+      const [current] = await loadRecords(tx, [updated]);
+      if (!(await recordDeferred(scope(tx), payload, booking.uid, current!))) await recordBookingChange(scope(tx), 'locationChanged', current!);
+      return true;
+    });
+    // The booking moved on while the meeting was being made: the meeting is not wanted.
+    if (!kept) await withApp(deps, app, slug, (session) => PROVIDERS[slug].remove(session, meeting.id)).catch(() => undefined);
+    return;
+  }
+
+  const permanent = failure instanceof MeetingAppMissing;
+  const retrying = !permanent && job.attempts < job.maxAttempts;
+  const reason = failure instanceof Error ? failure.message : String(failure);
+  deps.log?.warn?.({ bookingUid: booking.uid, app: slug, attempt: job.attempts, error: reason }, 'booking meeting could not be made');
+  await database.transaction(async (tx) => {
+    const told = await recordDeferred(scope(tx), payload, booking.uid);
+    // Told when the booking's event goes out without the link (or, for a meeting asked for later, on the
+    // first attempt), and again when svc stops trying.
+    if (told || (!payload.deferred && job.attempts === 1) || !retrying) {
+      await queueMeetingFailedMail(tx, {
+        organizer: { email: record!.host.email, name: record!.host.name, timeZone: record!.host.timeZone },
+        booking: { uid: booking.uid, title: booking.title, startAt: booking.startAt },
+        app: { name, slug },
+        reason,
+        retrying,
+      });
+    }
+  });
+  if (retrying) throw failure;
+}
+
+/**
+ * Records the booking's deferred event, unless there is none or it was recorded already; answers whether
+ * it recorded it. `current` is the booking as the caller's transaction holds it.
+ */
+async function recordDeferred(scope: { tx: Db; listener: BookingEventListener }, payload: Extract<BookingMeetingJob, { action: 'create' }>, uid: string, current?: BookingRecord): Promise<boolean> {
+  const { deferred } = payload;
+  if (!deferred) return false;
+  const { tx } = scope;
+  const locked = current?.booking ?? (await lockBookingByUid(tx, uid));
+  if (!locked || !isLive(locked) || (await hasBookingEvent(tx, uid, deferred.trigger))) return false;
+  const record = current ?? (await loadRecords(tx, [locked]))[0]!;
+  await recordBookingEvent(scope, deferred.trigger, record, deferred.extra);
+  return true;
+}
+
+/** Whether the booking may hold a provider's meeting: only one with a video link does. */
+const mayHoldMeeting = (booking: BookingRow) => typeof booking.metadata.videoCallUrl === 'string';
+
+/**
+ * Keeps meetings in line with their bookings, in the transaction of each booking change: a cancelled or
+ * declined booking's meeting is deleted; a rescheduled booking takes the old one's meeting, moved to the
+ * new time; a location changed away from the meeting deletes it.
+ */
+export const bookingMeetingUpkeep: BookingEventListener = {
+  audienceQuery: () => null,
+  async hear(tx, event) {
+    const { booking } = event.record;
+    switch (event.trigger) {
+      case 'BOOKING_CANCELLED':
+      case 'BOOKING_REJECTED': {
+        if (booking.status !== 'cancelled' && booking.status !== 'rejected') return;
+        if (!mayHoldMeeting(booking)) return;
+        const meeting = await repo.findMeetingOfBooking(tx, booking.id);
+        if (meeting) await deleteLater(tx, meeting.id);
+        return;
+      }
+      case 'BOOKING_RESCHEDULED': {
+        const from = booking.rescheduledFromUid;
+        const old = from === null ? undefined : await findBookingByUid(tx, from);
+        const meeting = old && mayHoldMeeting(old) ? await repo.findMeetingOfBooking(tx, old.id) : undefined;
+        if (meeting && old!.status === 'cancelled' && booking.location === meeting.joinUrl) {
+          await repo.updateMeeting(tx, meeting.id, { bookingId: booking.id });
+          await queueMeetingJob(tx, { action: 'update', meetingId: meeting.id }, `update:${event.bookingEventId}`);
+        } else if (needsProviderMeeting(booking.location)) {
+          await queueMeetingJob(tx, { action: 'create', bookingUid: booking.uid }, `create:${booking.uid}`);
+        }
+        return;
+      }
+      case 'LOCATION_CHANGED': {
+        // Not gated on the video link: a new location drops it from the metadata.
+        const meeting = await repo.findMeetingOfBooking(tx, booking.id);
+        if (meeting && booking.location !== meeting.joinUrl) await deleteLater(tx, meeting.id);
+        return;
+      }
+      default:
+    }
+  },
+};
+
+async function deleteLater(tx: Db, meetingId: number): Promise<void> {
+  await repo.updateMeeting(tx, meetingId, { deleting: true });
+  await queueMeetingJob(tx, { action: 'delete', meetingId }, `delete:${meetingId}`);
+}

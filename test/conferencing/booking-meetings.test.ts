@@ -1,0 +1,285 @@
+// Meetings made for bookings by the job runner, over HTTP against local servers implementing Zoom's and
+// Microsoft Graph's documented meeting APIs (test/support/fake-zoom.ts, fake-microsoft.ts): an event type
+// names an app only once it is installed; a booking on it gets a meeting of its own whose link is the
+// booking's location, in its webhook, its mail and invitation and its references; rescheduling moves the
+// meeting, cancelling deletes it; a provider failure keeps the booking, tells the organizer and retries;
+// disconnecting an app turns its event types to the built-in video.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { FakeMicrosoft } from '../support/fake-microsoft.js';
+import type { FakeZoom } from '../support/fake-zoom.js';
+import { type ConferencingProviders, startConferencingProviders } from '../support/conferencing-providers.js';
+import { eventually } from '../support/eventually.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { type SmtpReceiver, startSmtpReceiver } from '../mail/helpers.js';
+import { type Receiver, startReceiver } from '../webhooks/helpers.js';
+import { BOOKINGS_VERSION } from '../bookings/helpers.js';
+import { createEventType, createHost, type Host, slotsOf, startsOf } from '../slots/helpers.js';
+import { acceptMembership, createOrganization } from '../support/tenancy.js';
+
+const APP_URL = 'https://svc.example.test';
+// 2027-03-01 is a Monday; London is on UTC then.
+const at = (day: number, time: string) => `2027-03-${String(day).padStart(2, '0')}T${time}:00.000Z`;
+
+describe('meetings of bookings made by Zoom and Microsoft Teams', () => {
+  let providers: ConferencingProviders;
+  let microsoft: FakeMicrosoft;
+  let zoom: FakeZoom;
+  let smtp: SmtpReceiver;
+  let hooks: Receiver;
+  let api: TestApp;
+  let host: Host;
+  let zoomType: any;
+
+  before(async () => {
+    providers = await startConferencingProviders(APP_URL);
+    ({ microsoft, zoom } = providers);
+    smtp = await startSmtpReceiver();
+    hooks = await startReceiver();
+    api = await createTestApp({ ...providers.env, SMTP_URL: smtp.url, SVC_JOB_RETRY_BASE_MS: '100' });
+    host = await createHost(api, 'Europe/London', { name: 'Ada Host', email: 'ada.meetings@example.com' });
+  });
+  after(async () => {
+    await api?.close();
+    await providers?.close();
+    await smtp?.close();
+    await hooks?.close();
+  });
+
+  /** The consent round trip a browser makes, ending on svc's callback. */
+  async function connect(app: 'zoom' | 'msteams', key: string) {
+    const answer = await api.request('GET', `/v2/conferencing/${app}/oauth/auth-url`, { key });
+    assert.equal(answer.status, 200, answer.text);
+    const page = await fetch(answer.body.data.url, { redirect: 'manual' });
+    assert.equal(page.status, 302, await page.text());
+    const callback = new URL(page.headers.get('location')!);
+    const back = await fetch(`${api.baseUrl}${callback.pathname}${callback.search}`, { redirect: 'manual' });
+    assert.equal(back.status, 200, await back.text());
+  }
+
+  async function book(eventTypeId: number, start: string, email: string, key?: string) {
+    const response = await api.request('POST', '/v2/bookings', {
+      version: BOOKINGS_VERSION,
+      ...(key ? { key } : {}),
+      body: { eventTypeId, start, attendee: { name: 'Bea Booker', email, timeZone: 'Asia/Kathmandu' }, guests: ['guest.of.bea@example.com'] },
+    });
+    assert.equal(response.status, 201, response.text);
+    return response.body.data;
+  }
+  const getBooking = async (uid: string) => (await api.request('GET', `/v2/bookings/${uid}`, { version: BOOKINGS_VERSION, key: host.apiKey })).body.data;
+  /** The booking once its job has put a provider's link on it. */
+  async function withLink(uid: string, prefix: string) {
+    let booking: any;
+    await eventually(async () => {
+      booking = await getBooking(uid);
+      return typeof booking.location === 'string' && booking.location.startsWith(prefix);
+    }, 10_000);
+    return booking;
+  }
+  const references = async (uid: string, key = host.apiKey) => api.request('GET', `/v2/bookings/${uid}/references`, { version: BOOKINGS_VERSION, key });
+  const zoomMeetingWithLink = (link: string) => [...zoom.meetings.values()].find((meeting) => meeting.joinUrl === link);
+
+  test('an event type names Zoom only once it is installed, and an app svc cannot install never', async () => {
+    const early = await api.request('POST', '/v2/event-types', {
+      key: host.apiKey,
+      version: '2024-06-14',
+      body: { title: 'Zoom call', slug: 'zoom-call', lengthInMinutes: 30, locations: [{ type: 'integration', integration: 'zoom' }] },
+    });
+    assert.equal(early.status, 400, early.text);
+    assert.match(early.body.error.message, /locations\.0\.integration/);
+    assert.match(early.body.error.message, /not installed/);
+    const never = await api.request('POST', '/v2/event-types', {
+      key: host.apiKey,
+      version: '2024-06-14',
+      body: { title: 'Whereby call', slug: 'whereby-call', lengthInMinutes: 30, locations: [{ type: 'integration', integration: 'whereby-video' }] },
+    });
+    assert.equal(never.status, 400, never.text);
+    assert.match(never.body.error.message, /cannot install/);
+
+    await connect('zoom', host.apiKey);
+    zoomType = await createEventType(api, host, { title: 'Zoom call', lengthInMinutes: 30, locations: [{ type: 'integration', integration: 'zoom' }] });
+    assert.deepEqual(zoomType.locations, [{ type: 'integration', integration: 'zoom' }]);
+  });
+
+  test('a booking on Zoom gets a meeting of its own: its link is the location, in the webhook, the mail, the invitation and the references', async () => {
+    const hook = await api.request('POST', '/v2/webhooks', { key: host.apiKey, body: { subscriberUrl: `${hooks.url}/zoom`, active: true, triggers: ['BOOKING_CREATED'] } });
+    assert.equal(hook.status, 201, hook.text);
+    const created = await book(zoomType.id, at(1, '10:00'), 'bea.zoom@example.com');
+    // The answer comes before the meeting: the job makes it after the booking commits (README).
+    assert.equal(created.location, 'integrations:zoom');
+    const second = await book(zoomType.id, at(1, '11:00'), 'bea.zoom2@example.com');
+
+    const booking = await withLink(created.uid, 'https://');
+    const meeting = zoomMeetingWithLink(booking.location);
+    assert.ok(meeting, 'the link is a meeting Zoom made');
+    assert.equal(booking.meetingUrl, booking.location);
+    assert.equal(booking.metadata.videoCallUrl, booking.location);
+    assert.equal(meeting.startTime, '2027-03-01T10:00:00Z');
+    assert.equal(meeting.duration, 30);
+    assert.equal(meeting.timezone, 'Europe/London');
+    const other = await withLink(second.uid, 'https://');
+    assert.notEqual(other.location, booking.location, 'each booking its own meeting');
+
+    const [delivery] = await hooks.waitFor(1, 10_000, (request) => request.url.endsWith('/zoom') && request.json?.payload?.uid === created.uid);
+    assert.equal(delivery!.json.triggerEvent, 'BOOKING_CREATED');
+    assert.equal(delivery!.json.payload.metadata.videoCallUrl, booking.location, 'the event went out with the link');
+    assert.equal(delivery!.json.payload.location, booking.location);
+
+    await eventually(async () => smtp.to('bea.zoom@example.com').length >= 1 && smtp.to('guest.of.bea@example.com').length >= 1, 10_000);
+    const [mail] = smtp.to('bea.zoom@example.com');
+    assert.ok(mail!.email.text?.includes(booking.location), 'the confirmation carries the link');
+    assert.equal(mail!.invitation?.location, booking.location);
+    assert.equal(smtp.to('bea.zoom@example.com').length, 1, 'told once, with the link');
+
+    const listed = await references(created.uid);
+    assert.equal(listed.status, 200, listed.text);
+    assert.deepEqual(listed.body.data, [{ id: listed.body.data[0].id, type: 'zoom_video', eventUid: String(meeting.id), destinationCalendarId: null }]);
+    assert.deepEqual((await api.request('GET', `/v2/bookings/${created.uid}/references?type=google_video`, { version: BOOKINGS_VERSION, key: host.apiKey })).body.data, []);
+    const stranger = await createHost(api, 'Europe/London');
+    assert.equal((await references(created.uid, stranger.apiKey)).status, 403);
+  });
+
+  test('rescheduling moves the meeting and keeps its link; cancelling deletes it', async () => {
+    const created = await book(zoomType.id, at(2, '09:00'), 'bea.moves@example.com');
+    const booking = await withLink(created.uid, 'https://');
+    const meetingId = String(zoomMeetingWithLink(booking.location)!.id);
+
+    const moved = await api.request('POST', `/v2/bookings/${created.uid}/reschedule`, { version: BOOKINGS_VERSION, body: { start: at(2, '14:00') } });
+    assert.equal(moved.status, 201, moved.text);
+    const rescheduled = moved.body.data;
+    assert.equal(rescheduled.location, booking.location, 'the same link');
+    await eventually(async () => zoom.meetings.get(meetingId)?.startTime === '2027-03-02T14:00:00Z', 10_000);
+    assert.deepEqual((await references(rescheduled.uid)).body.data.map((reference: any) => reference.eventUid), [meetingId]);
+    assert.deepEqual((await references(created.uid)).body.data, [], 'the old booking no longer holds it');
+
+    const cancelled = await api.request('POST', `/v2/bookings/${rescheduled.uid}/cancel`, { version: BOOKINGS_VERSION, key: host.apiKey, body: { cancellationReason: 'no longer needed' } });
+    assert.equal(cancelled.status, 200, cancelled.text);
+    await eventually(async () => !zoom.meetings.has(meetingId), 10_000);
+    await eventually(async () => (await references(rescheduled.uid)).body.data.length === 0, 10_000);
+  });
+
+  test('Zoom failing keeps the booking: its event goes out without a link, the organizer is told, and the retry brings the link as a location change', async () => {
+    zoom.failNextMeetingCall(500);
+    const created = await book(zoomType.id, at(3, '10:00'), 'bea.fails@example.com');
+    const booking = await withLink(created.uid, 'https://');
+    assert.ok(zoomMeetingWithLink(booking.location), 'the second attempt made it');
+
+    const notices = () => smtp.to('ada.meetings@example.com').filter((mail) => mail.email.subject?.startsWith('No Zoom meeting yet'));
+    await eventually(async () => notices().length === 1, 10_000);
+    const [notice] = notices();
+    assert.match(notice!.email.text ?? '', /HTTP 500/);
+    assert.match(notice!.email.text ?? '', /keeps trying/);
+    assert.match(notice!.email.text ?? '', new RegExp(created.uid));
+
+    // First the booking without a link, then the change that brings it.
+    await eventually(async () => smtp.to('bea.fails@example.com').length === 2, 10_000);
+    const [first, second] = smtp.to('bea.fails@example.com');
+    assert.ok(!first!.email.text?.includes(booking.location));
+    assert.equal(first!.invitation?.location ?? null, null);
+    assert.ok(second!.email.text?.includes(booking.location), 'the update carries the link');
+    assert.equal(second!.invitation?.location, booking.location);
+    assert.equal(second!.invitation?.uid, first!.invitation?.uid);
+    assert.ok(second!.invitation!.sequence > first!.invitation!.sequence);
+  });
+
+  test('without the app any more, the booking stands, the organizer is told once and nothing retries', async () => {
+    const cleo = await createHost(api, 'Asia/Kolkata', { name: 'Cleo Host', email: 'cleo.meetings@example.com' });
+    await connect('zoom', cleo.apiKey);
+    const type = await createEventType(api, cleo, { title: 'Cleo on Zoom', lengthInMinutes: 30, locations: [{ type: 'integration', integration: 'zoom' }] });
+    // The app's tokens stop working (consent withdrawn at Zoom): the refresh fails too.
+    zoom.expireAccessTokens();
+    zoom.failNextToken(400, 'invalid_grant');
+    const created = await book(type.id, at(4, '05:30'), 'bea.noapp@example.com');
+    const notices = () => smtp.to('cleo.meetings@example.com').filter((mail) => mail.email.subject?.startsWith('No Zoom meeting yet'));
+    await eventually(async () => notices().length === 1 && smtp.to('bea.noapp@example.com').length === 1, 10_000);
+    assert.match(notices()[0]!.email.text ?? '', /stopped trying/);
+    assert.match(notices()[0]!.email.text ?? '', /11:00 \(Asia\/Kolkata\)/);
+    const apps = (await api.request('GET', '/v2/conferencing', { key: cleo.apiKey })).body.data;
+    assert.equal(apps.find((app: any) => app.type === 'zoom_video').invalid, true, 'the app is marked for connecting again');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal((await getBookingOf(cleo, created.uid)).location, 'integrations:zoom');
+    assert.equal(notices().length, 1);
+  });
+  const getBookingOf = async (owner: Host, uid: string) => (await api.request('GET', `/v2/bookings/${uid}`, { version: BOOKINGS_VERSION, key: owner.apiKey })).body.data;
+
+  test('Microsoft Teams: a meeting per booking, moved and deleted with it', async () => {
+    await connect('msteams', host.apiKey);
+    const type = await createEventType(api, host, { title: 'Teams call', lengthInMinutes: 45, locations: [{ type: 'integration', integration: 'office365-video' }] });
+    const created = await book(type.id, at(5, '12:45'), 'bea.teams@example.com');
+    const booking = await withLink(created.uid, 'https://teams.microsoft.example/');
+    const meeting = [...microsoft.onlineMeetings.values()].find((candidate) => candidate.joinWebUrl === booking.location)!;
+    assert.ok(meeting);
+    assert.equal(new Date(meeting.start).toISOString(), at(5, '12:45'));
+    assert.equal(new Date(meeting.end).toISOString(), at(5, '13:30'));
+    assert.equal(meeting.subject, booking.title);
+    assert.deepEqual((await references(created.uid)).body.data.map((reference: any) => [reference.type, reference.eventUid]), [['office365_video', meeting.id]]);
+
+    const moved = await api.request('POST', `/v2/bookings/${created.uid}/reschedule`, { version: BOOKINGS_VERSION, body: { start: at(5, '15:00') } });
+    assert.equal(moved.status, 201, moved.text);
+    await eventually(async () => microsoft.onlineMeetings.get(meeting.id)?.start === Date.parse(at(5, '15:00')), 10_000);
+    const cancelled = await api.request('POST', `/v2/bookings/${moved.body.data.uid}/cancel`, { version: BOOKINGS_VERSION, key: host.apiKey, body: { cancellationReason: 'ill' } });
+    assert.equal(cancelled.status, 200, cancelled.text);
+    await eventually(async () => !microsoft.onlineMeetings.has(meeting.id), 10_000);
+  });
+
+  test('a new location deletes the meeting', async () => {
+    const created = await book(zoomType.id, at(8, '10:00'), 'bea.relocates@example.com');
+    const booking = await withLink(created.uid, 'https://');
+    const meetingId = String(zoomMeetingWithLink(booking.location)!.id);
+    const changed = await api.request('PATCH', `/v2/bookings/${created.uid}/location`, { version: BOOKINGS_VERSION, key: host.apiKey, body: { location: { type: 'address', address: '1 Main Street' } } });
+    assert.equal(changed.status, 200, changed.text);
+    await eventually(async () => !zoom.meetings.has(meetingId), 10_000);
+  });
+
+  test("an organization team's event type uses the team's Zoom, for a host without one of their own; a team without Zoom cannot name it", async () => {
+    const { organization, owner } = await createOrganization(api);
+    const sales = (await api.request('POST', `/v2/organizations/${organization.id}/teams`, { key: owner.apiKey, body: { name: `Sales ${Date.now()}` } })).body.data;
+    const hostOfTeam = await createHost(api, 'UTC');
+    const member = { user: { id: hostOfTeam.userId }, apiKey: hostOfTeam.apiKey };
+    const joined = await api.request('POST', `/v2/organizations/${organization.id}/memberships`, { key: owner.apiKey, body: { userId: member.user.id, role: 'MEMBER', accepted: true } });
+    assert.equal(joined.status, 201, joined.text);
+    if (!joined.body.data.accepted) await acceptMembership(api, { ...member, user: { ...member.user, email: '', username: '' } }, `/v2/organizations/${organization.id}/memberships/${joined.body.data.id}`);
+    const added = await api.request('POST', `/v2/organizations/${organization.id}/teams/${sales.id}/memberships`, { key: owner.apiKey, body: { userId: member.user.id, role: 'MEMBER', accepted: true } });
+    assert.equal(added.status, 201, added.text);
+    const typeBody = {
+      title: 'Sales call',
+      slug: `sales-${Date.now()}`,
+      lengthInMinutes: 30,
+      minimumBookingNotice: 0,
+      schedulingType: 'COLLECTIVE',
+      hosts: [{ userId: member.user.id }],
+      locations: [{ type: 'integration', integration: 'zoom' }],
+    };
+    const typesPath = `/v2/organizations/${organization.id}/teams/${sales.id}/event-types`;
+    const refused = await api.request('POST', typesPath, { key: owner.apiKey, body: typeBody });
+    assert.equal(refused.status, 400, refused.text);
+    assert.match(refused.body.error.message, /locations\.0\.integration names zoom, which the team has not installed/);
+
+    const answer = await api.request('GET', `/v2/organizations/${organization.id}/teams/${sales.id}/conferencing/zoom/oauth/auth-url`, { key: owner.apiKey });
+    const page = await fetch(answer.body.data.url, { redirect: 'manual' });
+    const callback = new URL(page.headers.get('location')!);
+    assert.equal((await fetch(`${api.baseUrl}${callback.pathname}${callback.search}`)).status, 200);
+    const created = await api.request('POST', typesPath, { key: owner.apiKey, body: typeBody });
+    assert.equal(created.status, 201, created.text);
+
+    const [start] = startsOf(await slotsOf(api, { eventTypeId: created.body.data.id, start: '2027-03-10', end: '2027-03-10', timeZone: 'UTC' }));
+    const booking = await book(created.body.data.id, start!, 'bea.sales@example.com');
+    let withMeeting: any;
+    await eventually(async () => {
+      withMeeting = (await api.request('GET', `/v2/bookings/${booking.uid}`, { version: BOOKINGS_VERSION, key: member.apiKey })).body.data;
+      return withMeeting.location.startsWith('https://');
+    }, 10_000);
+    assert.ok(zoomMeetingWithLink(withMeeting.location), "made with the team's Zoom");
+    const listed = await api.request('GET', `/v2/bookings/${booking.uid}/references`, { version: BOOKINGS_VERSION, key: member.apiKey });
+    assert.deepEqual(listed.body.data.map((reference: any) => reference.type), ['zoom_video']);
+  });
+
+  test('disconnecting Zoom turns its event types to the built-in video', async () => {
+    const gone = await api.request('DELETE', '/v2/conferencing/zoom/disconnect', { key: host.apiKey });
+    assert.equal(gone.status, 200, gone.text);
+    const type = await api.request('GET', `/v2/event-types/${zoomType.id}`, { key: host.apiKey, version: '2024-06-14' });
+    assert.deepEqual(type.body.data.locations, [{ type: 'integration', integration: 'svc-video' }]);
+    const created = await book(zoomType.id, at(9, '10:00'), 'bea.after@example.com');
+    assert.match(created.location, /^https:\/\/meet\.jit\.si\/svc-/);
+  });
+});
