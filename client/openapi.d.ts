@@ -3521,7 +3521,7 @@ export interface paths {
                             /** @description address, link and phone: shown on the booking page before booking */
                             public?: boolean;
                             /**
-                             * @description type integration: the conferencing app; svc-video is always installed, zoom and office365-video once connected (/v2/conferencing)
+                             * @description type integration: the conferencing app; svc-video is always installed; zoom, office365-video and google-meet once connected (/v2/conferencing)
                              * @enum {string}
                              */
                             integration?: "svc-video" | "google-meet" | "zoom" | "whereby-video" | "whatsapp-video" | "webex-video" | "telegram-video" | "tandem" | "sylaps-video" | "skype-video" | "sirius-video" | "signal-video" | "shimmer-video" | "salesroom-video" | "roam-video" | "riverside-video" | "ping-video" | "office365-video" | "mirotalk-video" | "jitsi" | "jelly-video" | "jelly-conferencing" | "huddle" | "facetime-video" | "element-call-video" | "eightxeight-video" | "discord-video" | "demodesk-video" | "campfire-video";
@@ -4646,7 +4646,7 @@ export interface paths {
                             /** @description address, link and phone: shown on the booking page before booking */
                             public?: boolean;
                             /**
-                             * @description type integration: the conferencing app; svc-video is always installed, zoom and office365-video once connected (/v2/conferencing)
+                             * @description type integration: the conferencing app; svc-video is always installed; zoom, office365-video and google-meet once connected (/v2/conferencing)
                              * @enum {string}
                              */
                             integration?: "svc-video" | "google-meet" | "zoom" | "whereby-video" | "whatsapp-video" | "webex-video" | "telegram-video" | "tandem" | "sylaps-video" | "skype-video" | "sirius-video" | "signal-video" | "shimmer-video" | "salesroom-video" | "roam-video" | "riverside-video" | "ping-video" | "office365-video" | "mirotalk-video" | "jitsi" | "jelly-video" | "jelly-conferencing" | "huddle" | "facetime-video" | "element-call-video" | "eightxeight-video" | "discord-video" | "demodesk-video" | "campfire-video";
@@ -51415,7 +51415,7 @@ export interface paths {
                             /** @description address, link and phone: shown on the booking page before booking */
                             public?: boolean;
                             /**
-                             * @description type integration: the conferencing app; svc-video is always installed, zoom and office365-video once connected (/v2/conferencing)
+                             * @description type integration: the conferencing app; svc-video is always installed; zoom, office365-video and google-meet once connected (/v2/conferencing)
                              * @enum {string}
                              */
                             integration?: "svc-video" | "google-meet" | "zoom" | "whereby-video" | "whatsapp-video" | "webex-video" | "telegram-video" | "tandem" | "sylaps-video" | "skype-video" | "sirius-video" | "signal-video" | "shimmer-video" | "salesroom-video" | "roam-video" | "riverside-video" | "ping-video" | "office365-video" | "mirotalk-video" | "jitsi" | "jelly-video" | "jelly-conferencing" | "huddle" | "facetime-video" | "element-call-video" | "eightxeight-video" | "discord-video" | "demodesk-video" | "campfire-video";
@@ -53130,7 +53130,7 @@ export interface paths {
                             /** @description address, link and phone: shown on the booking page before booking */
                             public?: boolean;
                             /**
-                             * @description type integration: the conferencing app; svc-video is always installed, zoom and office365-video once connected (/v2/conferencing)
+                             * @description type integration: the conferencing app; svc-video is always installed; zoom, office365-video and google-meet once connected (/v2/conferencing)
                              * @enum {string}
                              */
                             integration?: "svc-video" | "google-meet" | "zoom" | "whereby-video" | "whatsapp-video" | "webex-video" | "telegram-video" | "tandem" | "sylaps-video" | "skype-video" | "sirius-video" | "signal-video" | "shimmer-video" | "salesroom-video" | "roam-video" | "riverside-video" | "ping-video" | "office365-video" | "mirotalk-video" | "jitsi" | "jelly-video" | "jelly-conferencing" | "huddle" | "facetime-video" | "element-call-video" | "eightxeight-video" | "discord-video" | "demodesk-video" | "campfire-video";
@@ -54197,7 +54197,7 @@ export interface paths {
                             /** @description address, link and phone: shown on the booking page before booking */
                             public?: boolean;
                             /**
-                             * @description type integration: the conferencing app; svc-video is always installed, zoom and office365-video once connected (/v2/conferencing)
+                             * @description type integration: the conferencing app; svc-video is always installed; zoom, office365-video and google-meet once connected (/v2/conferencing)
                              * @enum {string}
                              */
                             integration?: "svc-video" | "google-meet" | "zoom" | "whereby-video" | "whatsapp-video" | "webex-video" | "telegram-video" | "tandem" | "sylaps-video" | "skype-video" | "sirius-video" | "signal-video" | "shimmer-video" | "salesroom-video" | "roam-video" | "riverside-video" | "ping-video" | "office365-video" | "mirotalk-video" | "jitsi" | "jelly-video" | "jelly-conferencing" | "huddle" | "facetime-video" | "element-call-video" | "eightxeight-video" | "discord-video" | "demodesk-video" | "campfire-video";
@@ -55749,7 +55749,7 @@ export interface paths {
                             /** @description address, link and phone: shown on the booking page before booking */
                             public?: boolean;
                             /**
-                             * @description type integration: the conferencing app; svc-video is always installed, zoom and office365-video once connected (/v2/conferencing)
+                             * @description type integration: the conferencing app; svc-video is always installed; zoom, office365-video and google-meet once connected (/v2/conferencing)
                              * @enum {string}
                              */
                             integration?: "svc-video" | "google-meet" | "zoom" | "whereby-video" | "whatsapp-video" | "webex-video" | "telegram-video" | "tandem" | "sylaps-video" | "skype-video" | "sirius-video" | "signal-video" | "shimmer-video" | "salesroom-video" | "roam-video" | "riverside-video" | "ping-video" | "office365-video" | "mirotalk-video" | "jitsi" | "jelly-video" | "jelly-conferencing" | "huddle" | "facetime-video" | "element-call-video" | "eightxeight-video" | "discord-video" | "demodesk-video" | "campfire-video";

@@ -124,6 +124,8 @@ export interface CalendarEventInput {
   attendees: { name: string | null; email: string }[];
   /** Details hidden from those the calendar is shared with (the event type's hideCalendarEventDetails). */
   private: boolean;
+  /** The provider is asked to add a meeting of its own to the event (Google: a Meet conference). */
+  conference?: 'google-meet' | undefined;
 }
 
 /** An event as the provider stored it. */
@@ -131,6 +133,8 @@ export interface WrittenEvent {
   /** The provider's id of the event (Google event id, Graph event id, CalDAV resource URL). */
   id: string;
   etag: string | null;
+  /** The join link of the meeting the provider keeps with the event (Google's hangoutLink), if any. */
+  conferenceUrl?: string | null | undefined;
 }
 
 /**

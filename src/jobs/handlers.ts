@@ -27,7 +27,7 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
   const mail = createMailSender({ database, config, ...(log ? { log } : {}) });
   const calendarSync = { database, secrets, config, readers: calendarReaders(config), log, clock: () => config.fixedNow ?? Date.now(), changes: ctx.changes };
   const calendarWrites = { database, secrets, config, writers: calendarWriters(config), log };
-  const meetings = { database, secrets, config, listener: bookingEventListener, log };
+  const meetings = { database, secrets, config, listener: bookingEventListener, log, calendarWrites };
   return new JobRegistry(
     [
       [HOUSEKEEPING.kind, async () => void (await runHousekeeping(database.db, config.jobs, new Date(), { refreshStatistics: database.kind === 'pglite' }))],
@@ -46,7 +46,7 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
       ],
       [DELEGATION_PROVISION_JOB, async (payload: { credentialId: string }) => void (await provisionDelegatedCalendars(calendarSync, payload.credentialId))],
       [CALENDAR_SYNC_JOB, async (payload: { sourceId: number; poll?: boolean }) => void (await syncCalendarSource(calendarSync, payload.sourceId, Date.now(), { poll: payload.poll === true }))],
-      [CALENDAR_WRITE_JOB, (payload: { icsUid: string }) => writeCalendarEvents(calendarWrites, payload.icsUid)],
+      [CALENDAR_WRITE_JOB, async (payload: { icsUid: string }) => void (await writeCalendarEvents(calendarWrites, payload.icsUid))],
       [BOOKING_MEETING_JOB, (payload, job) => runBookingMeetingJob(meetings, payload, job)],
     ],
     { retryBaseMs: config.jobs.retryBaseMs, leaseMs: config.jobs.leaseMs, concurrency: config.jobs.concurrency },

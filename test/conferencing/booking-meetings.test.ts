@@ -16,6 +16,7 @@ import { type Receiver, startReceiver } from '../webhooks/helpers.js';
 import { BOOKINGS_VERSION } from '../bookings/helpers.js';
 import { createEventType, createHost, type Host, slotsOf, startsOf } from '../slots/helpers.js';
 import { acceptMembership, createOrganization } from '../support/tenancy.js';
+import { connectOAuthCalendar } from '../support/oauth-calendar-connect.js';
 
 const APP_URL = 'https://svc.example.test';
 // 2027-03-01 is a Monday; London is on UTC then.
@@ -66,16 +67,17 @@ describe('meetings of bookings made by Zoom and Microsoft Teams', () => {
     assert.equal(response.status, 201, response.text);
     return response.body.data;
   }
-  const getBooking = async (uid: string) => (await api.request('GET', `/v2/bookings/${uid}`, { version: BOOKINGS_VERSION, key: host.apiKey })).body.data;
+  const getBookingOf = async (owner: Host, uid: string) => (await api.request('GET', `/v2/bookings/${uid}`, { version: BOOKINGS_VERSION, key: owner.apiKey })).body.data;
   /** The booking once its job has put a provider's link on it. */
-  async function withLink(uid: string, prefix: string) {
+  async function withLinkOf(owner: Host, uid: string, prefix: string) {
     let booking: any;
     await eventually(async () => {
-      booking = await getBooking(uid);
+      booking = await getBookingOf(owner, uid);
       return typeof booking.location === 'string' && booking.location.startsWith(prefix);
     }, 10_000);
     return booking;
   }
+  const withLink = (uid: string, prefix: string) => withLinkOf(host, uid, prefix);
   const references = async (uid: string, key = host.apiKey) => api.request('GET', `/v2/bookings/${uid}/references`, { version: BOOKINGS_VERSION, key });
   const zoomMeetingWithLink = (link: string) => [...zoom.meetings.values()].find((meeting) => meeting.joinUrl === link);
 
@@ -200,7 +202,6 @@ describe('meetings of bookings made by Zoom and Microsoft Teams', () => {
     assert.equal((await getBookingOf(cleo, created.uid)).location, 'integrations:zoom');
     assert.equal(notices().length, 1);
   });
-  const getBookingOf = async (owner: Host, uid: string) => (await api.request('GET', `/v2/bookings/${uid}`, { version: BOOKINGS_VERSION, key: owner.apiKey })).body.data;
 
   test('Microsoft Teams: a meeting per booking, moved and deleted with it', async () => {
     await connect('msteams', host.apiKey);
@@ -220,6 +221,55 @@ describe('meetings of bookings made by Zoom and Microsoft Teams', () => {
     const cancelled = await api.request('POST', `/v2/bookings/${moved.body.data.uid}/cancel`, { version: BOOKINGS_VERSION, key: host.apiKey, body: { cancellationReason: 'ill' } });
     assert.equal(cancelled.status, 200, cancelled.text);
     await eventually(async () => !microsoft.onlineMeetings.has(meeting.id), 10_000);
+  });
+
+  test("Google Meet: the link comes with the host's Google Calendar event; a booking awaiting confirmation gets it when confirmed", async () => {
+    const gia = await createHost(api, 'Europe/London', { name: 'Gia Host', email: 'gia.meetings@example.com' });
+    const early = await api.request('POST', '/v2/event-types', {
+      key: gia.apiKey,
+      version: '2024-06-14',
+      body: { title: 'Meet', slug: 'meet-early', lengthInMinutes: 30, locations: [{ type: 'integration', integration: 'google-meet' }] },
+    });
+    assert.equal(early.status, 400, early.text);
+    assert.match(early.body.error.message, /connect Google Meet first \(POST \/v2\/conferencing\/google-meet\/connect\)/);
+    const { saved } = await connectOAuthCalendar(api, APP_URL, 'google', gia.apiKey);
+    assert.ok(saved.status < 400, await saved.text());
+    assert.equal((await api.request('POST', '/v2/conferencing/google-meet/connect', { key: gia.apiKey })).status, 200);
+    const type = await createEventType(api, gia, { title: 'Meet call', lengthInMinutes: 30, locations: [{ type: 'integration', integration: 'google-meet' }] });
+
+    const created = await book(type.id, at(11, '10:00'), 'bea.meet@example.com');
+    assert.equal(created.location, 'integrations:google-meet');
+    const booking = await withLinkOf(gia, created.uid, 'https://meet.google.com/');
+    assert.equal(booking.metadata.videoCallUrl, booking.location);
+    const calendarId = 'ada@gmail.example';
+    const eventOf = () => providers.google.events(calendarId).find((event) => event.iCalUID === booking.icsUid && event.status !== 'cancelled');
+    await eventually(async () => eventOf()?.location === booking.location, 10_000);
+    assert.equal(eventOf()!.hangoutLink, booking.location, "the link is the event's own conference");
+    assert.equal(providers.google.events(calendarId).filter((event) => event.iCalUID === booking.icsUid).length, 1, 'one event, written once and then updated');
+    const listed = (await references(created.uid, gia.apiKey)).body.data;
+    assert.deepEqual(listed.map((reference: any) => reference.type).sort(), ['google_calendar', 'google_video']);
+    await eventually(async () => smtp.to('bea.meet@example.com').length === 1, 10_000);
+    assert.equal(smtp.to('bea.meet@example.com')[0]!.invitation?.location, booking.location);
+
+    const moved = await api.request('POST', `/v2/bookings/${created.uid}/reschedule`, { version: BOOKINGS_VERSION, body: { start: at(11, '14:00') } });
+    assert.equal(moved.status, 201, moved.text);
+    assert.equal(moved.body.data.location, booking.location);
+    await eventually(async () => eventOf()?.start?.dateTime?.startsWith('2027-03-11T14:00') === true, 10_000);
+    assert.equal(eventOf()!.hangoutLink, booking.location, 'the same conference');
+    const cancelled = await api.request('POST', `/v2/bookings/${moved.body.data.uid}/cancel`, { version: BOOKINGS_VERSION, key: gia.apiKey, body: { cancellationReason: 'done' } });
+    assert.equal(cancelled.status, 200, cancelled.text);
+    await eventually(async () => eventOf() === undefined, 10_000);
+
+    const waiting = await createEventType(api, gia, { title: 'Meet on request', lengthInMinutes: 30, confirmationPolicy: { type: 'always', blockUnconfirmedBookingsInBooker: true }, locations: [{ type: 'integration', integration: 'google-meet' }] });
+    const requested = await book(waiting.id, at(12, '10:00'), 'bea.waits@example.com');
+    assert.equal(requested.status, 'pending');
+    await eventually(async () => smtp.to('bea.waits@example.com').length === 1, 10_000);
+    assert.equal((await getBookingOf(gia, requested.uid)).location, 'integrations:google-meet', 'no conference while it waits');
+    const made = providers.google.conferencesMade;
+    assert.equal((await api.request('POST', `/v2/bookings/${requested.uid}/confirm`, { key: gia.apiKey, version: BOOKINGS_VERSION })).status, 200);
+    const confirmed = await withLinkOf(gia, requested.uid, 'https://meet.google.com/');
+    assert.equal(providers.google.conferencesMade, made + 1);
+    await eventually(async () => smtp.to('bea.waits@example.com').some((mail) => mail.invitation?.location === confirmed.location), 10_000);
   });
 
   test('a new location deletes the meeting', async () => {

@@ -143,6 +143,8 @@ export class FakeGoogle {
   url = '';
   private server: http.Server;
   private clock = 1;
+  /** Meet conferences made by createRequests (conferenceDataVersion=1). */
+  conferencesMade = 0;
   private calendars = new Map<string, Calendar>();
   private accounts = new Map<string, Account>();
   private codes = new Map<string, { email: string; redirectUri: string; scope: string; offline: boolean; used: boolean }>();
@@ -444,14 +446,14 @@ export class FakeGoogle {
       throw new GoogleError(403, 'requiredAccessLevel', 'You need to have writer access to this calendar.');
     }
     if (!eventId && method === 'GET') return this.list(calendar, entry.accessRole, query);
-    if (!eventId && method === 'POST') return this.insert(calendar, objectOf(body));
+    if (!eventId && method === 'POST') return this.insert(calendar, this.withConference(objectOf(body), query, null));
     if (eventId && method === 'GET') {
       const stored = calendar.events.get(eventId) ?? this.materialize(calendar, eventId);
       if (!stored) throw new GoogleError(404, 'notFound', 'Not Found');
       return stored.resource;
     }
-    if (eventId && method === 'PATCH') return this.patch(calendar, eventId, objectOf(body), false);
-    if (eventId && method === 'PUT') return this.patch(calendar, eventId, objectOf(body), true);
+    if (eventId && method === 'PATCH') return this.patch(calendar, eventId, this.withConference(objectOf(body), query, calendar.events.get(eventId)?.resource ?? null), false);
+    if (eventId && method === 'PUT') return this.patch(calendar, eventId, this.withConference(objectOf(body), query, calendar.events.get(eventId)?.resource ?? null), true);
     if (eventId && method === 'DELETE') {
       this.remove(calendar, eventId);
       return null;
@@ -590,6 +592,35 @@ export class FakeGoogle {
   }
 
   // ---- storage ----
+
+  /**
+   * conferenceData as Google treats it: ignored (the stored one kept) unless the request says
+   * conferenceDataVersion=1; then a createRequest (hangoutsMeet) makes a Meet conference, once per
+   * requestId, and sets hangoutLink.
+   */
+  private withConference(input: Record<string, unknown>, query: Record<string, string>, current: GoogleEvent | null): Record<string, unknown> {
+    const { conferenceData, hangoutLink: _ignored, ...rest } = input;
+    const kept = current?.conferenceData === undefined ? {} : { conferenceData: current.conferenceData, hangoutLink: current.hangoutLink };
+    if (query.conferenceDataVersion !== '1' || conferenceData === undefined) return { ...rest, ...kept };
+    const request = (conferenceData as { createRequest?: { requestId?: string; conferenceSolutionKey?: { type?: string } } }).createRequest;
+    if (!request) return { ...rest, ...kept };
+    if (request.conferenceSolutionKey?.type !== 'hangoutsMeet' || !request.requestId) throw new GoogleError(400, 'invalid', 'Invalid conference type value.');
+    const existing = current?.conferenceData as { createRequest?: { requestId?: string } } | undefined;
+    if (existing?.createRequest?.requestId === request.requestId) return { ...rest, ...kept };
+    this.conferencesMade += 1;
+    const code = [3, 4, 3].map((length) => Array.from({ length }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(Math.random() * 26)]).join('')).join('-');
+    const uri = `https://meet.google.com/${code}`;
+    return {
+      ...rest,
+      hangoutLink: uri,
+      conferenceData: {
+        createRequest: { requestId: request.requestId, conferenceSolutionKey: { type: 'hangoutsMeet' }, status: { statusCode: 'success' } },
+        entryPoints: [{ entryPointType: 'video', uri, label: uri.slice('https://'.length) }],
+        conferenceSolution: { key: { type: 'hangoutsMeet' }, name: 'Google Meet' },
+        conferenceId: code,
+      },
+    };
+  }
 
   private insert(calendar: Calendar, input: Record<string, unknown>): GoogleEvent {
     const event = input as Partial<GoogleEvent>;

@@ -45,7 +45,20 @@ function eventFields(event: CalendarEventInput): Record<string, unknown> {
 }
 
 function writtenOf(body: Record<string, unknown>, what: string): WrittenEvent {
-  return { id: requiredString(body, 'id', what), etag: optionalString(body, 'etag', what) };
+  return { id: requiredString(body, 'id', what), etag: optionalString(body, 'etag', what), conferenceUrl: optionalString(body, 'hangoutLink', what) };
+}
+
+/**
+ * A Meet conference asked of Google with the event (conferenceDataVersion=1). The requestId is the
+ * booking's UID: a write retried after a lost answer asks for the same conference, which Google makes
+ * once. Without the flag nothing is sent, and Google keeps the conference the event has.
+ */
+function conferenceRequest(event: CalendarEventInput): { body: Record<string, unknown>; query: Record<string, string> } {
+  if (event.conference !== 'google-meet') return { body: {}, query: {} };
+  return {
+    body: { conferenceData: { createRequest: { requestId: event.uid, conferenceSolutionKey: { type: 'hangoutsMeet' } } } },
+    query: { conferenceDataVersion: '1' },
+  };
 }
 
 /**
@@ -56,11 +69,12 @@ function writtenOf(body: Record<string, unknown>, what: string): WrittenEvent {
  */
 export async function insertEvent(session: OAuthSession, calendarId: string, event: CalendarEventInput): Promise<WrittenEvent> {
   const what = `POST event into calendar ${calendarId}`;
+  const conference = conferenceRequest(event);
   const answer = await callApi(session, {
     method: 'POST',
     path: eventsPath(calendarId),
-    query: QUIET,
-    body: { ...eventFields(event), iCalUID: event.uid },
+    query: { ...QUIET, ...conference.query },
+    body: { ...eventFields(event), iCalUID: event.uid, ...conference.body },
     what,
   });
   if (answer.status !== 409) return writtenOf(expectOk(answer, what), what);
@@ -89,11 +103,12 @@ async function findByUid(session: OAuthSession, calendarId: string, uid: string)
  */
 async function patchEvent(session: OAuthSession, calendarId: string, eventId: string, event: CalendarEventInput, restore: boolean): Promise<WrittenEvent> {
   const what = `PATCH event ${eventId} of calendar ${calendarId}`;
+  const conference = conferenceRequest(event);
   const answer = await callApi(session, {
     method: 'PATCH',
     path: eventPath(calendarId, eventId),
-    query: QUIET,
-    body: { ...eventFields(event), ...(restore ? { status: 'confirmed' } : {}) },
+    query: { ...QUIET, ...conference.query },
+    body: { ...eventFields(event), ...(restore ? { status: 'confirmed' } : {}), ...conference.body },
     what,
   });
   return writtenOf(expectOk(answer, what), what);

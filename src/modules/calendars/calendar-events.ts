@@ -10,6 +10,7 @@ import type { SecretBox } from '../../lib/secrets.js';
 import type { BookingEventListener, BookingChangeTrigger, BookingTrigger } from '../bookings/booking-events.js';
 import { type BookingRecord, loadRecords } from '../bookings/bookings.repository.js';
 import { bookingLinks, placeOf } from '../mail/booking-mail.render.js';
+import { GOOGLE_MEET_LOCATION } from '../event-types/locations.js';
 import { renderInviteTemplate, resolveInviteTemplate, standardDescription } from '../mail/invite-description.js';
 import { loadInviteContext } from '../mail/mail.repository.js';
 import * as repo from './calendar-events.repository.js';
@@ -131,6 +132,8 @@ async function eventContent(db: Db, record: BookingRecord, appUrl: string): Prom
     organizer: { name: host.name, email: context.organizerAddress ?? host.email },
     attendees: [...coHosts.map(({ name, email }) => ({ name, email })), ...attendees.map(({ name, email }) => ({ name, email }))],
     private: context.hideCalendarEventDetails,
+    // Until its Meet link is known, a Google Meet booking asks Google for one with its event.
+    ...(booking.location === GOOGLE_MEET_LOCATION ? { conference: 'google-meet' as const } : {}),
   };
   if (context.privateNote === null) return { event, note: null };
   // The note is the hosts' own: the booker's notes stay in it even where hideCalendarNotes keeps them out of the event.
@@ -155,7 +158,14 @@ function destinationOf(calendars: repo.WritableCalendar[], userId: number): repo
  * deleted. Unchanged events are not written again. Each provider call is followed by its own short
  * transaction recording it, so a retry after a failure picks up where this run stopped.
  */
-export async function writeCalendarEvents(deps: CalendarWriteDeps, icsUid: string, now: number = Date.now()): Promise<void> {
+/** The organizer's own event as this run left it: in which kind of calendar, and the meeting link its provider keeps with it. */
+export interface OrganizerEvent {
+  type: string;
+  eventId: string;
+  conferenceUrl: string | null;
+}
+
+export async function writeCalendarEvents(deps: CalendarWriteDeps, icsUid: string, now: number = Date.now()): Promise<{ organizer: OrganizerEvent | null }> {
   const { database } = deps;
   const db = database.db;
   const holder = randomUUID();
@@ -165,7 +175,7 @@ export async function writeCalendarEvents(deps: CalendarWriteDeps, icsUid: strin
     const refs = await repo.listEventRefs(db, icsUid);
     if (!booking) {
       // The bookings are gone (their user was deleted): their references went with them.
-      return;
+      return { organizer: null };
     }
     await repo.moveEventRefs(db, icsUid, booking.id);
     const [record] = await loadRecords(db, [booking]);
@@ -198,6 +208,7 @@ export async function writeCalendarEvents(deps: CalendarWriteDeps, icsUid: strin
       }
     };
 
+    let organizer: OrganizerEvent | null = null;
     const wanted = new Map<number, repo.WritableCalendar>();
     for (const userId of hostIds) {
       const destination = destinationOf(calendars, userId);
@@ -224,9 +235,11 @@ export async function writeCalendarEvents(deps: CalendarWriteDeps, icsUid: strin
         const ref = refs.find(
           (candidate) => candidate.userId === userId && candidate.note === note && candidate.connectionId === destination.connectionId && candidate.calendarExternalId === destination.externalId,
         );
-        if (ref && ref.contentHash === hash) continue;
+        // An event asking for a conference is written again until its link is known (the meeting job asks).
+        if (ref && ref.contentHash === hash && !event.conference) continue;
         await attempt(destination.connectionId, destination.name, async (connection) => {
           const written = await writer.write(connection, destination.externalId, event, ref ? { eventId: ref.eventId, etag: ref.etag } : null, policy);
+          if (userId === booking.userId && !note) organizer = { type: destination.type, eventId: written.id, conferenceUrl: written.conferenceUrl ?? null };
           await repo.saveEventRef(db, {
             icsUid,
             bookingId: booking.id,
@@ -249,6 +262,7 @@ export async function writeCalendarEvents(deps: CalendarWriteDeps, icsUid: strin
       if (failed instanceof CalendarProviderError && failed.retryAfterMs !== undefined) throw new JobRetry(failed.message, failed.retryAfterMs);
       throw failed;
     }
+    return { organizer };
   } finally {
     await repo.releaseEventLease(db, icsUid, holder);
   }

@@ -17,10 +17,11 @@ import { attemptsSpanning } from '../../jobs/runner.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import { type BookingEventListener, recordBookingChange, recordBookingEvent } from '../bookings/booking-events.js';
 import { type BookingRecord, type BookingRow, findBookingById, findBookingByUid, hasBookingEvent, loadRecords, lockBookingByUid, updateBooking } from '../bookings/bookings.repository.js';
+import { type CalendarWriteDeps, writeCalendarEvents } from '../calendars/calendar-events.js';
 import { outboundPolicy } from '../calendars/calendar-sync.js';
 import { type OutsideMailTally, tallyOutsideMail } from '../mail/mail-budget.js';
 import { queueMeetingFailedMail } from '../mail/meeting-failed-mail.js';
-import { conferencingClient, INSTALLABLE_APPS, MEETING_INTEGRATIONS, meetingIntegrationOf, type OAuthApp } from './conferencing-apps.js';
+import { conferencingClient, connectRoute, INSTALLABLE_APPS, MEETING_INTEGRATIONS, meetingIntegrationOf, type OAuthApp } from './conferencing-apps.js';
 import * as repo from './booking-meetings.repository.js';
 
 /** The job that makes, moves or deletes a booking's meeting. */
@@ -76,6 +77,8 @@ export interface BookingMeetingDeps {
   config: Pick<Config, 'appUrl' | 'zoom' | 'calendars' | 'allowPrivateWebhooks'>;
   /** Who hears of the booking events the jobs record (the app's listeners). */
   listener: BookingEventListener;
+  /** Google Meet links are made by writing the host's calendar event. */
+  calendarWrites: CalendarWriteDeps;
   log?: { info(obj: object, msg: string): void; warn?(obj: object, msg: string): void } | undefined;
 }
 
@@ -195,12 +198,18 @@ async function createBookingMeeting(deps: BookingMeetingDeps, payload: Extract<B
   }
   const slug = MEETING_INTEGRATIONS[integration];
   const { type, name } = INSTALLABLE_APPS[slug];
+  // A Meet conference comes with the host's calendar event, written for accepted bookings only: a
+  // booking awaiting confirmation gets it when confirmed (bookingMeetingUpkeep).
+  if (slug === 'google-meet' && booking.status !== 'accepted') {
+    await database.transaction(async (tx) => recordDeferred(scope(tx), payload, booking.uid));
+    return;
+  }
   let made: { id: string; joinUrl: string } | null = null;
   let failure: unknown = null;
   const app = await repo.findMeetingApp(database.db, type, booking.userId, record!.eventType?.teamId ?? null);
   try {
     if (!app) throw new MeetingAppMissing(`${name} is not connected for the organizer or the event type's team`);
-    made = await withApp(deps, app, slug, (session) => PROVIDERS[slug].create(session, detailsOf(record!)));
+    made = slug === 'google-meet' ? await googleMeetOf(deps, booking) : await withApp(deps, app, slug, (session) => PROVIDERS[slug].create(session, detailsOf(record!)));
   } catch (error) {
     failure = error;
   }
@@ -225,8 +234,9 @@ async function createBookingMeeting(deps: BookingMeetingDeps, payload: Extract<B
       if (!(await recordDeferred(scope(tx), payload, booking.uid, current!))) await recordBookingChange(scope(tx), 'locationChanged', current!);
       return true;
     });
-    // The booking moved on while the meeting was being made: the meeting is not wanted.
-    if (!kept) await withApp(deps, app, slug, (session) => PROVIDERS[slug].remove(session, meeting.id)).catch(() => undefined);
+    // The booking moved on while the meeting was being made: the meeting is not wanted (a Meet goes with
+    // its calendar event, which the booking's change takes out of the calendar).
+    if (!kept && slug !== 'google-meet') await withApp(deps, app, slug, (session) => PROVIDERS[slug].remove(session, meeting.id)).catch(() => undefined);
     return;
   }
 
@@ -242,13 +252,26 @@ async function createBookingMeeting(deps: BookingMeetingDeps, payload: Extract<B
       await queueMeetingFailedMail(tx, {
         organizer: { email: record!.host.email, name: record!.host.name, timeZone: record!.host.timeZone },
         booking: { uid: booking.uid, title: booking.title, startAt: booking.startAt },
-        app: { name, slug },
+        app: { name, connect: connectRoute(slug) },
         reason,
         retrying,
       });
     }
   });
   if (retrying) throw failure;
+}
+
+/**
+ * A Google Meet link: the calendar write job's work run now, its event in the organizer's Google
+ * calendar asking Google for a conference; the event's id stands for the meeting.
+ */
+async function googleMeetOf(deps: BookingMeetingDeps, booking: BookingRow): Promise<{ id: string; joinUrl: string }> {
+  const { organizer } = await writeCalendarEvents(deps.calendarWrites, booking.icsUid);
+  if (!organizer || organizer.type !== 'google_calendar') {
+    throw new MeetingAppMissing("Google Meet needs the organizer's bookings written into a Google calendar, and none of theirs is connected and writable");
+  }
+  if (!organizer.conferenceUrl) throw new Error('Google wrote the event without a Meet link');
+  return { id: organizer.eventId, joinUrl: organizer.conferenceUrl };
 }
 
 /**
@@ -297,6 +320,14 @@ export const bookingMeetingUpkeep: BookingEventListener = {
         } else if (needsProviderMeeting(booking.location)) {
           await queueMeetingJob(tx, { action: 'create', bookingUid: booking.uid }, `create:${booking.uid}`);
         }
+        return;
+      }
+      case 'BOOKING_CREATED': {
+        // A booking confirmed after waiting: one whose meeting was not made while it waited (Google
+        // Meet's, or a failed one) gets it now. Bookings accepted at once had theirs made by the job that
+        // records this event.
+        if (!needsProviderMeeting(booking.location) || !(await hasBookingEvent(tx, booking.uid, 'BOOKING_REQUESTED'))) return;
+        await queueMeetingJob(tx, { action: 'create', bookingUid: booking.uid }, `create:${booking.uid}:confirmed`);
         return;
       }
       case 'LOCATION_CHANGED': {

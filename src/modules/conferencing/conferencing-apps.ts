@@ -20,6 +20,10 @@ export const INSTALLABLE_APPS: Record<InstallableApp, { type: ConferencingAppTyp
 };
 
 export const isInstallable = (app: string): app is InstallableApp => Object.hasOwn(INSTALLABLE_APPS, app);
+
+/** The route that installs the app (`base`: `/v2` for a user, a team's path for a team). */
+export const connectRoute = (app: InstallableApp, base = '/v2') =>
+  app === 'google-meet' ? `POST ${base}/conferencing/google-meet/connect` : `GET ${base}/conferencing/${app}/oauth/auth-url (the consent page)`;
 export const isOAuthApp = (app: string): app is OAuthApp => app === 'zoom' || app === 'msteams';
 
 /** Online meetings for the signed-in user (Graph's delegated permission), and the account's address. */
@@ -38,11 +42,8 @@ export function conferencingClient(config: Pick<Config, 'appUrl' | 'zoom' | 'cal
   return registration && { ...registration, redirectUri: `${config.appUrl.replace(/\/+$/, '')}/v2/conferencing/${app}/oauth/callback` };
 }
 
-/**
- * Location integrations whose meetings a provider makes, by the app that makes them. Google Meet is not
- * here yet: its link comes with the host's Google Calendar event.
- */
-export const MEETING_INTEGRATIONS = { zoom: 'zoom', 'office365-video': 'msteams' } as const satisfies Record<(typeof INSTALLABLE_INTEGRATIONS)[number], OAuthApp>;
+/** Location integrations whose meetings a provider makes, by the app that makes them (Google Meet: with the host's Google Calendar event). */
+export const MEETING_INTEGRATIONS = { zoom: 'zoom', 'office365-video': 'msteams', 'google-meet': 'google-meet' } as const satisfies Record<(typeof INSTALLABLE_INTEGRATIONS)[number], InstallableApp>;
 export type MeetingIntegration = keyof typeof MEETING_INTEGRATIONS;
 export const isMeetingIntegration = (integration: string): integration is MeetingIntegration => Object.hasOwn(MEETING_INTEGRATIONS, integration);
 

@@ -9,7 +9,7 @@ import type { StoredLocation } from '../event-types/event-type-model.js';
 import { BUILT_IN_VIDEO } from '../event-types/locations.js';
 import { openState, sealState } from '../../lib/sealed-state.js';
 import { outboundPolicy } from '../calendars/calendar-sync.js';
-import { BUILT_IN_SLUGS, conferencingOAuth, type ConferencingOAuth, INSTALLABLE_APPS, type InstallableApp, isInstallable, isMeetingIntegration, MEETING_INTEGRATIONS, type OAuthApp } from './conferencing-apps.js';
+import { BUILT_IN_SLUGS, conferencingOAuth, connectRoute, type ConferencingOAuth, INSTALLABLE_APPS, type InstallableApp, isInstallable, isMeetingIntegration, MEETING_INTEGRATIONS, type OAuthApp } from './conferencing-apps.js';
 import { replaceLocationIntegration } from './booking-meetings.repository.js';
 import * as repo from './conferencing.repository.js';
 import type { AppOwner } from './conferencing.repository.js';
@@ -198,6 +198,6 @@ export async function assertLocationAppsInstalled(db: Db, owner: AppOwner, locat
     const app = MEETING_INTEGRATIONS[location.integration];
     if (await repo.findApp(db, owner, INSTALLABLE_APPS[app].type)) continue;
     const [whose, base] = owner.kind === 'user' ? ['you have', '/v2'] : ['the team has', `/v2/organizations/{orgId}/teams/${owner.teamId}`];
-    throw invalidField(`locations.${index}.integration`, `names ${location.integration}, which ${whose} not installed: connect ${INSTALLABLE_APPS[app].name} first (GET ${base}/conferencing/${app}/oauth/auth-url)`, location.integration);
+    throw invalidField(`locations.${index}.integration`, `names ${location.integration}, which ${whose} not installed: connect ${INSTALLABLE_APPS[app].name} first (${connectRoute(app, base)})`, location.integration);
   }
 }

@@ -18,7 +18,10 @@ export const INTEGRATIONS = [
 export const BUILT_IN_VIDEO = 'svc-video';
 
 /** Apps an owner installs (the conferencing routes) whose meetings a provider makes. */
-export const INSTALLABLE_INTEGRATIONS = ['zoom', 'office365-video'] as const;
+export const INSTALLABLE_INTEGRATIONS = ['zoom', 'office365-video', 'google-meet'] as const;
+
+/** A booking's location until Google has made its Meet conference (with the host's Google Calendar event). */
+export const GOOGLE_MEET_LOCATION = 'integrations:google-meet';
 
 /**
  * One object schema for every kind (the kind's keys are checked by `parseLocations`): a union of object
@@ -31,7 +34,7 @@ export const LocationInput = Type.Object(
     link: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'type link: an http(s) meeting URL' })),
     phone: Type.Optional(Type.String({ pattern: '^\\+[1-9]\\d{6,14}$', description: 'type phone: E.164, e.g. +37120993151' })),
     public: Type.Optional(Type.Boolean({ description: 'address, link and phone: shown on the booking page before booking' })),
-    integration: Type.Optional(StringEnum(INTEGRATIONS, { description: 'type integration: the conferencing app; svc-video is always installed, zoom and office365-video once connected (/v2/conferencing)' })),
+    integration: Type.Optional(StringEnum(INTEGRATIONS, { description: 'type integration: the conferencing app; svc-video is always installed; zoom, office365-video and google-meet once connected (/v2/conferencing)' })),
   },
   { description: 'Where the event takes place' },
 );

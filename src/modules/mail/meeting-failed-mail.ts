@@ -11,7 +11,8 @@ import { oneLine } from './team-invitation-mail.js';
 export interface MeetingFailedNotice {
   organizer: { email: string; name: string | null; timeZone: string };
   booking: { uid: string; title: string; startAt: Date };
-  app: { name: string; slug: string };
+  /** The app, and the route that connects it again. */
+  app: { name: string; connect: string };
   reason: string;
   /** Whether svc tries again. */
   retrying: boolean;
@@ -27,7 +28,7 @@ export async function queueMeetingFailedMail(tx: Db, notice: MeetingFailedNotice
   const texts = mailTexts(null).meetingFailed;
   const values = {
     app: notice.app.name,
-    appSlug: notice.app.slug,
+    connect: notice.app.connect,
     title: oneLine(notice.booking.title, 80),
     when: startIn(notice.booking.startAt, notice.organizer.timeZone),
     reason: oneLine(notice.reason, 300),

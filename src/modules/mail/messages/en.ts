@@ -97,7 +97,7 @@ export const en: MailTexts = {
       'The booking stands, and its attendees were told of it without a meeting link.',
       '{next}',
       '',
-      'To fix it, connect {app} again (GET /v2/conferencing/{appSlug}/oauth/auth-url gives its consent page), or give the booking another location (PATCH /v2/bookings/{uid}/location).',
+      'To fix it, connect {app} again ({connect}), or give the booking another location (PATCH /v2/bookings/{uid}/location).',
     ].join('\n'),
     retrying: 'svc keeps trying for a day: once the meeting is made, everyone gets its link in an updated invitation.',
     givenUp: 'svc has stopped trying.',

@@ -58,7 +58,7 @@ export interface MailTexts {
   };
   /**
    * To a booking's organizer when the app of its location could not make the meeting (svc keeps trying).
-   * Placeholders: {app}, {appSlug}, {title}, {when}, {reason}, {uid}, {next} (`retrying` or `givenUp`); {name} in `greeting`.
+   * Placeholders: {app}, {connect}, {title}, {when}, {reason}, {uid}, {next} (`retrying` or `givenUp`); {name} in `greeting`.
    */
   meetingFailed: {
     greeting: string;
