@@ -19908,6 +19908,702 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/bookings/{bookingUid}/conferencing-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Video Meeting Sessions. Only supported for Svc Video
+         * @description The meeting sessions of the booking's video room, as Daily reports them (times in epoch seconds, durations in seconds). Only bookings on the built-in video with Daily (SVC_DAILY_API_KEY) have any; every other booking answers an empty list. For the organizer, a host of its event type, an admin or owner of its team or organization, or the system admin.
+         *
+         *     OAuth scope: `BOOKING_READ`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Send 2024-08-13 */
+                    "svc-api-version"?: string;
+                };
+                path: {
+                    bookingUid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                id: string;
+                                room: string;
+                                /** @description Epoch seconds */
+                                startTime: number;
+                                /** @description Seconds */
+                                duration: number;
+                                ongoing: boolean;
+                                maxParticipants: number;
+                                participants: {
+                                    userId?: string;
+                                    userName?: string;
+                                    joinTime: number;
+                                    duration: number;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `video_provider_failed`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/conferencing-sessions",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "Daily did not answer as expected: reading the sessions of the Daily room svc-3q2-7wEvr0bEyWQ8aG5sTA: HTTP 500: Something went wrong",
+                         *         "details": {
+                         *           "reason": "video_provider_failed"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/conferencing-sessions",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`, `not_booking_organizer`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/conferencing-sessions",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "You are not allowed to access this booking",
+                         *         "details": {
+                         *           "reason": "not_booking_organizer"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `booking_not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/conferencing-sessions",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "Booking with uid=5a9e8b6b-1047-467d-afe4-e90a25cedf61 was not found in the database",
+                         *         "details": {
+                         *           "reason": "booking_not_found"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/conferencing-sessions",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/conferencing-sessions",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/conferencing-sessions",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/bookings/{bookingUid}/recordings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get all the recordings for the booking
+         * @description The recordings of the booking's video room; a finished one has a download link Daily signs for a limited time (or `error` when Daily would not give one). Only bookings on the built-in video with Daily (SVC_DAILY_API_KEY) have any; every other booking answers an empty list. For the organizer, a host of its event type, an admin or owner of its team or organization, or the system admin.
+         *
+         *     OAuth scope: `BOOKING_READ`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Send 2024-08-13 */
+                    "svc-api-version"?: string;
+                };
+                path: {
+                    bookingUid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                id: string;
+                                roomName: string;
+                                /** @description Epoch seconds */
+                                startTs: number;
+                                status: string;
+                                maxParticipants?: number;
+                                /** @description Seconds */
+                                duration: number;
+                                shareToken: string;
+                                downloadLink?: string;
+                                error?: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `video_provider_failed`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/recordings",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "Daily did not answer as expected: reading the sessions of the Daily room svc-3q2-7wEvr0bEyWQ8aG5sTA: HTTP 500: Something went wrong",
+                         *         "details": {
+                         *           "reason": "video_provider_failed"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/recordings",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`, `not_booking_organizer`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/recordings",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "You are not allowed to access this booking",
+                         *         "details": {
+                         *           "reason": "not_booking_organizer"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `booking_not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/recordings",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "Booking with uid=5a9e8b6b-1047-467d-afe4-e90a25cedf61 was not found in the database",
+                         *         "details": {
+                         *           "reason": "booking_not_found"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/recordings",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/recordings",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/recordings",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/bookings/{bookingUid}/transcripts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Svc Video real time transcript download links for the booking
+         * @description Download links (WebVTT files, valid for one hour) of the finished transcripts of the booking's video room. Only bookings on the built-in video with Daily (SVC_DAILY_API_KEY) have any; every other booking answers an empty list. For the organizer, a host of its event type, an admin or owner of its team or organization, or the system admin.
+         *
+         *     OAuth scope: `BOOKING_READ`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Send 2024-08-13 */
+                    "svc-api-version"?: string;
+                };
+                path: {
+                    bookingUid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: string[];
+                        };
+                    };
+                };
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `video_provider_failed`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/transcripts",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "Daily did not answer as expected: reading the sessions of the Daily room svc-3q2-7wEvr0bEyWQ8aG5sTA: HTTP 500: Something went wrong",
+                         *         "details": {
+                         *           "reason": "video_provider_failed"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `no_credentials`, `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `invalid_access_token`, `origin_not_allowed`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/transcripts",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "No authentication method provided. Either pass an API key as 'Bearer' header or OAuth client credentials as 'x-svc-secret-key' and 'x-svc-client-id' headers",
+                         *         "details": {
+                         *           "reason": "no_credentials"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `insufficient_scope`, `not_booking_organizer`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/transcripts",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "You are not allowed to access this booking",
+                         *         "details": {
+                         *           "reason": "not_booking_organizer"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `booking_not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/transcripts",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "Booking with uid=5a9e8b6b-1047-467d-afe4-e90a25cedf61 was not found in the database",
+                         *         "details": {
+                         *           "reason": "booking_not_found"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/transcripts",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each API key; try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `TokenExpiredException`. The access token has expired: refresh it. `details.reason`: `access_token_expired`. */
+                498: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/transcripts",
+                         *       "error": {
+                         *         "code": "TokenExpiredException",
+                         *         "message": "ACCESS_TOKEN_IS_EXPIRED",
+                         *         "details": {
+                         *           "reason": "access_token_expired"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/bookings/5a9e8b6b-1047-467d-afe4-e90a25cedf61/transcripts",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/bookings/{bookingUid}/references": {
         parameters: {
             query?: never;
@@ -19917,7 +20613,7 @@ export interface paths {
         };
         /**
          * Get booking references
-         * @description The calendar events svc wrote for the booking into its hosts' connected calendars (CalDAV and Apple today), for the organizer. svc makes no video meetings yet.
+         * @description The calendar events svc wrote for the booking into its hosts' connected calendars, and its video meeting (Zoom, Microsoft Teams, Google Meet, a Daily room), for the organizer.
          *
          *     OAuth scope: `BOOKING_READ`.
          */
@@ -67295,6 +67991,120 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/v2/conferencing/daily/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Daily webhook events (svc)
+         * @description Daily's webhook of svc's domain posts here, signed with SVC_DAILY_WEBHOOK_SECRET (X-Webhook-Signature: base64 HMAC-SHA256 of `{X-Webhook-Timestamp}.{body}`; at most 5 minutes old). A recording or transcript ready in a booking's room becomes the booking's RECORDING_READY or RECORDING_TRANSCRIPTION_GENERATED webhook, with Daily's download link. 401 for a request svc cannot verify; 404 when SVC_DAILY_WEBHOOK_SECRET is not set.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "success";
+                            data: {
+                                received: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description `UnauthorizedException`. Missing, malformed, unknown, expired or not-accepted credentials. `details.reason`: `invalid_bearer`, `invalid_api_key`, `api_key_expired`, `credential_kind_not_allowed`, `missing_client_id`, `missing_secret_key`, `oauth_client_not_found`, `daily_webhook_signature_invalid`. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/daily/webhook",
+                         *       "error": {
+                         *         "code": "UnauthorizedException",
+                         *         "message": "X-Webhook-Signature does not match the body",
+                         *         "details": {
+                         *           "reason": "daily_webhook_signature_invalid"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `daily_webhook_not_configured`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/daily/webhook",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "This svc takes no Daily webhooks (SVC_DAILY_WEBHOOK_SECRET is not set)",
+                         *         "details": {
+                         *           "reason": "daily_webhook_not_configured"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/v2/conferencing/daily/webhook",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v2/auth/oauth2/token": {

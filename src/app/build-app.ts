@@ -25,6 +25,7 @@ import { registerScheduleRoutes } from '../modules/schedules/schedules.routes.js
 import { registerSlotRoutes } from '../modules/slots/slots.routes.js';
 import { registerCalendarRoutes } from '../modules/calendars/calendars.routes.js';
 import { registerConferencingRoutes } from '../modules/conferencing/conferencing.routes.js';
+import { registerDailyWebhookRoutes } from '../modules/conferencing/daily-webhooks.routes.js';
 import { registerDelegationCredentialRoutes } from '../modules/calendars/delegation-credentials.routes.js';
 import { registerCalendarPushRoutes } from '../modules/calendars/calendar-push.routes.js';
 import { registerOrganizationAdminRoutes } from '../modules/organizations/organizations-admin.routes.js';
@@ -150,6 +151,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerSlotRoutes(app, ctx);
   registerCalendarRoutes(app, ctx);
   registerConferencingRoutes(app, ctx);
+  registerDailyWebhookRoutes(app, ctx);
   registerDelegationCredentialRoutes(app, ctx);
   registerCalendarPushRoutes(app, ctx);
   registerBookingRoutes(app, ctx);

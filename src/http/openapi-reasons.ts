@@ -251,6 +251,11 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/organizations/:orgId/teams/:teamId/bookings/:bookingUid/references'], reasons: BOOKING_NOT_FOUND },
   { routes: ['/v2/organizations/:orgId/webhooks', '/v2/organizations/:orgId/webhooks/:webhookId'], methods: WEBHOOK_WRITES, reasons: { 400: ['trigger_not_allowed'], 409: ['webhook_subscriber_url_taken'] } },
   { routes: ['/v2/calendars/google/notifications'], reasons: { 404: ['push_channel_not_found'] } },
+  { routes: ['/v2/conferencing/daily/webhook'], reasons: { 401: ['daily_webhook_signature_invalid'], 404: ['daily_webhook_not_configured'] } },
+  {
+    routes: ['/v2/bookings/:bookingUid/conferencing-sessions', '/v2/bookings/:bookingUid/recordings', '/v2/bookings/:bookingUid/transcripts'],
+    reasons: { 400: ['video_provider_failed'], 403: ['not_booking_organizer'], ...BOOKING_NOT_FOUND },
+  },
   { routes: ['/v2/organizations/:orgId/delegation-credentials'], reasons: { 409: ['delegation_credential_exists'] } },
   { routes: ['/v2/organizations/:orgId/delegation-credentials/:credentialId'], reasons: { 400: ['delegation_credential_not_working'], 404: ['delegation_credential_not_found'] } },
   { routes: ['/v2/organizations/:orgId/webhooks/:webhookId'], reasons: { 403: ['webhook_not_in_organization'], 404: ['webhook_not_found'] } },

@@ -11,6 +11,7 @@ import { calendarReaders, calendarWriters } from '../modules/calendars/calendar-
 import { CALENDAR_SWEEP_JOB, CALENDAR_SYNC_JOB, calendarSweep, sweepDueCalendars, syncCalendarSource } from '../modules/calendars/calendar-sync.js';
 import { DELEGATION_PROVISION_JOB, provisionDelegatedCalendars, queueDelegationProvisioning } from '../modules/calendars/delegation-credentials.service.js';
 import { BOOKING_MEETING_JOB, runBookingMeetingJob } from '../modules/conferencing/booking-meetings.service.js';
+import { DAILY_EVENT_JOB, runDailyEventJob } from '../modules/conferencing/daily-events.service.js';
 import { bookingEventListener } from '../app/booking-event-listener.js';
 import { HOUSEKEEPING, runHousekeeping } from './housekeeping.js';
 import { JobRegistry } from './runner.js';
@@ -48,6 +49,7 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
       [CALENDAR_SYNC_JOB, async (payload: { sourceId: number; poll?: boolean }) => void (await syncCalendarSource(calendarSync, payload.sourceId, Date.now(), { poll: payload.poll === true }))],
       [CALENDAR_WRITE_JOB, async (payload: { icsUid: string }) => void (await writeCalendarEvents(calendarWrites, payload.icsUid))],
       [BOOKING_MEETING_JOB, (payload, job) => runBookingMeetingJob(meetings, payload, job)],
+      [DAILY_EVENT_JOB, (payload) => runDailyEventJob({ database, config, listener: bookingEventListener }, payload)],
     ],
     { retryBaseMs: config.jobs.retryBaseMs, leaseMs: config.jobs.leaseMs, concurrency: config.jobs.concurrency },
     [HOUSEKEEPING, calendarSweep(config.calendars)],

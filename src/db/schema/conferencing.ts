@@ -10,6 +10,9 @@ import { users } from './users.js';
 /** The reference's credential types of the conferencing apps the API installs. */
 export type ConferencingAppType = 'google_video' | 'zoom_video' | 'office365_video';
 
+/** What made a booking's meeting: an installed app, or the built-in video's Daily rooms. */
+export type MeetingType = ConferencingAppType | 'daily_video';
+
 /**
  * One installed conferencing app of a user or of a team (exactly one of the two). OAuth apps keep their
  * tokens sealed, never returned; Google Meet has none of its own (it rides on the owner's Google Calendar).
@@ -51,11 +54,13 @@ export const bookingMeetings = pgTable(
     bookingId: integer('booking_id')
       .notNull()
       .references(() => bookings.id, { onDelete: 'cascade' }),
-    type: text('type').$type<ConferencingAppType>().notNull(),
+    type: text('type').$type<MeetingType>().notNull(),
     /** The app's owner: the organizer, or the event type's team. */
     userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
     teamId: integer('team_id').references(() => teams.id, { onDelete: 'cascade' }),
     externalId: text('external_id').notNull(),
+    /** The provider's other id of it, where its API needs both (a Daily room's id beside its name); set once made. */
+    providerId: text('provider_id'),
     joinUrl: text('join_url').notNull(),
     /** The booking's start and end the meeting was last given (an update job compares). */
     startAt: timestamp('start_at', { withTimezone: true }).notNull(),
@@ -65,5 +70,5 @@ export const bookingMeetings = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('booking_meetings_booking_idx').on(t.bookingId), check('booking_meetings_one_owner_check', sql`(${t.userId} is null) <> (${t.teamId} is null)`)],
+  (t) => [index('booking_meetings_booking_idx').on(t.bookingId), index('booking_meetings_external_idx').on(t.externalId), check('booking_meetings_one_owner_check', sql`(${t.userId} is null) <> (${t.teamId} is null)`)],
 );

@@ -25,7 +25,9 @@ export type BookingTrigger =
   | 'BOOKING_NO_SHOW_UPDATED'
   | 'BOOKING_REASSIGNED'
   | 'MEETING_STARTED'
-  | 'MEETING_ENDED';
+  | 'MEETING_ENDED'
+  | 'RECORDING_READY'
+  | 'RECORDING_TRANSCRIPTION_GENERATED';
 
 /** Changes recorded in a booking's history that no webhook trigger announces (svc's own). */
 export type BookingChangeTrigger = 'GUESTS_ADDED' | 'LOCATION_CHANGED';

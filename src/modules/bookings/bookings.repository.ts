@@ -206,12 +206,15 @@ export async function insertBookingEvent(
   return { id: Number(rows[0]!.event_id), createdAt: new Date(Number(rows[0]!.event_created_ms)), alongside: alongsideRows, partValue: rows[0]!.part_value ?? null };
 }
 
-/** Whether the booking already has an event of this trigger (a job re-run after a crash records nothing twice). */
-export async function hasBookingEvent(db: Db, bookingUid: string, trigger: string): Promise<boolean> {
+/**
+ * Whether the booking already has an event of this trigger (a job re-run after a crash records nothing
+ * twice); with `containing`, one whose payload holds those fields.
+ */
+export async function hasBookingEvent(db: Db, bookingUid: string, trigger: string, containing?: Record<string, unknown>): Promise<boolean> {
   const [row] = await db
     .select({ id: bookingEvents.id })
     .from(bookingEvents)
-    .where(and(eq(bookingEvents.bookingUid, bookingUid), eq(bookingEvents.trigger, trigger)))
+    .where(and(eq(bookingEvents.bookingUid, bookingUid), eq(bookingEvents.trigger, trigger), containing ? sql`${bookingEvents.payload} @> ${JSON.stringify(containing)}::jsonb` : undefined))
     .limit(1);
   return row !== undefined;
 }

@@ -38,7 +38,7 @@ export function registerBookingRoutes(app: App, ctx: AppContext): void {
       return runMutation(ctx, request, reply, async (tx, announce) => {
         const callerId = request.principal?.user.id ?? null;
         const mailTally = request.principal ? null : newOutsideMailTally();
-        const created = await createBooking({ tx, listener: ctx.bookingEvents, announce, now: ctx.clock(), callerId, cache: ctx.availability, mailTally, videoUrl: ctx.config.videoUrl }, input);
+        const created = await createBooking({ tx, listener: ctx.bookingEvents, announce, now: ctx.clock(), callerId, cache: ctx.availability, mailTally, video: { jitsiUrl: ctx.config.videoUrl, dailyRoomUrl: ctx.config.daily?.roomUrl ?? null } }, input);
         if (mailTally) await chargeAnonymousMail(tx, mailTally, { ip: request.ip, now: ctx.clock(), limits: ctx.config.mailLimits, cancellation: false });
         return { status: 201, body: ok(variant.presentCreated(created, callerId)) };
       });

@@ -55,12 +55,22 @@ export async function findMeetingOfBooking(db: Db, bookingId: number): Promise<B
   return row;
 }
 
+/** The booking's Daily room of that name (the built-in video's). */
+export async function findDailyRoom(db: Db, name: string): Promise<BookingMeetingRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(bookingMeetings)
+    .where(and(eq(bookingMeetings.type, 'daily_video'), eq(bookingMeetings.externalId, name)))
+    .limit(1);
+  return row;
+}
+
 export async function findMeeting(db: Db, id: number): Promise<BookingMeetingRow | undefined> {
   const [row] = await db.select().from(bookingMeetings).where(eq(bookingMeetings.id, id));
   return row;
 }
 
-export async function updateMeeting(db: Db, id: number, changes: Partial<Pick<BookingMeetingRow, 'bookingId' | 'startAt' | 'endAt' | 'deleting'>>): Promise<void> {
+export async function updateMeeting(db: Db, id: number, changes: Partial<Pick<BookingMeetingRow, 'bookingId' | 'startAt' | 'endAt' | 'deleting' | 'providerId'>>): Promise<void> {
   await db.update(bookingMeetings).set({ ...changes, updatedAt: sql`now()` }).where(eq(bookingMeetings.id, id));
 }
 

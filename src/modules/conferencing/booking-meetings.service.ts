@@ -7,7 +7,8 @@
 // the meeting with the booking; cancelling or leaving the location deletes it.
 import type { Config } from '../../app/config.js';
 import type { Database, Db } from '../../db/client.js';
-import type { ConferencingAppType } from '../../db/schema.js';
+import type { ConferencingAppType, MeetingType } from '../../db/schema.js';
+import { createRoom, type DailyAccount, deleteRoom, setRoomExpiry } from '../../integrations/daily/client.js';
 import { CalendarProviderError, type OAuthSession, type OAuthTokens } from '../../integrations/calendar-types.js';
 import { createOnlineMeeting, deleteOnlineMeeting, updateOnlineMeeting } from '../../integrations/microsoft/online-meetings.js';
 import { outboundFetch } from '../../integrations/outbound-fetch.js';
@@ -30,6 +31,8 @@ export const BOOKING_MEETING_JOB = 'conferencing.meeting';
 export const BOOKING_MEETING_MAX_ATTEMPTS = attemptsSpanning(24 * 3_600_000);
 
 export type BookingMeetingJob =
+  /** The built-in video's Daily room of a booking, named and linked when the booking was made. */
+  | { action: 'room'; meetingId: number }
   | {
       action: 'create';
       bookingUid: string;
@@ -69,12 +72,12 @@ const PROVIDERS: Record<OAuthApp, MeetingProvider> = {
   },
 };
 
-const appOfType = (type: ConferencingAppType): OAuthApp | null => (type === 'zoom_video' ? 'zoom' : type === 'office365_video' ? 'msteams' : null);
+const appOfType = (type: MeetingType): OAuthApp | null => (type === 'zoom_video' ? 'zoom' : type === 'office365_video' ? 'msteams' : null);
 
 export interface BookingMeetingDeps {
   database: Database;
   secrets: SecretBox;
-  config: Pick<Config, 'appUrl' | 'zoom' | 'calendars' | 'allowPrivateWebhooks'>;
+  config: Pick<Config, 'appUrl' | 'zoom' | 'calendars' | 'allowPrivateWebhooks' | 'daily'>;
   /** Who hears of the booking events the jobs record (the app's listeners). */
   listener: BookingEventListener;
   /** Google Meet links are made by writing the host's calendar event. */
@@ -146,33 +149,83 @@ async function queueMeetingJob(tx: Db, payload: BookingMeetingJob, key: string):
   await insertJob(tx, { kind: BOOKING_MEETING_JOB, payload, maxAttempts: BOOKING_MEETING_MAX_ATTEMPTS, dedupeKey: `${BOOKING_MEETING_JOB}:${key}` });
 }
 
+/** A Daily room stays joinable this long after its booking's end (a meeting that runs over). */
+const ROOM_GRACE_MS = 24 * 3_600_000;
+
+const dailyAccount = (deps: BookingMeetingDeps): DailyAccount | null =>
+  deps.config.daily && { apiKey: deps.config.daily.apiKey, apiUrl: deps.config.daily.apiUrl, fetch: outboundFetch(outboundPolicy(deps.config)) };
+
+/**
+ * How a made meeting is moved and deleted: a Daily room by svc's key, an app's meeting by its owner's
+ * app; null when nothing can reach it (the app disconnected since, no Daily key any more) or nothing
+ * needs to (a Meet goes with its calendar event).
+ */
+async function reachOf(deps: BookingMeetingDeps, meeting: repo.BookingMeetingRow): Promise<{ update(details: MeetingDetails): Promise<void>; remove(): Promise<void> } | null> {
+  if (meeting.type === 'daily_video') {
+    const account = dailyAccount(deps);
+    return account && { update: async (details) => void (await setRoomExpiry(account, meeting.externalId, details.end + ROOM_GRACE_MS)), remove: () => deleteRoom(account, meeting.externalId) };
+  }
+  const slug = appOfType(meeting.type);
+  const app = slug && (await repo.findOwnedApp(deps.database.db, repo.ownerOfMeeting(meeting), meeting.type as ConferencingAppType));
+  if (!slug || !app) return null;
+  return {
+    update: (details) => withApp(deps, app, slug, (session) => PROVIDERS[slug].update(session, meeting.externalId, details)),
+    remove: () => withApp(deps, app, slug, (session) => PROVIDERS[slug].remove(session, meeting.externalId)),
+  };
+}
+
 export async function runBookingMeetingJob(deps: BookingMeetingDeps, payload: BookingMeetingJob, job: { attempts: number; maxAttempts: number }): Promise<void> {
   if (payload.action === 'create') return createBookingMeeting(deps, payload, job);
-  const meeting = await repo.findMeeting(deps.database.db, payload.meetingId);
+  const { db } = deps.database;
+  const meeting = await repo.findMeeting(db, payload.meetingId);
   if (!meeting) return;
-  const slug = appOfType(meeting.type);
-  const app = slug && (await repo.findOwnedApp(deps.database.db, repo.ownerOfMeeting(meeting), meeting.type));
+  const reach = await reachOf(deps, meeting);
   if (payload.action === 'delete') {
-    // Without the app (disconnected since) the meeting cannot be reached: it is forgotten.
+    // Out of reach (the app disconnected since), the meeting is forgotten.
     try {
-      if (slug && app) await withApp(deps, app, slug, (session) => PROVIDERS[slug].remove(session, meeting.externalId));
+      await reach?.remove();
     } catch (error) {
       if (!(error instanceof MeetingAppMissing)) throw error;
     }
-    await repo.deleteMeetingRow(deps.database.db, meeting.id);
+    await repo.deleteMeetingRow(db, meeting.id);
     return;
   }
-  const booking = await findBookingById(deps.database.db, meeting.bookingId);
-  if (!booking || !slug || !app || meeting.deleting) return;
-  if (booking.startAt.getTime() === meeting.startAt.getTime() && booking.endAt.getTime() === meeting.endAt.getTime()) return;
-  const [record] = await loadRecords(deps.database.db, [booking]);
+  const booking = await findBookingById(db, meeting.bookingId);
+  if (!booking || meeting.deleting) return;
+  if (payload.action === 'room') {
+    const account = dailyAccount(deps);
+    if (!account) return;
+    const room = await createRoom(account, meeting.externalId, booking.endAt.getTime() + ROOM_GRACE_MS);
+    await repo.updateMeeting(db, meeting.id, { providerId: room.id, startAt: booking.startAt, endAt: booking.endAt });
+    return;
+  }
+  if (!reach || (booking.startAt.getTime() === meeting.startAt.getTime() && booking.endAt.getTime() === meeting.endAt.getTime())) return;
+  const [record] = await loadRecords(db, [booking]);
   try {
-    await withApp(deps, app, slug, (session) => PROVIDERS[slug].update(session, meeting.externalId, detailsOf(record!)));
+    await reach.update(detailsOf(record!));
   } catch (error) {
     if (error instanceof MeetingAppMissing) return;
     throw error;
   }
-  await repo.updateMeeting(deps.database.db, meeting.id, { startAt: booking.startAt, endAt: booking.endAt });
+  await repo.updateMeeting(db, meeting.id, { startAt: booking.startAt, endAt: booking.endAt });
+}
+
+/**
+ * Called by booking creation in its transaction for a booking on the built-in video with Daily: the
+ * room's name and link are the booking's already; the row that remembers it and the job that creates it
+ * at Daily go in with the booking.
+ */
+export async function holdDailyRoom(tx: Db, booking: BookingRow, name: string): Promise<void> {
+  const meeting = await repo.insertMeeting(tx, {
+    bookingId: booking.id,
+    type: 'daily_video',
+    userId: booking.userId,
+    externalId: name,
+    joinUrl: booking.location!,
+    startAt: booking.startAt,
+    endAt: booking.endAt,
+  });
+  await queueMeetingJob(tx, { action: 'room', meetingId: meeting.id }, `room:${meeting.id}`);
 }
 
 /**

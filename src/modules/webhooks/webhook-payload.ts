@@ -82,6 +82,11 @@ function triggerFields(trigger: string, record: BookingRecord, extra: Record<str
       return { rejectionReason: extra.rejectionReason ?? booking.rejectionReason };
     case 'BOOKING_REASSIGNED':
       return { reassignedFrom: extra.reassignedFrom ?? null, reassignedTo: extra.reassignedTo ?? null, reassignReason: extra.reassignReason ?? null, reassignedBy: extra.reassignedBy ?? null };
+    // The video room's recording and its transcript, with links Daily signed when the event was recorded.
+    case 'RECORDING_READY':
+      return { downloadLink: extra.downloadLink ?? null };
+    case 'RECORDING_TRANSCRIPTION_GENERATED':
+      return { downloadLinks: { transcription: extra.transcription ?? [], recording: extra.recording ?? null } };
     default:
       return {};
   }

@@ -17,8 +17,8 @@ import { chooseHosts, lockBookingScope, spreadsBookings } from '../hosts/team-ho
 import { bookingUnavailable } from './booking-errors.js';
 import { assertMayBook, bookerStanding, bookingLength, needsConfirmation, occurrenceCount } from './booking-request-rules.js';
 import { type BookingEventListener, recordBookingEvent } from '../booking-events.js';
-import { deferUntilMeeting, needsProviderMeeting } from '../../conferencing/booking-meetings.service.js';
-import { withMeetingLink } from '../../conferencing/built-in-video.js';
+import { deferUntilMeeting, holdDailyRoom, needsProviderMeeting } from '../../conferencing/booking-meetings.service.js';
+import { type BuiltInVideo, withMeetingLink } from '../../conferencing/built-in-video.js';
 import { bookingResponses, type LocationChoice, resolveLocation } from './booking-responses.js';
 import { bookingTitle } from './booking-title.js';
 import * as repo from '../bookings.repository.js';
@@ -69,8 +69,8 @@ export interface BookingContext {
   cache?: AvailabilityCache | null | undefined;
   /** Set for a request without credentials: counts what it mails to people other than the hosts. */
   mailTally?: OutsideMailTally | null | undefined;
-  /** The Jitsi Meet server of the built-in video app (SVC_VIDEO_URL). */
-  videoUrl: string;
+  /** Where the built-in video app's rooms live (SVC_VIDEO_URL, or Daily's SVC_DAILY_ROOM_URL). */
+  video: BuiltInVideo;
 }
 
 /** An event type to book with its slot rules; `organizer` is known up front only for personal event types. */
@@ -243,6 +243,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       records.push(...(await repo.loadRecords(tx, [joined!])));
       continue;
     }
+    const { dailyRoom, ...linked } = withMeetingLink(location?.value ?? null, input.metadata, ctx.video);
     const booking = await repo.insertBooking(tx, {
       uid: randomUUID(),
       eventTypeId: eventType.id,
@@ -259,11 +260,12 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       startAt: new Date(start),
       endAt: new Date(slot.end),
       status,
-      ...withMeetingLink(location?.value ?? null, input.metadata, ctx.videoUrl),
+      ...linked,
       responses: seatsPerTimeSlot === null ? responses : {},
       recurringBookingUid,
     });
     inserted.add(booking.id);
+    if (dailyRoom) await holdDailyRoom(tx, booking, dailyRoom);
     await insertCoHosts(tx, booking, hostIds.slice(1));
     let attendees: AttendeeRow[];
     if (seating) {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import type { App } from '../../../http/app.js';
 import type { AppContext } from '../../../app/context.js';
 import { access } from '../../../http/access.js';
@@ -11,6 +11,7 @@ import { StringEnum } from '../../../http/schema-types.js';
 import { Locale } from '../../users/users.schemas.js';
 import { addGuests, bookingCalendarLinks, bookingReferences, type Caller, markAbsent, REFERENCE_TYPES, updateLocation } from './booking-details.service.js';
 import { BookingData_2024_08_13, BookingUidParams } from '../bookings.schemas.js';
+import { bookingRecordings, bookingTranscripts, conferencingSessions, type VideoCaller } from '../../conferencing/video-sessions.service.js';
 import { bookingVariant, bookingWriteHeaders, newRouteHeaders, routeExistsForVersion } from '../bookings.versions.js';
 
 const readHeaders = versionHeaderSchema('2024-08-13');
@@ -56,6 +57,40 @@ const CalendarLinksOutput = Envelope(Type.Array(Type.Object({ label: Type.String
 export const ReferencesOutput = Envelope(
   Type.Array(Type.Object({ id: Type.Integer(), type: Type.String(), eventUid: Type.String(), destinationCalendarId: Type.Union([Type.String(), Type.Null()]) })),
 );
+
+const SessionsOutput = Envelope(
+  Type.Array(
+    Type.Object({
+      id: Type.String(),
+      room: Type.String(),
+      startTime: Type.Number({ description: 'Epoch seconds' }),
+      duration: Type.Number({ description: 'Seconds' }),
+      ongoing: Type.Boolean(),
+      maxParticipants: Type.Number(),
+      participants: Type.Array(Type.Object({ userId: Type.Optional(Type.String()), userName: Type.Optional(Type.String()), joinTime: Type.Number(), duration: Type.Number() })),
+    }),
+  ),
+);
+const RecordingsOutput = Envelope(
+  Type.Array(
+    Type.Object({
+      id: Type.String(),
+      roomName: Type.String(),
+      startTs: Type.Number({ description: 'Epoch seconds' }),
+      status: Type.String(),
+      maxParticipants: Type.Optional(Type.Number()),
+      duration: Type.Number({ description: 'Seconds' }),
+      shareToken: Type.String(),
+      downloadLink: Type.Optional(Type.String()),
+      error: Type.Optional(Type.String()),
+    }),
+  ),
+);
+
+const videoCallerOf = (request: FastifyRequest) => {
+  const { user } = principalOf(request);
+  return { id: user.id, systemAdmin: user.role === 'ADMIN' };
+};
 
 const callerOf = (request: FastifyRequest): Caller => {
   const { user } = principalOf(request);
@@ -138,13 +173,44 @@ export function registerBookingDetailRoutes(app: App, ctx: AppContext): void {
     handler: async (request) => ok(await bookingCalendarLinks(ctx.database.db, callerOf(request), request.params.bookingUid)),
   });
 
+  const videoAccess = 'For the organizer, a host of its event type, an admin or owner of its team or organization, or the system admin.';
+  const onDaily = 'Only bookings on the built-in video with Daily (SVC_DAILY_API_KEY) have any; every other booking answers an empty list.';
+
+  const videoRoute = <T>(path: string, summary: string, description: string, output: TSchema, read: (deps: AppContext, caller: VideoCaller, uid: string) => Promise<T>) =>
+    app.get(`/v2/bookings/:bookingUid/${path}`, {
+      config: { access: access.user('BOOKING_READ') },
+      schema: { tags, summary, description: `${description} ${onDaily} ${videoAccess}`, headers: readHeaders, params: BookingUidParams, response: { 200: output } },
+      handler: async (request) => ok(await read(ctx, videoCallerOf(request), request.params.bookingUid)),
+    });
+  videoRoute(
+    'conferencing-sessions',
+    'Get Video Meeting Sessions. Only supported for Svc Video',
+    "The meeting sessions of the booking's video room, as Daily reports them (times in epoch seconds, durations in seconds).",
+    SessionsOutput,
+    conferencingSessions,
+  );
+  videoRoute(
+    'recordings',
+    'Get all the recordings for the booking',
+    "The recordings of the booking's video room; a finished one has a download link Daily signs for a limited time (or `error` when Daily would not give one).",
+    RecordingsOutput,
+    bookingRecordings,
+  );
+  videoRoute(
+    'transcripts',
+    'Get Svc Video real time transcript download links for the booking',
+    "Download links (WebVTT files, valid for one hour) of the finished transcripts of the booking's video room.",
+    Envelope(Type.Array(Type.String())),
+    bookingTranscripts,
+  );
+
   app.get('/v2/bookings/:bookingUid/references', {
     config: { access: access.user('BOOKING_READ') },
     schema: {
       tags,
       summary: 'Get booking references',
       description:
-        "The calendar events svc wrote for the booking into its hosts' connected calendars (CalDAV and Apple today), for the organizer. svc makes no video meetings yet.",
+        "The calendar events svc wrote for the booking into its hosts' connected calendars, and its video meeting (Zoom, Microsoft Teams, Google Meet, a Daily room), for the organizer.",
       headers: readHeaders,
       params: BookingUidParams,
       querystring: ReferencesQuery,
