@@ -239,11 +239,10 @@ async function createBookingMeeting(deps: BookingMeetingDeps, payload: Extract<B
   const scope = (tx: Db) => ({ tx, listener: deps.listener });
   const booking = await findBookingByUid(database.db, payload.bookingUid);
   if (!booking) return;
-  const integration = meetingIntegrationOf(booking.location);
-  const [record] = await loadRecords(database.db, [booking]);
   // A booking cancelled or moved before its meeting was made never announces its creation: its mail
   // would tell of a booking that no longer stands.
   if (!isLive(booking)) return;
+  const integration = meetingIntegrationOf(booking.location);
   if (!integration || (await repo.findMeetingOfBooking(database.db, booking.id))) {
     // The location changed before the meeting was made: the event goes out as the booking is.
     await database.transaction(async (tx) => recordDeferred(scope(tx), payload, booking.uid));
@@ -257,6 +256,7 @@ async function createBookingMeeting(deps: BookingMeetingDeps, payload: Extract<B
     await database.transaction(async (tx) => recordDeferred(scope(tx), payload, booking.uid));
     return;
   }
+  const [record] = await loadRecords(database.db, [booking]);
   let made: { id: string; joinUrl: string } | null = null;
   let failure: unknown = null;
   const app = await repo.findMeetingApp(database.db, type, booking.userId, record!.eventType?.teamId ?? null);
