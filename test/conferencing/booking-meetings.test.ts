@@ -20,6 +20,8 @@ import { connectOAuthCalendar } from '../support/oauth-calendar-connect.js';
 
 const APP_URL = 'https://svc.example.test';
 // 2027-03-01 is a Monday; London is on UTC then.
+const unfold = (ics: string) => ics.replace(/\r?\n[ \t]/g, '');
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const at = (day: number, time: string) => `2027-03-${String(day).padStart(2, '0')}T${time}:00.000Z`;
 
 describe('meetings of bookings made by Zoom and Microsoft Teams', () => {
@@ -131,6 +133,8 @@ describe('meetings of bookings made by Zoom and Microsoft Teams', () => {
     const [mail] = smtp.to('bea.zoom@example.com');
     assert.ok(mail!.email.text?.includes(booking.location), 'the confirmation carries the link');
     assert.equal(mail!.invitation?.location, booking.location);
+    assert.match(unfold(mail!.calendarPart!.ics), new RegExp(`^URL;VALUE=URI:${escaped(booking.location)}\r?$`, 'm'), 'the link is the event URL');
+    assert.doesNotMatch(mail!.calendarPart!.ics, /X-GOOGLE-CONFERENCE/, 'not a Meet link');
     assert.equal(smtp.to('bea.zoom@example.com').length, 1, 'told once, with the link');
 
     const listed = await references(created.uid);
@@ -250,6 +254,7 @@ describe('meetings of bookings made by Zoom and Microsoft Teams', () => {
     assert.deepEqual(listed.map((reference: any) => reference.type).sort(), ['google_calendar', 'google_video']);
     await eventually(async () => smtp.to('bea.meet@example.com').length === 1, 10_000);
     assert.equal(smtp.to('bea.meet@example.com')[0]!.invitation?.location, booking.location);
+    assert.match(unfold(smtp.to('bea.meet@example.com')[0]!.calendarPart!.ics), new RegExp(`^X-GOOGLE-CONFERENCE:${escaped(booking.location)}\r?$`, 'm'));
 
     const moved = await api.request('POST', `/v2/bookings/${created.uid}/reschedule`, { version: BOOKINGS_VERSION, body: { start: at(11, '14:00') } });
     assert.equal(moved.status, 201, moved.text);

@@ -51,6 +51,10 @@ export function invitationIcs(invitation: Invitation): string {
     summary: invitation.summary,
     description: invitation.description || null,
     location: invitation.location,
+    // A meeting link is also the event's URL, which calendars show as a link; a Meet link is Google's
+    // conference field too, where Google Calendar puts its "Join" button.
+    ...(invitation.location && /^https?:\/\//i.test(invitation.location) ? { url: invitation.location } : {}),
+    ...(invitation.location && /^https:\/\/meet\.google\.com\//i.test(invitation.location) ? { x: [{ key: 'X-GOOGLE-CONFERENCE', value: invitation.location }] } : {}),
     status: invitation.method === 'CANCEL' ? ICalEventStatus.CANCELLED : invitation.tentative ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED,
     ...(invitation.private ? { class: ICalEventClass.PRIVATE } : {}),
     organizer: { name: parameterText(invitation.organizer.name) || invitation.organizer.email, email: invitation.organizer.email },
