@@ -184,5 +184,11 @@ describe('zone tables: the work they save', () => {
     assert.deepEqual(workOf(() => assert.equal(offsetMinutes('Asia/Kolkata', noon), 330)), { probes: 3, searches: 1 });
     // Near a transition, a wall-clock time looks up both sides.
     assert.equal(workOf(() => epochOfWallClock('Europe/Berlin', Date.UTC(2026, 2, 29, 2, 30))).searches >= 2, true);
+    // Before a transition inside the span (the span of 2026-03-26..04-01 holds Berlin's at 03-29T01:00Z),
+    // the offset looked up last holds until the transition: a lookup in between is answered from it.
+    forgetZoneTables();
+    assert.equal(offsetMinutes('Europe/Berlin', Date.UTC(2026, 2, 26, 6)), 60);
+    assert.deepEqual(workOf(() => assert.equal(offsetMinutes('Europe/Berlin', Date.UTC(2026, 2, 28, 23)), 60)), { probes: 0, searches: 0 });
+    assert.equal(workOf(() => assert.equal(offsetMinutes('Europe/Berlin', Date.UTC(2026, 2, 29, 1)), 120)).searches, 1, 'the transition itself is past it');
   });
 });
