@@ -104,9 +104,9 @@ describe('event types: each rule answers 400 naming the field', () => {
     const uninstalled = await create(api, key, { locations: [{ type: 'address', address: 'Here', public: true }, { type: 'integration', integration: 'zoom' }] });
     assert.equal(uninstalled.status, 400);
     assert.match(uninstalled.body.error.message, /locations\.1\.integration names zoom, which you have not installed: connect Zoom first/);
-    const never = await create(api, key, { locations: [{ type: 'integration', integration: 'google-meet' }] });
+    const never = await create(api, key, { locations: [{ type: 'integration', integration: 'whereby-video' }] });
     assert.equal(never.status, 400);
-    assert.match(never.body.error.message, /google-meet, which svc cannot install: use svc-video, zoom, office365-video/);
+    assert.match(never.body.error.message, /whereby-video, which svc cannot install: use svc-video, zoom, office365-video, google-meet, or a link location/);
   });
 
   test('PATCH checks the rules against the stored event type and names the field it sent', async () => {
