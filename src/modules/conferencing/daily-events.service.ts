@@ -11,7 +11,7 @@ import { outboundFetch } from '../../integrations/outbound-fetch.js';
 import { insertJob } from '../../jobs/jobs.repository.js';
 import { notFound, unauthorized } from '../../lib/errors.js';
 import { type BookingEventListener, recordBookingEvent } from '../bookings/booking-events.js';
-import { findBookingById, hasBookingEvent, loadRecords } from '../bookings/bookings.repository.js';
+import { findBookingById, hasBookingEvent, loadRecords, lockBookingByUid } from '../bookings/bookings.repository.js';
 import { outboundPolicy } from '../calendars/calendar-sync.js';
 import { findDailyRoom } from './booking-meetings.repository.js';
 
@@ -68,7 +68,9 @@ export async function runDailyEventJob(deps: DailyEventDeps, job: { type: string
   const link = recording ? await recordingLink(account, id) : await transcriptLink(account, id);
   const trigger = recording ? 'RECORDING_READY' : 'RECORDING_TRANSCRIPTION_GENERATED';
   await deps.database.transaction(async (tx) => {
-    const booking = await findBookingById(tx, room.bookingId);
+    // The booking's lock puts two jobs of one recording (Daily sent the event twice) one after the other.
+    const found = await findBookingById(tx, room.bookingId);
+    const booking = found && (await lockBookingByUid(tx, found.uid));
     if (!booking) return;
     const [record] = await loadRecords(tx, [booking]);
     const extra = recording ? { downloadLink: link, recordingId: id } : { transcription: [link], transcriptId: id };
