@@ -8,7 +8,7 @@
 import type { Config } from '../../app/config.js';
 import type { Database, Db } from '../../db/client.js';
 import type { ConferencingAppType, MeetingType } from '../../db/schema.js';
-import { createRoom, type DailyAccount, deleteRoom, setRoomExpiry } from '../../integrations/daily/client.js';
+import { createRoom, deleteRoom, setRoomExpiry } from '../../integrations/daily/client.js';
 import { CalendarProviderError, type OAuthSession, type OAuthTokens } from '../../integrations/calendar-types.js';
 import { createOnlineMeeting, deleteOnlineMeeting, updateOnlineMeeting } from '../../integrations/microsoft/online-meetings.js';
 import { outboundFetch } from '../../integrations/outbound-fetch.js';
@@ -24,6 +24,7 @@ import { type OutsideMailTally, tallyOutsideMail } from '../mail/mail-budget.js'
 import { queueMeetingFailedMail } from '../mail/meeting-failed-mail.js';
 import { conferencingClient, connectRoute, INSTALLABLE_APPS, MEETING_INTEGRATIONS, meetingIntegrationOf, type OAuthApp } from './conferencing-apps.js';
 import * as repo from './booking-meetings.repository.js';
+import { dailyAccount } from './daily-account.js';
 
 /** The job that makes, moves or deletes a booking's meeting. */
 export const BOOKING_MEETING_JOB = 'conferencing.meeting';
@@ -152,8 +153,6 @@ async function queueMeetingJob(tx: Db, payload: BookingMeetingJob, key: string):
 /** A Daily room stays joinable this long after its booking's end (a meeting that runs over). */
 const ROOM_GRACE_MS = 24 * 3_600_000;
 
-const dailyAccount = (deps: BookingMeetingDeps): DailyAccount | null =>
-  deps.config.daily && { apiKey: deps.config.daily.apiKey, apiUrl: deps.config.daily.apiUrl, fetch: outboundFetch(outboundPolicy(deps.config)) };
 
 /**
  * How a made meeting is moved and deleted: a Daily room by svc's key, an app's meeting by its owner's
@@ -162,7 +161,7 @@ const dailyAccount = (deps: BookingMeetingDeps): DailyAccount | null =>
  */
 async function reachOf(deps: BookingMeetingDeps, meeting: repo.BookingMeetingRow): Promise<{ update(details: MeetingDetails): Promise<void>; remove(): Promise<void> } | null> {
   if (meeting.type === 'daily_video') {
-    const account = dailyAccount(deps);
+    const account = dailyAccount(deps.config);
     return account && { update: async (details) => void (await setRoomExpiry(account, meeting.externalId, details.end + ROOM_GRACE_MS)), remove: () => deleteRoom(account, meeting.externalId) };
   }
   const slug = appOfType(meeting.type);
@@ -193,7 +192,7 @@ export async function runBookingMeetingJob(deps: BookingMeetingDeps, payload: Bo
   const booking = await findBookingById(db, meeting.bookingId);
   if (!booking || meeting.deleting) return;
   if (payload.action === 'room') {
-    const account = dailyAccount(deps);
+    const account = dailyAccount(deps.config);
     if (!account) return;
     const room = await createRoom(account, meeting.externalId, booking.endAt.getTime() + ROOM_GRACE_MS);
     await repo.updateMeeting(db, meeting.id, { providerId: room.id, startAt: booking.startAt, endAt: booking.endAt });

@@ -7,13 +7,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../app/config.js';
 import type { Database } from '../../db/client.js';
 import { recordingLink, transcriptLink } from '../../integrations/daily/client.js';
-import { outboundFetch } from '../../integrations/outbound-fetch.js';
 import { insertJob } from '../../jobs/jobs.repository.js';
 import { notFound, unauthorized } from '../../lib/errors.js';
 import { type BookingEventListener, recordBookingEvent } from '../bookings/booking-events.js';
 import { findBookingById, hasBookingEvent, loadRecords, lockBookingByUid } from '../bookings/bookings.repository.js';
-import { outboundPolicy } from '../calendars/calendar-sync.js';
 import { findDailyRoom } from './booking-meetings.repository.js';
+import { dailyAccount } from './daily-account.js';
 
 export const DAILY_EVENT_JOB = 'conferencing.daily-event';
 /** A signed request older (or further ahead) than this is refused: a captured request cannot be replayed later. */
@@ -56,12 +55,11 @@ const text = (record: Record<string, unknown>, name: string) => (typeof record[n
 
 /** The job: the room's booking hears of its recording or transcript (once per recording or transcript). */
 export async function runDailyEventJob(deps: DailyEventDeps, job: { type: string; payload: Record<string, unknown> }): Promise<void> {
-  const daily = deps.config.daily;
+  const account = dailyAccount(deps.config);
   const roomName = text(job.payload, 'room_name');
-  if (!daily || !roomName) return;
+  if (!account || !roomName) return;
   const room = await findDailyRoom(deps.database.db, roomName);
   if (!room) return;
-  const account = { apiKey: daily.apiKey, apiUrl: daily.apiUrl, fetch: outboundFetch(outboundPolicy(deps.config)) };
   const recording = job.type === 'recording.ready-to-download';
   const id = text(job.payload, recording ? 'recording_id' : 'id');
   if (!id) return;

@@ -5,14 +5,13 @@ import type { Config } from '../../app/config.js';
 import type { Database } from '../../db/client.js';
 import { CalendarProviderError } from '../../integrations/calendar-types.js';
 import { type DailyAccount, type DailySession, listRecordings, listSessions, listTranscripts, recordingLink, transcriptLink } from '../../integrations/daily/client.js';
-import { outboundFetch } from '../../integrations/outbound-fetch.js';
 import { badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { isBookingOrganizer } from '../access/resource-policy.js';
 import { findBookingByUid } from '../bookings/bookings.repository.js';
 import { managesEventType } from '../bookings/changes/booking-reassign.repository.js';
-import { outboundPolicy } from '../calendars/calendar-sync.js';
 import { findEventTypeById } from '../event-types/event-types.repository.js';
 import * as repo from './booking-meetings.repository.js';
+import { dailyAccount } from './daily-account.js';
 
 export interface VideoDeps {
   database: Database;
@@ -55,11 +54,9 @@ async function roomOf(deps: VideoDeps, caller: VideoCaller, uid: string): Promis
       throw forbidden('not_booking_organizer', 'User is not authorized to access this booking. User must be the booking organizer, a host of its event type, a team admin or owner, or an org admin or owner.');
     }
   }
-  const room = (await repo.listMeetingsOfBooking(db, booking.id)).find((meeting) => meeting.type === 'daily_video');
-  const daily = deps.config.daily;
-  if (!room || !daily) return null;
-  const full = (await repo.findMeeting(db, room.id))!;
-  return { room: full, account: { apiKey: daily.apiKey, apiUrl: daily.apiUrl, fetch: outboundFetch(outboundPolicy(deps.config)) } };
+  const room = await repo.findMeetingOfBooking(db, booking.id);
+  const account = dailyAccount(deps.config);
+  return room?.type === 'daily_video' && account ? { room, account } : null;
 }
 
 /** Daily not answering is a 400 naming it (as calendar_provider_failed), never a 500. */
