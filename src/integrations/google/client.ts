@@ -1,9 +1,7 @@
-import { CalendarProviderError, type OAuthSession, type OAuthTokens } from '../calendar-types.js';
+import { CalendarProviderError, type OAuthSession } from '../calendar-types.js';
+import { callWithFreshToken } from '../oauth-session.js';
 import { fromTransport, statusFailure } from './errors.js';
 import { refreshTokens } from './oauth.js';
-
-/** An access token closer than this to its end is refreshed before use (clock skew, slow requests). */
-const REFRESH_MARGIN_MS = 60_000;
 
 export interface ApiRequest {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -22,29 +20,8 @@ export interface ApiAnswer {
   body: unknown;
 }
 
-/** One refresh at a time per session: parallel calls that find the token expiring share it. */
-const refreshing = new WeakMap<OAuthSession, Promise<OAuthTokens>>();
-
 function secretsOf(session: OAuthSession): string[] {
   return [session.client.clientSecret, session.tokens.accessToken, session.tokens.refreshToken];
-}
-
-async function refresh(session: OAuthSession): Promise<OAuthTokens> {
-  let pending = refreshing.get(session);
-  if (!pending) {
-    pending = (async () => {
-      const tokens = session.renew ? await session.renew() : await refreshTokens(session.client, session.tokens, session.fetch, session.now());
-      await session.onTokens(tokens);
-      session.tokens = tokens;
-      return tokens;
-    })();
-    refreshing.set(session, pending);
-    pending.then(
-      () => refreshing.delete(session),
-      () => refreshing.delete(session),
-    );
-  }
-  return pending;
 }
 
 function apiUrl(session: OAuthSession, request: ApiRequest): string {
@@ -80,24 +57,12 @@ async function send(session: OAuthSession, request: ApiRequest, accessToken: str
 }
 
 /**
- * A Calendar API call with the session's token: refreshed first when it is about to expire, and on
- * a 401 refreshed once and the call repeated once (Google also answers 401 for a token revoked
- * before its expiry). Any status comes back; `expectOk` or the caller judge it.
+ * A Calendar API call with the session's token, refreshed as callWithFreshToken does (Google also answers
+ * 401 for a token revoked before its expiry). Any status comes back; `expectOk` or the caller judge it.
  */
 export async function callApi(session: OAuthSession, request: ApiRequest): Promise<ApiAnswer> {
-  let refreshed = false;
-  if (session.tokens.expiresAt - session.now() <= REFRESH_MARGIN_MS) {
-    await refresh(session);
-    refreshed = true;
-  }
-  const used = session.tokens.accessToken;
-  const answer = await send(session, request, used);
-  if (answer.status !== 401) return answer;
-  // Another call of this session may have refreshed meanwhile: its token is tried before a refresh.
-  if (session.tokens.accessToken !== used) return send(session, request, session.tokens.accessToken);
-  if (refreshed) return answer;
-  await refresh(session);
-  return send(session, request, session.tokens.accessToken);
+  const refresh = () => (session.renew ? session.renew() : refreshTokens(session.client, session.tokens, session.fetch, session.now()));
+  return callWithFreshToken(session, refresh, (accessToken) => send(session, request, accessToken));
 }
 
 /** A 2xx answer with a JSON object body, or the failure the status stands for. */
