@@ -277,6 +277,27 @@ describe('meetings of bookings made by Zoom and Microsoft Teams', () => {
     await eventually(async () => smtp.to('bea.waits@example.com').some((mail) => mail.invitation?.location === confirmed.location), 10_000);
   });
 
+  test('a seat moved into a booking of its own gets a meeting of its own; the seats that stay keep theirs', async () => {
+    const seated = await createEventType(api, host, { title: 'Zoom class', lengthInMinutes: 30, seats: { seatsPerTimeSlot: 3, showAttendeeInfo: true, showAvailabilityCount: true }, locations: [{ type: 'integration', integration: 'zoom' }] });
+    const first = await api.request('POST', '/v2/bookings', { version: BOOKINGS_VERSION, body: { eventTypeId: seated.id, start: at(15, '10:00'), attendee: { name: 'Ann', email: 'ann.seat@example.com', timeZone: 'UTC' } } });
+    assert.equal(first.status, 201, first.text);
+    const class1 = await withLink(first.body.data.uid, 'https://');
+    const second = await api.request('POST', '/v2/bookings', { version: BOOKINGS_VERSION, body: { eventTypeId: seated.id, start: at(15, '10:00'), attendee: { name: 'Ben', email: 'ben.seat@example.com', timeZone: 'UTC' } } });
+    assert.equal(second.status, 201, second.text);
+    assert.equal(second.body.data.uid, first.body.data.uid, 'the same seated booking');
+    const classMeeting = String(zoomMeetingWithLink(class1.location)!.id);
+
+    const moved = await api.request('POST', `/v2/bookings/${first.body.data.uid}/reschedule`, { version: BOOKINGS_VERSION, body: { start: at(15, '14:00'), seatUid: second.body.data.seatUid } });
+    assert.equal(moved.status, 201, moved.text);
+    assert.notEqual(moved.body.data.uid, first.body.data.uid);
+    assert.equal(moved.body.data.location, 'integrations:zoom', 'not the class link: its own meeting is on the way');
+    const own = await withLink(moved.body.data.uid, 'https://');
+    assert.notEqual(own.location, class1.location);
+    assert.equal(zoomMeetingWithLink(own.location)!.startTime, '2027-03-15T14:00:00Z');
+    assert.equal(zoom.meetings.get(classMeeting)?.startTime, '2027-03-15T10:00:00Z', 'the class meeting stays where it is');
+    assert.equal((await getBookingOf(host, first.body.data.uid)).location, class1.location);
+  });
+
   test('a new location deletes the meeting', async () => {
     const created = await book(zoomType.id, at(8, '10:00'), 'bea.relocates@example.com');
     const booking = await withLink(created.uid, 'https://');

@@ -82,6 +82,20 @@ describe('the built-in video on Daily', () => {
     await eventually(async () => !daily.rooms.has(name), 10_000);
   });
 
+  test('a seat moved into a booking of its own gets a room of its own; the seats that stay keep theirs', async () => {
+    const seated = await createEventType(api, host, { title: 'Class', lengthInMinutes: 30, seats: { seatsPerTimeSlot: 3, showAttendeeInfo: true, showAvailabilityCount: true } });
+    const seat = (name: string) => api.request('POST', '/v2/bookings', { version: BOOKINGS_VERSION, body: { eventTypeId: seated.id, start: at(9, '10:00'), attendee: { name, email: `${name.toLowerCase()}.class@example.com`, timeZone: 'UTC' } } });
+    const first = (await seat('Ann')).body.data;
+    const second = (await seat('Ben')).body.data;
+    assert.equal(second.uid, first.uid);
+    const moved = await api.request('POST', `/v2/bookings/${first.uid}/reschedule`, { version: BOOKINGS_VERSION, body: { start: at(9, '14:00'), seatUid: second.seatUid } });
+    assert.equal(moved.status, 201, moved.text);
+    assert.ok(moved.body.data.location.startsWith(`${daily.roomUrl}/svc-`));
+    assert.notEqual(moved.body.data.location, first.location);
+    await eventually(async () => daily.rooms.get(roomName(moved.body.data.location))?.exp === seconds(at(9, '14:30')) + 24 * 3600, 10_000);
+    assert.equal(daily.rooms.get(roomName(first.location))?.exp, seconds(at(9, '10:30')) + 24 * 3600, 'the class room stays as it was');
+  });
+
   test('Daily failing: the room is made on a later attempt', async () => {
     daily.failNext(500);
     const created = await book(at(4, '10:00'));

@@ -12,6 +12,7 @@ import { registerBookingDetailRoutes } from './details/booking-details.routes.js
 import { BookingData_2024_08_13, BookingsListOutput_2024_08_13, BookingsQuery_2024_08_13, BookingUidParams, CreateBookingBody_2024_08_13 } from './bookings.schemas.js';
 import { getBooking, listBookings, readHostCalendarsLive } from './bookings.service.js';
 import { bookingVariant } from './bookings.versions.js';
+import { builtInVideoOf } from '../conferencing/built-in-video.js';
 
 export const bookingsVersionHeader = versionHeaderSchema('2024-08-13');
 /** Write routes also take Idempotency-Key. */
@@ -38,7 +39,7 @@ export function registerBookingRoutes(app: App, ctx: AppContext): void {
       return runMutation(ctx, request, reply, async (tx, announce) => {
         const callerId = request.principal?.user.id ?? null;
         const mailTally = request.principal ? null : newOutsideMailTally();
-        const created = await createBooking({ tx, listener: ctx.bookingEvents, announce, now: ctx.clock(), callerId, cache: ctx.availability, mailTally, video: { jitsiUrl: ctx.config.videoUrl, dailyRoomUrl: ctx.config.daily?.roomUrl ?? null } }, input);
+        const created = await createBooking({ tx, listener: ctx.bookingEvents, announce, now: ctx.clock(), callerId, cache: ctx.availability, mailTally, video: builtInVideoOf(ctx.config) }, input);
         if (mailTally) await chargeAnonymousMail(tx, mailTally, { ip: request.ip, now: ctx.clock(), limits: ctx.config.mailLimits, cancellation: false });
         return { status: 201, body: ok(variant.presentCreated(created, callerId)) };
       });

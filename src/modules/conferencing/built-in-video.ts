@@ -4,6 +4,7 @@
 // configured, a Daily room on the domain (SVC_DAILY_ROOM_URL): its name and link are made with the
 // booking, inside its transaction, and a job creates it at Daily after commit (booking-meetings.service).
 import { randomBytes } from 'node:crypto';
+import type { Config } from '../../app/config.js';
 import { BUILT_IN_VIDEO } from '../event-types/locations.js';
 
 /** What a booking's location says before it has a room: the app, as the reference prints it. */
@@ -29,4 +30,25 @@ export function withMeetingLink<M extends Record<string, unknown>>(
   const name = `svc-${randomBytes(16).toString('base64url')}`;
   const room = `${video.dailyRoomUrl ?? video.jitsiUrl}/${name}`;
   return { location: room, metadata: { ...metadata, videoCallUrl: room }, ...(video.dailyRoomUrl ? { dailyRoom: name } : {}) };
+}
+
+/** Where this svc's built-in rooms live. */
+export const builtInVideoOf = (config: Pick<Config, 'videoUrl' | 'daily'>): BuiltInVideo => ({ jitsiUrl: config.videoUrl, dailyRoomUrl: config.daily?.roomUrl ?? null });
+
+/**
+ * A seat moved into a booking of its own gets a meeting of its own, not the link of the booking it left:
+ * the app its booker chose (its `location` answer), with a new room for the built-in video; a provider's
+ * app is named as the location, and its meeting is made as for a new booking. Null when the booking it
+ * leaves has no meeting link.
+ */
+export function ownMeetingOfSeat<M extends Record<string, unknown>>(
+  seatResponses: Record<string, unknown> | null,
+  metadata: M,
+  video: BuiltInVideo,
+): { location: string; metadata: Omit<M, 'videoCallUrl'> & { videoCallUrl?: string }; dailyRoom?: string } | null {
+  const chosen = (seatResponses?.location as { optionValue?: unknown } | undefined)?.optionValue;
+  if (typeof metadata.videoCallUrl !== 'string' || typeof chosen !== 'string' || !chosen.startsWith('integrations:')) return null;
+  const { videoCallUrl: _left, ...rest } = metadata;
+  const linked = withMeetingLink(chosen, rest, video);
+  return { ...linked, location: linked.location ?? chosen };
 }

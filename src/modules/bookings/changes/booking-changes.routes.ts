@@ -8,6 +8,7 @@ import { access } from '../../../http/access.js';
 import { Envelope, ok } from '../../../http/envelope.js';
 import { runMutation } from '../../../http/mutation.js';
 import { chargeAnonymousMail, newOutsideMailTally } from '../../mail/mail-budget.js';
+import { builtInVideoOf } from '../../conferencing/built-in-video.js';
 import { cancelBooking, type ChangeContext } from './booking-changes.service.js';
 import { confirmBooking, declineBooking } from './booking-decisions.service.js';
 import { reassignBooking, type ReassignInput } from './booking-reassign.service.js';
@@ -41,7 +42,7 @@ const Output = Envelope(BookingData_2024_08_13);
 
 function changeContext(ctx: AppContext, request: FastifyRequest, tx: Db, announce: (event: ChangeEvent) => Promise<void>): ChangeContext {
   const user = request.principal?.user;
-  return { tx, listener: ctx.bookingEvents, announce, now: ctx.clock(), caller: user ? { id: user.id, email: user.email } : null, mailTally: user ? null : newOutsideMailTally() };
+  return { tx, listener: ctx.bookingEvents, announce, now: ctx.clock(), caller: user ? { id: user.id, email: user.email } : null, mailTally: user ? null : newOutsideMailTally(), video: builtInVideoOf(ctx.config) };
 }
 
 /** What a request without credentials mailed to people other than the hosts, charged to its budgets. */

@@ -9,6 +9,7 @@ import * as changes from './booking-changes.repository.js';
 import { listHostIdsOfBookings } from '../hosts/booking-hosts.repository.js';
 import { type BookingEventListener, recordBookingEvent } from '../booking-events.js';
 import { isBookingOrganizer as isOrganizer } from '../../access/resource-policy.js';
+import type { BuiltInVideo } from '../../conferencing/built-in-video.js';
 import * as repo from '../bookings.repository.js';
 import type { BookingRecord, BookingRow } from '../bookings.repository.js';
 
@@ -25,6 +26,8 @@ export interface ChangeContext {
   caller: { id: number; email: string } | null;
   /** Set for a request without credentials: counts what it mails to people other than the hosts. */
   mailTally?: OutsideMailTally | null | undefined;
+  /** Where built-in video rooms live: a seat moved into a booking of its own gets a room of its own. */
+  video?: BuiltInVideo | undefined;
 }
 
 /** A booking, or every occurrence of its series (presented like GET /v2/bookings/{uid}). */

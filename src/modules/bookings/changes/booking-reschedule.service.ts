@@ -16,6 +16,8 @@ import { chooseHosts, lockBookingScope } from '../hosts/team-hosts.service.js';
 import { recordBookingEvent } from '../booking-events.js';
 import * as repo from '../bookings.repository.js';
 import type { AttendeeRow, BookingRow } from '../bookings.repository.js';
+import { holdDailyRoom } from '../../conferencing/booking-meetings.service.js';
+import { ownMeetingOfSeat } from '../../conferencing/built-in-video.js';
 
 export interface RescheduleInput {
   uid: string;
@@ -130,6 +132,8 @@ export async function rescheduleBooking(ctx: ChangeContext, input: RescheduleInp
   const rescheduledByEmail = input.rescheduledBy ?? null;
   const reschedulingReason = input.reschedulingReason ?? null;
   const targetUid = joining?.uid ?? randomUUID();
+  // A seat moving into a booking of its own leaves the old booking's meeting to the seats that stay.
+  const ownMeeting = seat && !joining && ctx.video ? ownMeetingOfSeat(seat.seatResponses, old.metadata, ctx.video) : null;
   // Before the insert: two accepted bookings of a host may never overlap, not even inside one transaction.
   if (movesAll) await repo.updateBooking(tx, old.id, { status: 'cancelled', rescheduledToUid: targetUid, rescheduledByEmail, reschedulingReason });
   const byOrganizer = rescheduledByEmail !== null && rescheduledByEmail.toLowerCase() === organizer.email.toLowerCase();
@@ -144,8 +148,8 @@ export async function rescheduleBooking(ctx: ChangeContext, input: RescheduleInp
       startAt: new Date(input.start),
       endAt: new Date(slot.end),
       status: !byOrganizer && needsConfirmation(eventType.confirmationPolicy, input.start, now) ? 'pending' : 'accepted',
-      location: old.location,
-      metadata: old.metadata,
+      location: ownMeeting?.location ?? old.location,
+      metadata: ownMeeting?.metadata ?? old.metadata,
       responses: reschedulingReason === null ? old.responses : { ...old.responses, rescheduledReason: reschedulingReason },
       recurringBookingUid: old.recurringBookingUid,
       icsUid: old.icsUid,
@@ -155,6 +159,7 @@ export async function rescheduleBooking(ctx: ChangeContext, input: RescheduleInp
       reschedulingReason,
     }));
   if (!joining) await insertCoHosts(tx, target, hostIds.slice(1));
+  if (ownMeeting?.dailyRoom) await holdDailyRoom(tx, target, ownMeeting.dailyRoom);
   if (seated) {
     await changes.moveAttendees(tx, seat ? [seat.id] : attendees.map((attendee) => attendee.id), target.id);
   } else {
