@@ -1,30 +1,25 @@
-// Meetings a provider makes for bookings (Zoom, Microsoft Teams), by the job runner and never under a
-// booking's lock. A new booking on such a location is written with the app's name as its location and a
-// job: the job makes the meeting, puts its link on the booking (location, metadata.videoCallUrl) and only
-// then records the booking's event, so its mail, webhooks and calendar events carry the link. When the
-// provider fails, the event is recorded with the location the booking had, the organizer is told, and
-// the job keeps trying; a meeting made later reaches everyone as a location change. Rescheduling moves
-// the meeting with the booking; cancelling or leaving the location deletes it.
-import type { Config } from '../../app/config.js';
-import type { Database, Db } from '../../db/client.js';
-import type { ConferencingAppType, MeetingType } from '../../db/schema.js';
-import { createRoom, deleteRoom, setRoomExpiry } from '../../integrations/daily/client.js';
-import { CalendarProviderError, type OAuthSession, type OAuthTokens } from '../../integrations/calendar-types.js';
-import { createOnlineMeeting, deleteOnlineMeeting, updateOnlineMeeting } from '../../integrations/microsoft/online-meetings.js';
-import { outboundFetch } from '../../integrations/outbound-fetch.js';
-import { createMeeting, deleteMeeting, updateMeeting } from '../../integrations/zoom/meetings.js';
+// Meetings made for bookings by the job runner, never under a booking's lock (the providers' side is in
+// meeting-providers.ts). A new booking on an app's location (Zoom, Microsoft Teams, Google Meet) is
+// written with the app's name as its location and a job: the job makes the meeting, puts its link on the
+// booking (location, metadata.videoCallUrl) and only then records the booking's event, so its mail,
+// webhooks and calendar events carry the link. When the provider fails, the event is recorded with the
+// location the booking had, the organizer is told, and the job keeps trying; a meeting made later reaches
+// everyone as a location change. A built-in Daily room's link is made with the booking and the room by a
+// job. Rescheduling moves the meeting with the booking; cancelling or leaving the location deletes it.
+import type { Db } from '../../db/client.js';
+import { createRoom } from '../../integrations/daily/client.js';
 import { insertJob } from '../../jobs/jobs.repository.js';
 import { attemptsSpanning } from '../../jobs/runner.js';
-import type { SecretBox } from '../../lib/secrets.js';
 import { type BookingEventListener, recordBookingChange, recordBookingEvent } from '../bookings/booking-events.js';
 import { type BookingRecord, type BookingRow, findBookingById, findBookingByUid, hasBookingEvent, loadRecords, lockBookingByUid, updateBooking } from '../bookings/bookings.repository.js';
-import { type CalendarWriteDeps, writeCalendarEvents } from '../calendars/calendar-events.js';
-import { outboundPolicy } from '../calendars/calendar-sync.js';
 import { type OutsideMailTally, tallyOutsideMail } from '../mail/mail-budget.js';
 import { queueMeetingFailedMail } from '../mail/meeting-failed-mail.js';
-import { conferencingClient, connectRoute, INSTALLABLE_APPS, MEETING_INTEGRATIONS, meetingIntegrationOf, type OAuthApp } from './conferencing-apps.js';
+import { connectRoute, INSTALLABLE_APPS, MEETING_INTEGRATIONS, meetingIntegrationOf } from './conferencing-apps.js';
 import * as repo from './booking-meetings.repository.js';
 import { dailyAccount } from './daily-account.js';
+import { type BookingMeetingDeps, detailsOf, googleMeetOf, MeetingAppMissing, PROVIDERS, reachOf, ROOM_GRACE_MS, withApp } from './meeting-providers.js';
+
+export type { BookingMeetingDeps };
 
 /** The job that makes, moves or deletes a booking's meeting. */
 export const BOOKING_MEETING_JOB = 'conferencing.meeting';
@@ -41,87 +36,6 @@ export type BookingMeetingJob =
       deferred?: { trigger: 'BOOKING_CREATED' | 'BOOKING_REQUESTED'; extra: Record<string, unknown> } | undefined;
     }
   | { action: 'update' | 'delete'; meetingId: number };
-
-interface MeetingDetails {
-  title: string;
-  start: number;
-  end: number;
-  timeZone: string;
-  description: string;
-}
-
-/** What each app does with a booking's meeting, through its adapter. */
-interface MeetingProvider {
-  create(session: OAuthSession, details: MeetingDetails): Promise<{ id: string; joinUrl: string }>;
-  update(session: OAuthSession, id: string, details: MeetingDetails): Promise<void>;
-  remove(session: OAuthSession, id: string): Promise<void>;
-}
-
-const zoomDetails = (details: MeetingDetails) => ({ topic: details.title, start: details.start, end: details.end, timeZone: details.timeZone, agenda: details.description });
-const teamsDetails = (details: MeetingDetails) => ({ subject: details.title, start: details.start, end: details.end });
-
-const PROVIDERS: Record<OAuthApp, MeetingProvider> = {
-  zoom: {
-    create: (session, details) => createMeeting(session, zoomDetails(details)),
-    update: (session, id, details) => updateMeeting(session, id, zoomDetails(details)),
-    remove: deleteMeeting,
-  },
-  msteams: {
-    create: (session, details) => createOnlineMeeting(session, teamsDetails(details)),
-    update: (session, id, details) => updateOnlineMeeting(session, id, teamsDetails(details)),
-    remove: deleteOnlineMeeting,
-  },
-};
-
-const appOfType = (type: MeetingType): OAuthApp | null => (type === 'zoom_video' ? 'zoom' : type === 'office365_video' ? 'msteams' : null);
-
-export interface BookingMeetingDeps {
-  database: Database;
-  secrets: SecretBox;
-  config: Pick<Config, 'appUrl' | 'zoom' | 'calendars' | 'allowPrivateWebhooks' | 'daily'>;
-  /** Who hears of the booking events the jobs record (the app's listeners). */
-  listener: BookingEventListener;
-  /** Google Meet links are made by writing the host's calendar event. */
-  calendarWrites: CalendarWriteDeps;
-  log?: { info(obj: object, msg: string): void; warn?(obj: object, msg: string): void } | undefined;
-}
-
-/** A failure no retry gets past: no app to make the meeting with, or its tokens refused. */
-class MeetingAppMissing extends Error {}
-
-/** The app's session: its sealed tokens opened, renewed ones sealed and stored again. */
-function sessionOf(deps: BookingMeetingDeps, app: repo.ConferencingAppRow, slug: OAuthApp): OAuthSession {
-  const client = conferencingClient(deps.config, slug);
-  if (!client) throw new MeetingAppMissing(`this svc has no ${INSTALLABLE_APPS[slug].name} app registered`);
-  if (app.invalid || !app.credentialsSealed) throw new MeetingAppMissing(`${INSTALLABLE_APPS[slug].name} refused svc's access; it must be connected again`);
-  const sealed = JSON.parse(deps.secrets.open(app.credentialsSealed)) as { tokens: OAuthTokens; email?: string };
-  return {
-    client,
-    tokens: sealed.tokens,
-    fetch: outboundFetch(outboundPolicy(deps.config)),
-    now: () => Date.now(),
-    onTokens: (tokens) => repo.saveAppCredentials(deps.database.db, app.id, deps.secrets.seal(JSON.stringify({ ...sealed, tokens }))),
-  };
-}
-
-/** Runs a provider call; a refusal of the app's tokens marks the app invalid (its owner must connect again). */
-async function withApp<T>(deps: BookingMeetingDeps, app: repo.ConferencingAppRow, slug: OAuthApp, call: (session: OAuthSession) => Promise<T>): Promise<T> {
-  const session = sessionOf(deps, app, slug);
-  try {
-    return await call(session);
-  } catch (error) {
-    if (error instanceof CalendarProviderError && error.kind === 'unauthorized') {
-      await repo.flagAppInvalid(deps.database.db, app.id);
-      throw new MeetingAppMissing(`${INSTALLABLE_APPS[slug].name} refused svc's access; it must be connected again`);
-    }
-    throw error;
-  }
-}
-
-function detailsOf(record: BookingRecord): MeetingDetails {
-  const { booking, host } = record;
-  return { title: booking.title, start: booking.startAt.getTime(), end: booking.endAt.getTime(), timeZone: host.timeZone, description: booking.description ?? '' };
-}
 
 const isLive = (booking: BookingRow) => booking.status === 'accepted' || booking.status === 'pending';
 
@@ -148,29 +62,6 @@ export const needsProviderMeeting = (location: string | null) => meetingIntegrat
 
 async function queueMeetingJob(tx: Db, payload: BookingMeetingJob, key: string): Promise<void> {
   await insertJob(tx, { kind: BOOKING_MEETING_JOB, payload, maxAttempts: BOOKING_MEETING_MAX_ATTEMPTS, dedupeKey: `${BOOKING_MEETING_JOB}:${key}` });
-}
-
-/** A Daily room stays joinable this long after its booking's end (a meeting that runs over). */
-const ROOM_GRACE_MS = 24 * 3_600_000;
-
-
-/**
- * How a made meeting is moved and deleted: a Daily room by svc's key, an app's meeting by its owner's
- * app; null when nothing can reach it (the app disconnected since, no Daily key any more) or nothing
- * needs to (a Meet goes with its calendar event).
- */
-async function reachOf(deps: BookingMeetingDeps, meeting: repo.BookingMeetingRow): Promise<{ update(details: MeetingDetails): Promise<void>; remove(): Promise<void> } | null> {
-  if (meeting.type === 'daily_video') {
-    const account = dailyAccount(deps.config);
-    return account && { update: async (details) => void (await setRoomExpiry(account, meeting.externalId, details.end + ROOM_GRACE_MS)), remove: () => deleteRoom(account, meeting.externalId) };
-  }
-  const slug = appOfType(meeting.type);
-  const app = slug && (await repo.findOwnedApp(deps.database.db, repo.ownerOfMeeting(meeting), meeting.type as ConferencingAppType));
-  if (!slug || !app) return null;
-  return {
-    update: (details) => withApp(deps, app, slug, (session) => PROVIDERS[slug].update(session, meeting.externalId, details)),
-    remove: () => withApp(deps, app, slug, (session) => PROVIDERS[slug].remove(session, meeting.externalId)),
-  };
 }
 
 export async function runBookingMeetingJob(deps: BookingMeetingDeps, payload: BookingMeetingJob, job: { attempts: number; maxAttempts: number }): Promise<void> {
@@ -314,19 +205,6 @@ async function createBookingMeeting(deps: BookingMeetingDeps, payload: Extract<B
 }
 
 /**
- * A Google Meet link: the calendar write job's work run now, its event in the organizer's Google
- * calendar asking Google for a conference; the event's id stands for the meeting.
- */
-async function googleMeetOf(deps: BookingMeetingDeps, booking: BookingRow): Promise<{ id: string; joinUrl: string }> {
-  const { organizer } = await writeCalendarEvents(deps.calendarWrites, booking.icsUid);
-  if (!organizer || organizer.type !== 'google_calendar') {
-    throw new MeetingAppMissing("Google Meet needs the organizer's bookings written into a Google calendar, and none of theirs is connected and writable");
-  }
-  if (!organizer.conferenceUrl) throw new Error('Google wrote the event without a Meet link');
-  return { id: organizer.eventId, joinUrl: organizer.conferenceUrl };
-}
-
-/**
  * Records the booking's deferred event, unless there is none or it was recorded already; answers whether
  * it recorded it. `current` is the booking as the caller's transaction holds it.
  */
@@ -363,6 +241,8 @@ export const bookingMeetingUpkeep: BookingEventListener = {
         return;
       }
       case 'BOOKING_RESCHEDULED': {
+        // Only a booking with a video link, or one whose app still has to make it, has a meeting to move.
+        if (!mayHoldMeeting(booking) && !needsProviderMeeting(booking.location)) return;
         const from = booking.rescheduledFromUid;
         const old = from === null ? undefined : await findBookingByUid(tx, from);
         const meeting = old && mayHoldMeeting(old) ? await repo.findMeetingOfBooking(tx, old.id) : undefined;
