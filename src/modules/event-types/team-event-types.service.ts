@@ -15,9 +15,12 @@ import {
 } from './event-types.service.js';
 import { assertCalendarFieldsUsable } from './event-type-calendars.js';
 import { assertLocationAppsInstalled } from '../conferencing/conferencing.service.js';
-import { childState, DEFAULT_PRIORITY, DEFAULT_WEIGHT, hostRow, syncChildren } from './team-event-type-members.js';
+import { hostRow, syncChildren } from './team-event-type-members.js';
 import * as repo from './team-event-types.repository.js';
-import type { HostView, NewHost, TeamRow } from './team-event-types.repository.js';
+import { type TeamEventTypeView, viewOf, viewsOf } from './team-event-type-views.js';
+import type { NewHost, TeamRow } from './team-event-types.repository.js';
+
+export type { TeamEventTypeView };
 
 export interface HostChange {
   userId: number;
@@ -44,16 +47,6 @@ export interface CreateTeamEventTypeInput extends TeamEventTypeChanges {
   schedulingType: SchedulingType;
 }
 
-/**
- * A team event type with its team and hosts. A managed parent's hosts are its children's owners; a
- * managed child (returned by a managed create) has the parent's team.
- */
-export interface TeamEventTypeView {
-  eventType: EventTypeRow;
-  team: TeamRow;
-  hosts: HostView[];
-}
-
 interface Deps {
   database: Database;
   changes: ChangeFeed;
@@ -61,37 +54,6 @@ interface Deps {
 
 
 const eventTypeNotFound = (id: number) => notFound('event_type_not_found', `Event type with id ${id} not found`);
-
-/** Hosts of a managed parent as outputs show them: its children's owners. */
-async function childOwnersAsHosts(db: Db, parentIds: number[]): Promise<HostView[]> {
-  const children = await repo.listChildren(db, parentIds);
-  return children.map(({ child, name, username, avatarUrl }) => ({
-    eventTypeId: child.parentId!,
-    userId: child.userId!,
-    mandatory: false,
-    priority: DEFAULT_PRIORITY,
-    weight: DEFAULT_WEIGHT,
-    name,
-    username,
-    avatarUrl,
-  }));
-}
-
-/** Views of several event types, hosts loaded in two queries. */
-async function viewsOf(db: Db, rows: EventTypeRow[], teamsById: Map<number, TeamRow>): Promise<TeamEventTypeView[]> {
-  const managed = rows.filter((row) => row.schedulingType === 'managed').map((row) => row.id);
-  const others = rows.filter((row) => row.schedulingType !== 'managed').map((row) => row.id);
-  const hosts = [...(await repo.listHosts(db, others)), ...(await childOwnersAsHosts(db, managed))];
-  return rows.map((eventType) => ({
-    eventType,
-    team: teamsById.get(eventType.teamId!)!,
-    hosts: hosts.filter((host) => host.eventTypeId === eventType.id),
-  }));
-}
-
-async function viewOf(db: Db, row: EventTypeRow, team: TeamRow): Promise<TeamEventTypeView> {
-  return (await viewsOf(db, [row], new Map([[team.id, team]])))[0]!;
-}
 
 /** The reference also lets its internal upper-case names through. */
 export function normalizeSchedulingType(value: string): SchedulingType {
