@@ -20889,6 +20889,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 userId: number;
                             }[];
                         };
@@ -21114,6 +21117,16 @@ export interface paths {
                          * @enum {string}
                          */
                         version?: "2021-10-20";
+                        /**
+                         * @description svc extension. For AFTER_HOSTS_SVC_VIDEO_NO_SHOW and AFTER_GUESTS_SVC_VIDEO_NO_SHOW: how long after the booking's start its video room is checked for who joined; with timeUnit, at most 7 days. Both null or absent: 5 minutes.
+                         * @example 10
+                         */
+                        time?: number | null;
+                        /**
+                         * @description svc extension. The unit of time.
+                         * @example minute
+                         */
+                        timeUnit?: ("minute" | "hour" | "day") | null;
                     };
                 };
             };
@@ -21155,6 +21168,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 userId: number;
                             };
                         };
@@ -21471,6 +21487,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 userId: number;
                             };
                         };
@@ -21701,6 +21720,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 userId: number;
                             };
                         };
@@ -21962,6 +21984,16 @@ export interface paths {
                          * @enum {string}
                          */
                         version?: "2021-10-20";
+                        /**
+                         * @description svc extension. For AFTER_HOSTS_SVC_VIDEO_NO_SHOW and AFTER_GUESTS_SVC_VIDEO_NO_SHOW: how long after the booking's start its video room is checked for who joined; with timeUnit, at most 7 days. Both null or absent: 5 minutes.
+                         * @example 10
+                         */
+                        time?: number | null;
+                        /**
+                         * @description svc extension. The unit of time.
+                         * @example minute
+                         */
+                        timeUnit?: ("minute" | "hour" | "day") | null;
                     };
                 };
             };
@@ -21984,6 +22016,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 userId: number;
                             };
                         };
@@ -22315,6 +22350,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 eventTypeId: number;
                             }[];
                         };
@@ -22552,6 +22590,16 @@ export interface paths {
                          * @enum {string}
                          */
                         version?: "2021-10-20";
+                        /**
+                         * @description svc extension. For AFTER_HOSTS_SVC_VIDEO_NO_SHOW and AFTER_GUESTS_SVC_VIDEO_NO_SHOW: how long after the booking's start its video room is checked for who joined; with timeUnit, at most 7 days. Both null or absent: 5 minutes.
+                         * @example 10
+                         */
+                        time?: number | null;
+                        /**
+                         * @description svc extension. The unit of time.
+                         * @example minute
+                         */
+                        timeUnit?: ("minute" | "hour" | "day") | null;
                     };
                 };
             };
@@ -22574,6 +22622,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 eventTypeId: number;
                             };
                         };
@@ -23157,6 +23208,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 eventTypeId: number;
                             };
                         };
@@ -23389,6 +23443,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 eventTypeId: number;
                             };
                         };
@@ -23652,6 +23709,16 @@ export interface paths {
                          * @enum {string}
                          */
                         version?: "2021-10-20";
+                        /**
+                         * @description svc extension. For AFTER_HOSTS_SVC_VIDEO_NO_SHOW and AFTER_GUESTS_SVC_VIDEO_NO_SHOW: how long after the booking's start its video room is checked for who joined; with timeUnit, at most 7 days. Both null or absent: 5 minutes.
+                         * @example 10
+                         */
+                        time?: number | null;
+                        /**
+                         * @description svc extension. The unit of time.
+                         * @example minute
+                         */
+                        timeUnit?: ("minute" | "hour" | "day") | null;
                     };
                 };
             };
@@ -23674,6 +23741,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 eventTypeId: number;
                             };
                         };
@@ -24007,6 +24077,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 eventTypeId: number;
                             }[];
                         };
@@ -24246,6 +24319,16 @@ export interface paths {
                          * @enum {string}
                          */
                         version?: "2021-10-20";
+                        /**
+                         * @description svc extension. For AFTER_HOSTS_SVC_VIDEO_NO_SHOW and AFTER_GUESTS_SVC_VIDEO_NO_SHOW: how long after the booking's start its video room is checked for who joined; with timeUnit, at most 7 days. Both null or absent: 5 minutes.
+                         * @example 10
+                         */
+                        time?: number | null;
+                        /**
+                         * @description svc extension. The unit of time.
+                         * @example minute
+                         */
+                        timeUnit?: ("minute" | "hour" | "day") | null;
                     };
                 };
             };
@@ -24268,6 +24351,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 eventTypeId: number;
                             };
                         };
@@ -24855,6 +24941,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 eventTypeId: number;
                             };
                         };
@@ -25089,6 +25178,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 eventTypeId: number;
                             };
                         };
@@ -25354,6 +25446,16 @@ export interface paths {
                          * @enum {string}
                          */
                         version?: "2021-10-20";
+                        /**
+                         * @description svc extension. For AFTER_HOSTS_SVC_VIDEO_NO_SHOW and AFTER_GUESTS_SVC_VIDEO_NO_SHOW: how long after the booking's start its video room is checked for who joined; with timeUnit, at most 7 days. Both null or absent: 5 minutes.
+                         * @example 10
+                         */
+                        time?: number | null;
+                        /**
+                         * @description svc extension. The unit of time.
+                         * @example minute
+                         */
+                        timeUnit?: ("minute" | "hour" | "day") | null;
                     };
                 };
             };
@@ -25376,6 +25478,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 eventTypeId: number;
                             };
                         };
@@ -49080,6 +49185,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 /** @description The organization */
                                 teamId: number;
                             }[];
@@ -49295,6 +49403,16 @@ export interface paths {
                          * @enum {string}
                          */
                         version?: "2021-10-20";
+                        /**
+                         * @description svc extension. For AFTER_HOSTS_SVC_VIDEO_NO_SHOW and AFTER_GUESTS_SVC_VIDEO_NO_SHOW: how long after the booking's start its video room is checked for who joined; with timeUnit, at most 7 days. Both null or absent: 5 minutes.
+                         * @example 10
+                         */
+                        time?: number | null;
+                        /**
+                         * @description svc extension. The unit of time.
+                         * @example minute
+                         */
+                        timeUnit?: ("minute" | "hour" | "day") | null;
                     };
                 };
             };
@@ -49317,6 +49435,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 /** @description The organization */
                                 teamId: number;
                             };
@@ -49638,6 +49759,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 /** @description The organization */
                                 teamId: number;
                             };
@@ -49871,6 +49995,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 /** @description The organization */
                                 teamId: number;
                             };
@@ -50135,6 +50262,16 @@ export interface paths {
                          * @enum {string}
                          */
                         version?: "2021-10-20";
+                        /**
+                         * @description svc extension. For AFTER_HOSTS_SVC_VIDEO_NO_SHOW and AFTER_GUESTS_SVC_VIDEO_NO_SHOW: how long after the booking's start its video room is checked for who joined; with timeUnit, at most 7 days. Both null or absent: 5 minutes.
+                         * @example 10
+                         */
+                        time?: number | null;
+                        /**
+                         * @description svc extension. The unit of time.
+                         * @example minute
+                         */
+                        timeUnit?: ("minute" | "hour" | "day") | null;
                     };
                 };
             };
@@ -50157,6 +50294,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 /** @description The organization */
                                 teamId: number;
                             };
@@ -65240,6 +65380,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 /** @description The OAuth client */
                                 oAuthClientId: string;
                             }[];
@@ -65453,6 +65596,16 @@ export interface paths {
                          * @enum {string}
                          */
                         version?: "2021-10-20";
+                        /**
+                         * @description svc extension. For AFTER_HOSTS_SVC_VIDEO_NO_SHOW and AFTER_GUESTS_SVC_VIDEO_NO_SHOW: how long after the booking's start its video room is checked for who joined; with timeUnit, at most 7 days. Both null or absent: 5 minutes.
+                         * @example 10
+                         */
+                        time?: number | null;
+                        /**
+                         * @description svc extension. The unit of time.
+                         * @example minute
+                         */
+                        timeUnit?: ("minute" | "hour" | "day") | null;
                     };
                 };
             };
@@ -65475,6 +65628,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 /** @description The OAuth client */
                                 oAuthClientId: string;
                             };
@@ -66009,6 +66165,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 /** @description The OAuth client */
                                 oAuthClientId: string;
                             };
@@ -66217,6 +66376,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 /** @description The OAuth client */
                                 oAuthClientId: string;
                             };
@@ -66456,6 +66618,16 @@ export interface paths {
                          * @enum {string}
                          */
                         version?: "2021-10-20";
+                        /**
+                         * @description svc extension. For AFTER_HOSTS_SVC_VIDEO_NO_SHOW and AFTER_GUESTS_SVC_VIDEO_NO_SHOW: how long after the booking's start its video room is checked for who joined; with timeUnit, at most 7 days. Both null or absent: 5 minutes.
+                         * @example 10
+                         */
+                        time?: number | null;
+                        /**
+                         * @description svc extension. The unit of time.
+                         * @example minute
+                         */
+                        timeUnit?: ("minute" | "hour" | "day") | null;
                     };
                 };
             };
@@ -66478,6 +66650,9 @@ export interface paths {
                                 secret: string | null;
                                 /** @enum {string} */
                                 version: "2021-10-20";
+                                time?: number;
+                                /** @enum {string} */
+                                timeUnit?: "minute" | "hour" | "day";
                                 /** @description The OAuth client */
                                 oAuthClientId: string;
                             };
@@ -69859,6 +70034,165 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/video/{bookingUid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Join a booking’s video as its host
+         * @description svc web page: sends the logged-in organizer or host of the booking to its built-in video room, on Daily with a meeting token naming them (so the no-show triggers know they joined). A visitor logs in first; anyone else is refused.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    bookingUid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description `BadRequestException`. The input failed validation (`details.errors` lists each bad field) or was refused. `details.reason`: `validation_failed`, `invalid_value`, `video_provider_failed`, `booking_not_active`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/video/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "BadRequestException",
+                         *         "message": "Daily did not answer as expected: reading the sessions of the Daily room svc-3q2-7wEvr0bEyWQ8aG5sTA: HTTP 500: Something went wrong",
+                         *         "details": {
+                         *           "reason": "video_provider_failed"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ForbiddenException`. The caller is known but may not do this: a missing OAuth scope, an admin-only route, or a resource of someone else. `details.reason`: `not_booking_host`. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/video/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "ForbiddenException",
+                         *         "message": "User not a host of this event or an admin of the booking user",
+                         *         "details": {
+                         *           "reason": "not_booking_host"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `NotFoundException`. Nothing with that identifier, or nothing the caller may see. `details.reason`: `booking_has_no_video`, `booking_not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/video/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "NotFoundException",
+                         *         "message": "This booking does not meet on the built-in video.",
+                         *         "details": {
+                         *           "reason": "booking_has_no_video"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `ThrottlerException`. Over the rate limit of the caller (API key, access token, OAuth client, or IP address without credentials). Wait `Retry-After` seconds. `details.reason`: `rate_limited`. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the caller may send again */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed per window */
+                        "X-RateLimit-Limit-Default"?: number;
+                        /** @description Requests left in the window (0 while blocked) */
+                        "X-RateLimit-Remaining-Default"?: number;
+                        /** @description Seconds until the window or the block ends */
+                        "X-RateLimit-Reset-Default"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/video/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "ThrottlerException",
+                         *         "message": "ThrottlerException: Too many requests. Please try again later. The Default limit is 120 requests per 60 s for each address (requests without credentials); try again in 42 s.",
+                         *         "details": {
+                         *           "limit": "Default",
+                         *           "limitPerWindow": 120,
+                         *           "windowSeconds": 60,
+                         *           "retryAfterSeconds": 42,
+                         *           "reason": "rate_limited"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description `InternalServerErrorException`. An unexpected failure; the log line with the same X-Request-Id has the cause. `details.reason`: `internal_error`. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "status": "error",
+                         *       "timestamp": "2030-09-02T08:00:00.000Z",
+                         *       "path": "/video/5a9e8b6b-1047-467d-afe4-e90a25cedf61",
+                         *       "error": {
+                         *         "code": "InternalServerErrorException",
+                         *         "message": "Internal server error",
+                         *         "details": {
+                         *           "reason": "internal_error"
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -22,6 +22,7 @@ export const REASON_MESSAGES: Readonly<Record<string, string>> = {
   daily_webhook_not_configured: 'This svc takes no Daily webhooks (SVC_DAILY_WEBHOOK_SECRET is not set)',
   daily_webhook_signature_invalid: 'X-Webhook-Signature does not match the body',
   video_provider_failed: 'Daily did not answer as expected: reading the sessions of the Daily room svc-3q2-7wEvr0bEyWQ8aG5sTA: HTTP 500: Something went wrong',
+  booking_has_no_video: 'This booking does not meet on the built-in video.',
   delegation_credential_exists: 'The organization already has a google delegation credential for acme.example: change it with PATCH',
   delegation_credential_not_working: 'The key could not read the calendars of ada@acme.example, a member of acme.example: unauthorized: granting a token for ada@acme.example to the service account: HTTP 401 (unauthorized_client)',
   delegation_credential_not_found: 'Delegation credential with id 3f1c2a9e-8d7b-4c6a-9e5f-1a2b3c4d5e6f not found',

@@ -256,6 +256,7 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
     routes: ['/v2/bookings/:bookingUid/conferencing-sessions', '/v2/bookings/:bookingUid/recordings', '/v2/bookings/:bookingUid/transcripts'],
     reasons: { 400: ['video_provider_failed'], 403: ['not_booking_organizer'], ...BOOKING_NOT_FOUND },
   },
+  { routes: ['/video/:bookingUid'], reasons: { 400: ['video_provider_failed', 'booking_not_active'], 403: ['not_booking_host'], 404: ['booking_has_no_video', 'booking_not_found'] } },
   { routes: ['/v2/organizations/:orgId/delegation-credentials'], reasons: { 409: ['delegation_credential_exists'] } },
   { routes: ['/v2/organizations/:orgId/delegation-credentials/:credentialId'], reasons: { 400: ['delegation_credential_not_working'], 404: ['delegation_credential_not_found'] } },
   { routes: ['/v2/organizations/:orgId/webhooks/:webhookId'], reasons: { 403: ['webhook_not_in_organization'], 404: ['webhook_not_found'] } },

@@ -12,6 +12,8 @@ import { CALENDAR_SWEEP_JOB, CALENDAR_SYNC_JOB, calendarSweep, sweepDueCalendars
 import { DELEGATION_PROVISION_JOB, provisionDelegatedCalendars, queueDelegationProvisioning } from '../modules/calendars/delegation-credentials.service.js';
 import { BOOKING_MEETING_JOB, runBookingMeetingJob } from '../modules/conferencing/booking-meetings.service.js';
 import { DAILY_EVENT_JOB, runDailyEventJob } from '../modules/conferencing/daily-events.service.js';
+import { runNoShowJob } from '../modules/conferencing/video-no-shows.service.js';
+import { NO_SHOW_JOB } from '../modules/webhooks/webhook-no-shows.js';
 import { bookingEventListener } from '../app/booking-event-listener.js';
 import { HOUSEKEEPING, runHousekeeping } from './housekeeping.js';
 import { JobRegistry } from './runner.js';
@@ -50,6 +52,7 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
       [CALENDAR_WRITE_JOB, async (payload: { icsUid: string }) => void (await writeCalendarEvents(calendarWrites, payload.icsUid))],
       [BOOKING_MEETING_JOB, (payload, job) => runBookingMeetingJob(meetings, payload, job)],
       [DAILY_EVENT_JOB, (payload) => runDailyEventJob({ database, config, listener: bookingEventListener }, payload)],
+      [NO_SHOW_JOB, (payload) => runNoShowJob({ database, config }, payload)],
     ],
     { retryBaseMs: config.jobs.retryBaseMs, leaseMs: config.jobs.leaseMs, concurrency: config.jobs.concurrency },
     [HOUSEKEEPING, calendarSweep(config.calendars)],

@@ -9,6 +9,7 @@ import { registerInvitationPages } from './invitation.pages.js';
 import { registerLandingPages } from './landing.pages.js';
 import { acceptFormBodies, sendErrorPage } from './layout.js';
 import { registerLoginPages } from './login.pages.js';
+import { registerVideoPages } from './video.pages.js';
 
 const FORM_LIMIT_BYTES = 64 * 1024;
 
@@ -26,7 +27,7 @@ function handlePageError(error: FastifyError | Error, request: FastifyRequest, r
 }
 
 /**
- * svc's web pages at APP_URL: the landing page, login, OAuth consent, developer settings, the admin review and team invitations. Server
+ * svc's web pages at APP_URL: the landing page, login, OAuth consent, developer settings, the admin review, team invitations and the hosts' way into a booking's video. Server
  * rendered, form posts only (no script), each form carrying the session's CSRF token.
  */
 export function registerWebPages(app: App, ctx: AppContext): void {
@@ -38,6 +39,7 @@ export function registerWebPages(app: App, ctx: AppContext): void {
     registerDeveloperPages(pages, ctx);
     registerAdminReviewPages(pages, ctx);
     registerInvitationPages(pages, ctx);
+    registerVideoPages(pages, ctx);
     registerLandingPages(pages, ctx);
   });
 }

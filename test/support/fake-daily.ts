@@ -1,6 +1,6 @@
 // A local Daily for the built-in video tests: the subset of its REST API svc uses, answering as Daily
 // documents it (docs.daily.co, REST API): rooms (POST /rooms, POST and DELETE /rooms/:name), meeting
-// sessions (GET /meetings?room=), recordings (GET /recordings?room_name=, GET /recordings/:id/access-link),
+// sessions (GET /meetings?room=), meeting tokens (POST /meeting-tokens), recordings (GET /recordings?room_name=, GET /recordings/:id/access-link),
 // transcripts (GET /transcript?roomId=, GET /transcript/:id/access-link), Bearer API-key authentication
 // and {error, info} bodies; and Daily's side of its webhooks: events signed as Daily signs them
 // (base64 HMAC-SHA256 over "timestamp.body" with the base64 secret). On 127.0.0.1, on a free port.
@@ -25,6 +25,14 @@ export interface DailySessionFixture {
   participants: { user_id: string | null; participant_id: string; user_name: string | null; join_time: number; duration: number }[];
 }
 
+export interface MeetingToken {
+  room_name: string;
+  user_id?: string;
+  user_name?: string;
+  is_owner?: boolean;
+  exp?: number;
+}
+
 export interface FakeDaily {
   apiUrl: string;
   roomUrl: string;
@@ -32,6 +40,8 @@ export interface FakeDaily {
   /** The webhook's HMAC secret, base64 (as Daily gives it). */
   webhookSecret: string;
   rooms: Map<string, DailyRoom>;
+  /** Meeting tokens made (POST /meeting-tokens), by token: who joins with each. */
+  tokens: Map<string, MeetingToken>;
   /** Every API request, in order. */
   requests: { method: string; path: string }[];
   /** The next API call answers this status with Daily's error body. */
@@ -53,6 +63,7 @@ export async function startFakeDaily(): Promise<FakeDaily> {
   const recordings = new Map<string, { id: string; room_name: string; start_ts: number; status: string; max_participants: number; duration: number; share_token: string }>();
   const transcripts = new Map<string, { transcriptId: string; roomId: string; status: string }>();
   const requests: FakeDaily['requests'] = [];
+  const tokens = new Map<string, MeetingToken>();
   let failure: number | null = null;
   const roomUrl = 'https://svc-test.daily.example';
 
@@ -104,6 +115,14 @@ export async function startFakeDaily(): Promise<FakeDaily> {
           return send(res, 200, { deleted: true, name: room.name });
         }
       }
+      if (path === '/meeting-tokens' && method === 'POST') {
+        const token = body.properties as MeetingToken | undefined;
+        if (!token?.room_name || !rooms.has(token.room_name)) return send(res, 400, { error: 'invalid-request-error', info: 'room_name must name a room of the domain' });
+        if (typeof token.exp === 'number' && token.exp * 1000 < Date.now()) return send(res, 400, { error: 'invalid-request-error', info: 'exp is in the past' });
+        const value = `tok-${randomBytes(12).toString('hex')}`;
+        tokens.set(value, token);
+        return send(res, 200, { token: value });
+      }
       if (path === '/meetings' && method === 'GET') {
         const data = sessions.get(url.searchParams.get('room') ?? '') ?? [];
         return send(res, 200, { total_count: data.length, data: data.map((session) => ({ ...session, room: url.searchParams.get('room') })) });
@@ -141,6 +160,7 @@ export async function startFakeDaily(): Promise<FakeDaily> {
     apiKey,
     webhookSecret,
     rooms,
+    tokens,
     requests,
     failNext(status) {
       failure = status;

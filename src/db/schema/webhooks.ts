@@ -29,6 +29,12 @@ export const webhooks = pgTable(
     /** The signing secret, sealed with the process's secret box (it is shown back to its owner). */
     secretSealed: text('secret_sealed'),
     version: text('version').notNull().default('2021-10-20'),
+    /**
+     * How long after a booking's start its built-in video is checked for the no-show triggers (the
+     * reference's `time` and `timeUnit`: minute, hour or day); both null: the default delay.
+     */
+    time: integer('time'),
+    timeUnit: text('time_unit').$type<'minute' | 'hour' | 'day'>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -4,14 +4,15 @@
 import type { Config } from '../../app/config.js';
 import type { Database } from '../../db/client.js';
 import { CalendarProviderError } from '../../integrations/calendar-types.js';
-import { type DailyAccount, type DailySession, listRecordings, listSessions, listTranscripts, recordingLink, transcriptLink } from '../../integrations/daily/client.js';
+import { createMeetingToken, type DailyAccount, type DailySession, listRecordings, listSessions, listTranscripts, recordingLink, transcriptLink } from '../../integrations/daily/client.js';
 import { badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { isBookingOrganizer } from '../access/resource-policy.js';
-import { findBookingByUid } from '../bookings/bookings.repository.js';
+import { findBookingByUid, loadRecords } from '../bookings/bookings.repository.js';
 import { managesEventType } from '../bookings/changes/booking-reassign.repository.js';
 import { findEventTypeById } from '../event-types/event-types.repository.js';
 import * as repo from './booking-meetings.repository.js';
 import { dailyAccount } from './daily-account.js';
+import { ROOM_GRACE_MS } from './meeting-providers.js';
 
 export interface VideoDeps {
   database: Database;
@@ -126,4 +127,32 @@ export async function bookingTranscripts(deps: VideoDeps, caller: VideoCaller, u
   const { account, room } = found;
   const ids = await fromDaily(() => listTranscripts(account, room.providerId!));
   return fromDaily(() => Promise.all(ids.map((id) => transcriptLink(account, id))));
+}
+
+/**
+ * Where a host joins the booking's built-in video (the page /video/{uid}, signed in): on Daily, the room
+ * with a meeting token carrying the host's user id, so the room's sessions tell the host from the guests
+ * (what the no-show triggers read); a Jitsi room as it is (it knows no one). Only the organizer and the
+ * booking's other hosts get one: anyone else is refused, the guests have their link in the invitation.
+ */
+export async function hostVideoLink(deps: VideoDeps, user: { id: number; name: string | null; email: string }, uid: string): Promise<string> {
+  const { db } = deps.database;
+  const booking = await findBookingByUid(db, uid);
+  if (!booking) throw notFound('booking_not_found', `Booking with uid=${uid} was not found in the database`);
+  const [record] = await loadRecords(db, [booking]);
+  if (booking.userId !== user.id && !record!.coHosts.some((host) => host.id === user.id)) {
+    throw forbidden('not_booking_host', 'This link is for the hosts of the booking. Guests join with the link in their invitation.');
+  }
+  if (booking.status === 'cancelled' || booking.status === 'rejected') throw badRequest('booking_not_active', `This booking is ${booking.status}: its video room is closed.`);
+  const room = await repo.findMeetingOfBooking(db, booking.id);
+  const account = dailyAccount(deps.config);
+  if (room?.type === 'daily_video' && account) {
+    const token = await fromDaily(() =>
+      createMeetingToken(account, { room: room.externalId, userId: String(user.id), userName: user.name || user.email, isOwner: true, expiresAt: booking.endAt.getTime() + ROOM_GRACE_MS }),
+    );
+    return `${room.joinUrl}?t=${encodeURIComponent(token)}`;
+  }
+  const link = booking.metadata.videoCallUrl;
+  if (typeof link !== 'string') throw notFound('booking_has_no_video', 'This booking does not meet on the built-in video.');
+  return link;
 }

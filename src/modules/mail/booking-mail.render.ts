@@ -73,11 +73,13 @@ export const placeOf = (location: string | null | undefined) => (location && !lo
 
 export interface RenderOptions {
   appUrl: string;
+  /** Where the built-in video's Daily rooms live (SVC_DAILY_ROOM_URL), if it runs on Daily. */
+  dailyRoomUrl?: string | null;
 }
 
 export function bookingLinks(appUrl: string, uid: string) {
   const base = appUrl.replace(/\/+$/, '');
-  return { manage: `${base}/booking/${uid}`, reschedule: `${base}/reschedule/${uid}`, cancel: `${base}/booking/${uid}?cancel=true` };
+  return { manage: `${base}/booking/${uid}`, reschedule: `${base}/reschedule/${uid}`, cancel: `${base}/booking/${uid}?cancel=true`, hostVideo: `${base}/video/${uid}` };
 }
 
 /**
@@ -139,6 +141,9 @@ export function renderBookingMail(message: MessageToSend, context: InviteContext
     rows.push([texts.labels.previously, timeRange(new Date(booking.rescheduleStartTime), new Date(booking.rescheduleEndTime), message.recipientLocale, message.recipientTimeZone)]);
   }
   rows.push([texts.labels.who, people.join('\n')], [texts.labels.where, location ?? texts.labels.noLocation]);
+  // On Daily, hosts join through svc (signed in) so the room knows them from the guests (the no-show triggers).
+  const onDaily = options.dailyRoomUrl && location?.startsWith(`${options.dailyRoomUrl}/`);
+  if (onDaily && audience === 'host' && !CLOSED.has(kind)) rows.push([texts.labels.joinAsHost, links.hostVideo]);
   if (booking.description) rows.push([texts.labels.description, booking.description]);
   if (reason) rows.push([texts.labels.reason, reason]);
   const open = !CLOSED.has(kind);

@@ -3,7 +3,7 @@ import type { Config } from '../../app/config.js';
 import type { Database } from '../../db/client.js';
 import { attemptsSpanning, type JobHandler } from '../../jobs/runner.js';
 import { groupedCalls } from '../../lib/grouped-calls.js';
-import { renderBookingMail } from './booking-mail.render.js';
+import { type RenderOptions, renderBookingMail } from './booking-mail.render.js';
 import { findMessagesToSend, type InviteContext, loadInviteContext, type MailAttemptRecord, type MessageToSend, recordMailAttempts } from './mail.repository.js';
 import { createMailTransport, type InfoLog, type MailTransport, type OutgoingMail, type SendResult } from './mail-transport.js';
 
@@ -15,7 +15,7 @@ export const MAIL_MAX_ATTEMPTS = attemptsSpanning(24 * 3_600_000);
 
 export interface MailSenderDeps {
   database: Database;
-  config: Pick<Config, 'mail' | 'appUrl' | 'logLevel' | 'jobs'>;
+  config: Pick<Config, 'mail' | 'appUrl' | 'logLevel' | 'jobs' | 'daily'>;
   /** Where messages go without SMTP_URL (default: the process's log at info). */
   log?: InfoLog;
   /** A transport of the caller's (tests); default: SMTP_URL's, or the log. */
@@ -30,13 +30,13 @@ function ownTextMail(message: MessageToSend & { subject: string; textBody: strin
 type ContextOf = (booking: InviteContextKey) => Promise<InviteContext>;
 type InviteContextKey = Parameters<typeof loadInviteContext>[1];
 
-async function renderMessage(contextOf: ContextOf, message: MessageToSend, appUrl: string): Promise<OutgoingMail> {
+async function renderMessage(contextOf: ContextOf, message: MessageToSend, options: RenderOptions): Promise<OutgoingMail> {
   const { subject, textBody } = message;
   if (message.bookingEventId === null && subject !== null && textBody !== null) return ownTextMail({ ...message, subject, textBody });
   if (!message.payload) throw new Error('the booking event of this message is gone');
   const booking = message.payload as { id: number; eventTypeId: number | null; hosts: { id: number }[] };
   const context = await contextOf({ id: booking.id, eventTypeId: booking.eventTypeId, organizerId: booking.hosts[0]?.id ?? -1 });
-  return renderBookingMail(message, context, { appUrl });
+  return renderBookingMail(message, context, options);
 }
 
 /** Invite contexts read together: the messages of one booking change are sent together and read it once. */
@@ -76,7 +76,7 @@ export function createMailSender(deps: MailSenderDeps): { handler: JobHandler; c
     const attemptedAt = new Date();
     let result: SendResult;
     try {
-      result = await transport.send(await renderMessage(contextOf, message, config.appUrl));
+      result = await transport.send(await renderMessage(contextOf, message, { appUrl: config.appUrl, dailyRoomUrl: config.daily?.roomUrl ?? null }));
     } catch (error) {
       result = { error: `not sent: ${error instanceof Error ? error.message : String(error)}`, permanent: false, response: null, durationMs: 0 };
     }

@@ -2,6 +2,7 @@ import { and, arrayOverlaps, asc, desc, eq, inArray, or, type SQL, sql } from 'd
 import type { Db } from '../../db/client.js';
 import { eventTypes, memberships, platformManagedUsers, teams, users, webhookDeliveries, webhookDeliveryAttempts, webhooks } from '../../db/schema.js';
 import type { StoredBookingField } from '../event-types/event-type-model.js';
+import { NO_SHOW_TRIGGERS, type NoShowTimeUnit } from './webhook-triggers.js';
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type AttemptRow = typeof webhookDeliveryAttempts.$inferSelect;
@@ -108,6 +109,22 @@ export async function findSubscriptions(db: Db, audience: WebhookAudience, trigg
   const query = subscriptionsQuery(audience, triggers);
   if (!query) return [];
   return matchedSubscriptions(((await db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows);
+}
+
+export interface NoShowSubscription extends MatchedSubscription {
+  time: number | null;
+  timeUnit: NoShowTimeUnit | null;
+}
+
+/** Active subscriptions of the audience that list a no-show trigger, with their delays. */
+export async function findNoShowSubscriptions(db: Db, audience: WebhookAudience): Promise<NoShowSubscription[]> {
+  const owners = ownerMatches(audience);
+  if (!owners) return [];
+  return db
+    .select({ id: webhooks.id, triggers: webhooks.triggers, payloadTemplate: webhooks.payloadTemplate, time: webhooks.time, timeUnit: webhooks.timeUnit })
+    .from(webhooks)
+    .where(and(eq(webhooks.active, true), arrayOverlaps(webhooks.triggers, [...NO_SHOW_TRIGGERS]), owners))
+    .orderBy(asc(webhooks.id));
 }
 
 /** What a booking payload shows of its organizer and event type beyond the booking record. */

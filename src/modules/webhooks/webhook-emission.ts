@@ -8,6 +8,8 @@ import type { BookingRecord } from '../bookings/bookings.repository.js';
 import * as repo from './webhook-deliveries.repository.js';
 import type { MatchedSubscription, PayloadContext, WebhookAudience } from './webhook-deliveries.repository.js';
 import { scheduleMeetingJob } from './webhook-meetings.js';
+import { hasBuiltInVideo, scheduleNoShowChecks } from './webhook-no-shows.js';
+import { NO_SHOW_TRIGGERS } from './webhook-triggers.js';
 import { bookingPayload, noShowPayload, renderBody } from './webhook-payload.js';
 
 /** The job that sends one delivery (payload `{deliveryId}`). */
@@ -84,8 +86,14 @@ export function bookingAudience(record: BookingRecord, alsoUserIds: readonly num
 const becomesAccepted = (trigger: string, record: BookingRecord) =>
   (trigger === 'BOOKING_CREATED' || trigger === 'BOOKING_RESCHEDULED') && record.booking.status === 'accepted';
 
-/** The triggers a booking event may concern: its own, and the meeting ones when the booking has just become accepted. */
-const triggersOf = (trigger: string, record: BookingRecord) => (becomesAccepted(trigger, record) ? [trigger, ...MEETING_TRIGGERS] : [trigger]);
+/**
+ * The triggers a booking event may concern: its own, and the meeting ones when the booking has just
+ * become accepted (with the no-show ones when its meeting is the built-in video).
+ */
+function triggersOf(trigger: string, record: BookingRecord): string[] {
+  if (!becomesAccepted(trigger, record)) return [trigger];
+  return hasBuiltInVideo(record) ? [trigger, ...MEETING_TRIGGERS, ...NO_SHOW_TRIGGERS] : [trigger, ...MEETING_TRIGGERS];
+}
 
 /**
  * Whether anyone of the event's audience listens, as a query recordBookingEvent runs within the event's
@@ -120,7 +128,8 @@ export interface FanOutPayload {
  * made by that job, so a booking costs the same with one subscriber or a thousand, and the event is
  * still recorded (and so never lost) in the booking's transaction. When the booking has just become
  * accepted, its MEETING_STARTED / MEETING_ENDED jobs are scheduled too, if a subscription of the
- * audience listens for them now (as the reference schedules them for the subscribers of the time).
+ * audience listens for them now (as the reference schedules them for the subscribers of the time), and
+ * on the built-in video its no-show checks.
  */
 export async function emitBookingWebhooks(tx: Db, event: RecordedBookingEvent, interestRows: Record<string, unknown>[]): Promise<void> {
   const { trigger, record } = event;
@@ -138,6 +147,7 @@ export async function emitBookingWebhooks(tx: Db, event: RecordedBookingEvent, i
   for (const meeting of MEETING_TRIGGERS) {
     if (interested.has(meeting)) await scheduleMeetingJob(tx, meeting, record.booking);
   }
+  if (NO_SHOW_TRIGGERS.some((noShow) => interested.has(noShow))) await scheduleNoShowChecks(tx, record, bookingAudience(record, event.alsoUserIds));
 }
 
 /** The payload context bookingSubscriptionsQuery read with the event, or (rows from elsewhere) read now. */

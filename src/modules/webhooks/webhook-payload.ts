@@ -160,6 +160,59 @@ export function noShowPayload(record: BookingRecord, extra: Record<string, unkno
   };
 }
 
+/** Who joined a booking's video room, as the no-show payloads list them (Daily's names, an svc user's email where known). */
+export interface NoShowParticipant {
+  user_id: string | null;
+  user_name: string | null;
+  join_time: number;
+  duration: number;
+  email?: string;
+}
+
+export interface NoShowSubscriptionView {
+  id: number;
+  subscriberUrl: string;
+  active: boolean;
+  triggers: string[];
+  payloadTemplate: string | null;
+  time: number | null;
+  timeUnit: string | null;
+}
+
+/** "2027-03-01 10:05:00 +00:00": the instant by which someone should have joined, as the reference words it. */
+const humanInstant = (at: Date) => `${at.toISOString().slice(0, 10)} ${at.toISOString().slice(11, 19)} +00:00`;
+
+/**
+ * AFTER_HOSTS_SVC_VIDEO_NO_SHOW (one per absent host, `hostEmail` naming them) and
+ * AFTER_GUESTS_SVC_VIDEO_NO_SHOW payloads, with the reference's fields: the booking's title, ids and
+ * times, its attendees, who joined, its event type, the subscription (without its secret) and a message.
+ */
+export function videoNoShowPayload(
+  trigger: 'AFTER_HOSTS_SVC_VIDEO_NO_SHOW' | 'AFTER_GUESTS_SVC_VIDEO_NO_SHOW',
+  record: BookingRecord,
+  check: { by: Date; participants: NoShowParticipant[]; webhook: NoShowSubscriptionView; hostEmail?: string; rescheduledBy?: string | null },
+): Record<string, unknown> {
+  const { booking } = record;
+  const message =
+    trigger === 'AFTER_GUESTS_SVC_VIDEO_NO_SHOW'
+      ? `Guest didn't join the call or didn't join before ${humanInstant(check.by)}`
+      : `Host with email ${check.hostEmail} didn't join the call or didn't join before ${humanInstant(check.by)}`;
+  return {
+    title: booking.title,
+    bookingId: booking.id,
+    bookingUid: booking.uid,
+    startTime: booking.startAt.toISOString(),
+    endTime: booking.endAt.toISOString(),
+    attendees: record.attendees.map((attendee) => ({ name: attendee.name, email: attendee.email, timeZone: attendee.timeZone, locale: attendee.locale, noShow: attendee.absent })),
+    participants: check.participants,
+    ...(check.hostEmail ? { hostEmail: check.hostEmail } : {}),
+    ...(check.rescheduledBy ? { rescheduledBy: check.rescheduledBy } : {}),
+    eventType: record.eventType ? { id: record.eventType.id, slug: record.eventType.slug, teamId: record.eventType.teamId } : { id: booking.eventTypeId },
+    webhook: check.webhook,
+    message,
+  };
+}
+
 export interface RenderedBody {
   body: string;
   contentType: string;

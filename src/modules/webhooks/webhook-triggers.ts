@@ -91,3 +91,33 @@ export function assertTriggers(level: WebhookLevel, triggers: readonly string[])
 export const WEBHOOK_VERSIONS = ['2021-10-20'] as const;
 export type WebhookVersion = (typeof WEBHOOK_VERSIONS)[number];
 export const DEFAULT_WEBHOOK_VERSION: WebhookVersion = '2021-10-20';
+
+/** The triggers fired some time after a booking's start by who joined its built-in video (Daily) room. */
+export const NO_SHOW_TRIGGERS = ['AFTER_HOSTS_SVC_VIDEO_NO_SHOW', 'AFTER_GUESTS_SVC_VIDEO_NO_SHOW'] as const;
+export type NoShowTrigger = (typeof NO_SHOW_TRIGGERS)[number];
+
+export const NO_SHOW_TIME_UNITS = ['minute', 'hour', 'day'] as const;
+export type NoShowTimeUnit = (typeof NO_SHOW_TIME_UNITS)[number];
+
+const UNIT_MS: Record<NoShowTimeUnit, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+
+/**
+ * The reference schedules nothing for a subscription without `time` and `timeUnit` (its API cannot set
+ * them); svc checks such a subscription five minutes after the start instead (README, differences).
+ */
+export const DEFAULT_NO_SHOW_DELAY = { time: 5, timeUnit: 'minute' } as const;
+
+/** At most a week after the start: Daily keeps a room's sessions, and a room closes a day after its end. */
+const MAX_NO_SHOW_DELAY_MS = 7 * UNIT_MS.day;
+
+export function noShowDelayMs(time: number | null, timeUnit: NoShowTimeUnit | null): number {
+  return time !== null && timeUnit !== null ? time * UNIT_MS[timeUnit] : DEFAULT_NO_SHOW_DELAY.time * UNIT_MS[DEFAULT_NO_SHOW_DELAY.timeUnit];
+}
+
+/** `time` and `timeUnit` as a subscription stores them: both set or both null, at most a week. 400 naming the field otherwise. */
+export function assertNoShowDelay(time: number | null, timeUnit: NoShowTimeUnit | null): { time: number | null; timeUnit: NoShowTimeUnit | null } {
+  if (time === null && timeUnit !== null) throw invalidField('time', 'must be given with timeUnit', time);
+  if (time !== null && timeUnit === null) throw invalidField('timeUnit', 'must be given with time', timeUnit);
+  if (time !== null && noShowDelayMs(time, timeUnit) > MAX_NO_SHOW_DELAY_MS) throw invalidField('time', 'must be at most 7 days after the start', time);
+  return { time, timeUnit };
+}

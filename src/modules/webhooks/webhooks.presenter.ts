@@ -17,6 +17,7 @@ function presentBase(view: WebhookView): BaseOutput {
     payloadTemplate: view.payloadTemplate,
     secret: view.secret,
     version: view.version,
+    ...(view.time !== null && view.timeUnit !== null ? { time: view.time, timeUnit: view.timeUnit } : {}),
   };
 }
 

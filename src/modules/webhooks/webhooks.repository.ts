@@ -1,6 +1,7 @@
 import { and, asc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { webhooks } from '../../db/schema.js';
+import type { NoShowTimeUnit } from './webhook-triggers.js';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 
@@ -20,6 +21,8 @@ export interface WebhookFields {
   payloadTemplate: string | null;
   secretSealed: string | null;
   version: string;
+  time: number | null;
+  timeUnit: NoShowTimeUnit | null;
 }
 
 function ownerColumns(owner: WebhookOwner) {

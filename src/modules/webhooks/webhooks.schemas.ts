@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { TakeSkipQuery } from '../../http/pagination.js';
 import { StringEnum } from '../../http/schema-types.js';
-import { TRIGGERS_BY_LEVEL, WEBHOOK_TRIGGERS, WEBHOOK_VERSIONS, type WebhookLevel } from './webhook-triggers.js';
+import { DEFAULT_NO_SHOW_DELAY, NO_SHOW_TIME_UNITS, TRIGGERS_BY_LEVEL, WEBHOOK_TRIGGERS, WEBHOOK_VERSIONS, type WebhookLevel } from './webhook-triggers.js';
 
 const INT4_MAX = 2147483647;
 const Id = (description: string) => Type.Integer({ minimum: 1, maximum: INT4_MAX, description });
@@ -32,6 +32,9 @@ const Secret = Type.Union([Type.String(), Type.Null()], {
   description: 'Signs each delivery (HMAC-SHA256, header x-svc-signature-256); stored encrypted and shown back to you. null removes it.',
 });
 const Version = StringEnum(WEBHOOK_VERSIONS, { description: 'Payload version (default 2021-10-20)' });
+const NO_SHOW_DELAY = `svc extension. For AFTER_HOSTS_SVC_VIDEO_NO_SHOW and AFTER_GUESTS_SVC_VIDEO_NO_SHOW: how long after the booking's start its video room is checked for who joined; with timeUnit, at most 7 days. Both null or absent: ${DEFAULT_NO_SHOW_DELAY.time} ${DEFAULT_NO_SHOW_DELAY.timeUnit}s.`;
+const Time = Type.Union([Type.Integer({ minimum: 1, maximum: 10080 }), Type.Null()], { description: NO_SHOW_DELAY, examples: [10] });
+const TimeUnit = Type.Union([StringEnum(NO_SHOW_TIME_UNITS), Type.Null()], { description: 'svc extension. The unit of time.', examples: ['minute'] });
 
 /** Create body at one level: only the triggers allowed there (checked by the service, named in `triggers`). */
 export const CreateWebhookBody = (level: WebhookLevel) =>
@@ -42,6 +45,8 @@ export const CreateWebhookBody = (level: WebhookLevel) =>
     payloadTemplate: Type.Optional(PayloadTemplate),
     secret: Type.Optional(Secret),
     version: Type.Optional(Version),
+    time: Type.Optional(Time),
+    timeUnit: Type.Optional(TimeUnit),
   });
 
 export const UpdateWebhookBody = (level: WebhookLevel) =>
@@ -52,6 +57,8 @@ export const UpdateWebhookBody = (level: WebhookLevel) =>
     payloadTemplate: Type.Optional(PayloadTemplate),
     secret: Type.Optional(Secret),
     version: Type.Optional(Version),
+    time: Type.Optional(Time),
+    timeUnit: Type.Optional(TimeUnit),
   });
 
 const WebhookOutputFields = {
@@ -62,6 +69,9 @@ const WebhookOutputFields = {
   payloadTemplate: Type.Union([Type.String(), Type.Null()]),
   secret: Type.Union([Type.String(), Type.Null()]),
   version: StringEnum(WEBHOOK_VERSIONS),
+  /** Shown only when set (svc extension). */
+  time: Type.Optional(Type.Integer()),
+  timeUnit: Type.Optional(StringEnum(NO_SHOW_TIME_UNITS)),
 };
 
 export const UserWebhookOutput = Type.Object({ ...WebhookOutputFields, userId: Type.Integer() });

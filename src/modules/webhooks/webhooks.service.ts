@@ -8,7 +8,7 @@ import { findTeamEventType } from '../event-types/team-event-types.repository.js
 import type { UserRecord } from '../users/users.repository.js';
 import { parsePayloadTemplate } from './payload-template.js';
 import { assertOutboundUrl } from '../../lib/outbound-address.js';
-import { assertTriggers, DEFAULT_WEBHOOK_VERSION, type WebhookLevel, type WebhookTrigger, type WebhookVersion } from './webhook-triggers.js';
+import { assertNoShowDelay, assertTriggers, DEFAULT_WEBHOOK_VERSION, type NoShowTimeUnit, type WebhookLevel, type WebhookTrigger, type WebhookVersion } from './webhook-triggers.js';
 import * as repo from './webhooks.repository.js';
 import type { WebhookFields, WebhookOwner, WebhookRow } from './webhooks.repository.js';
 
@@ -43,6 +43,8 @@ export interface WebhookView {
   payloadTemplate: string | null;
   secret: string | null;
   version: WebhookVersion;
+  time: number | null;
+  timeUnit: NoShowTimeUnit | null;
 }
 
 /** A create body; `null` and absent mean "none" for the template and the secret. */
@@ -53,6 +55,8 @@ export interface WebhookInput {
   payloadTemplate?: string | null | undefined;
   secret?: string | null | undefined;
   version?: WebhookVersion | undefined;
+  time?: number | null | undefined;
+  timeUnit?: NoShowTimeUnit | null | undefined;
 }
 
 /** An update body: a key that is undefined was not sent; `null` removes the template or the secret. */
@@ -201,6 +205,7 @@ export async function prepareCreate(deps: WebhookDeps, level: WebhookLevel, inpu
     payloadTemplate,
     secretSealed: seal(deps, input.secret),
     version: input.version ?? DEFAULT_WEBHOOK_VERSION,
+    ...assertNoShowDelay(input.time ?? null, input.timeUnit ?? null),
   };
 }
 
@@ -212,6 +217,8 @@ export async function prepareUpdate(deps: WebhookDeps, level: WebhookLevel, chan
   if (changes.active !== undefined) prepared.active = changes.active;
   if (changes.secret !== undefined) prepared.secretSealed = seal(deps, changes.secret);
   if (changes.version !== undefined) prepared.version = changes.version;
+  if (changes.time !== undefined) prepared.time = changes.time;
+  if (changes.timeUnit !== undefined) prepared.timeUnit = changes.timeUnit;
   return prepared;
 }
 
@@ -228,6 +235,8 @@ function view(deps: WebhookDeps, row: WebhookRow): WebhookView {
     payloadTemplate: row.payloadTemplate,
     secret: row.secretSealed === null ? null : deps.secrets.open(row.secretSealed),
     version: row.version as WebhookVersion,
+    time: row.time,
+    timeUnit: row.timeUnit,
   };
 }
 
@@ -262,6 +271,10 @@ export async function updateWebhook(tx: Db, deps: WebhookDeps, scope: WebhookSco
   const row = assertInScope(await repo.lockWebhook(tx, id), scope, id);
   if (changes.subscriberUrl !== undefined && changes.subscriberUrl !== row.subscriberUrl) {
     await assertUrlFree(tx, ownerOf(row), changes.subscriberUrl, id);
+  }
+  // The delay is checked as it will be stored: one of the two changed alone must still fit the other.
+  if (changes.time !== undefined || changes.timeUnit !== undefined) {
+    Object.assign(changes, assertNoShowDelay(changes.time === undefined ? row.time : changes.time, changes.timeUnit === undefined ? row.timeUnit : changes.timeUnit));
   }
   if (Object.keys(changes).length === 0) return view(deps, row);
   return view(deps, await repo.updateWebhook(tx, id, changes));

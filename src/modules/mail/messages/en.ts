@@ -117,5 +117,6 @@ export const en: MailTexts = {
     reschedule: 'Reschedule',
     cancel: 'Cancel',
     confirmOrDecline: 'Confirm or decline it in svc.',
+    joinAsHost: 'Join as host',
   },
 };

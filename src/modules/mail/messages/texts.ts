@@ -83,6 +83,7 @@ export interface MailTexts {
     reschedule: string;
     cancel: string;
     confirmOrDecline: string;
+    joinAsHost: string;
   };
 }
 
