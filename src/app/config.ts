@@ -23,6 +23,8 @@ export interface Config {
   appUrl: string;
   /** Base URL of the Jitsi Meet server whose rooms the built-in video app (svc-video) hands out. */
   videoUrl: string;
+  /** Origins whose pages may show svc's booking pages in a frame (SVC_EMBED_ORIGINS); none by default. */
+  embedOrigins: string[];
   /** Key sealing stored secrets; required with DATABASE_URL; undefined: generated into the data dir on first use. */
   encryptionKey: Buffer | undefined;
   /** Webhook subscribers on loopback, private or link-local addresses are refused unless this is set. */
@@ -214,6 +216,13 @@ function parseHttpUrl(name: string, value: string, accepted = 'an http(s) URL'):
   }
 }
 
+/** An origin a site is served from (https://shop.example, http://localhost:3000): scheme, host and port only. */
+function parseOrigin(value: string): string {
+  const url = parseHttpUrl('SVC_EMBED_ORIGINS', value, 'a comma-separated list of origins (https://shop.example)');
+  if (new URL(url).origin !== url) throw new ConfigError(`SVC_EMBED_ORIGINS lists origins only (scheme, host, port), not "${value}"`);
+  return url;
+}
+
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -299,6 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: int(env, 'SVC_SHUTDOWN_TIMEOUT_MS', 10_000, 0),
     appUrl: env.APP_URL || `http://localhost:${port}`,
     videoUrl: parseHttpUrl('SVC_VIDEO_URL', env.SVC_VIDEO_URL || 'https://meet.jit.si'),
+    embedOrigins: (env.SVC_EMBED_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean).map(parseOrigin),
     encryptionKey,
     allowPrivateWebhooks: env.SVC_ALLOW_PRIVATE_WEBHOOKS === '1',
     webhookTimeoutMs,

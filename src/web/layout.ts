@@ -56,6 +56,22 @@ table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:.4rem;border-bottom:1px solid #d4d4d8;vertical-align:top}
 .inline{display:inline}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+main.wide{max-width:52rem}
+.facts{list-style:none;padding:0;margin:0 0 1rem;color:#3f3f46}
+.picker{display:flex;flex-wrap:wrap;gap:1.5rem}
+.picker>*{flex:1 1 16rem;min-width:0}
+.month{table-layout:fixed}
+.month th,.month td{border:0;padding:.15rem;text-align:center}
+.month a,.month span{display:block;padding:.4rem 0;border-radius:4px;text-decoration:none}
+.month a{background:#eff6ff;font-weight:600}
+.month a[aria-current]{background:#1e40af;color:#fff}
+.month span{color:#52525b}
+.nav{display:flex;justify-content:space-between;align-items:center;gap:.5rem}
+ul.slots{list-style:none;padding:0;margin:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(7rem,1fr));gap:.5rem}
+ul.slots a{display:block;padding:.5rem;border:1px solid #1e40af;border-radius:4px;text-align:center;text-decoration:none}
+select{font:inherit;padding:.4rem;max-width:100%}
+.row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end}
+@media (max-width:30rem){main{margin:1rem .25rem;padding:1rem}header{margin:.75rem .5rem 0}}
 `.trim();
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
@@ -66,17 +82,26 @@ export interface PageOptions {
   signedIn?: { email: string; csrfToken: string } | undefined;
   /** Origins a form on the page may end up at (the consent form redirects to the client). */
   formTargets?: readonly string[] | undefined;
+  /** A script of svc's own (a path on this origin) the page loads; without one no script runs. */
+  script?: string | undefined;
+  /** Origins that may show the page in a frame (booking pages on the embedding sites); none by default. */
+  frameAncestors?: readonly string[] | undefined;
+  /** A wider main column (the booking page's month and slots side by side). */
+  wide?: boolean | undefined;
+  /** The page's language (its texts' locale). */
+  lang?: string | undefined;
 }
 
-function contentSecurityPolicy(formTargets: readonly string[]): string {
+function contentSecurityPolicy(formTargets: readonly string[], script: boolean, frameAncestors: readonly string[]): string {
   return [
     "default-src 'none'",
     `style-src 'sha256-${STYLE_HASH}'`,
+    ...(script ? ["script-src 'self'", "connect-src 'self'"] : []),
     // Client logos are https images on the client's own host.
     "img-src 'self' https: data:",
     // Chrome applies form-action to the redirect that follows a submission as well.
     `form-action 'self'${formTargets.map((origin) => ` ${origin}`).join('')}`,
-    "frame-ancestors 'none'",
+    `frame-ancestors ${frameAncestors.length ? frameAncestors.join(' ') : "'none'"}`,
     "base-uri 'none'",
   ].join('; ');
 }
@@ -87,28 +112,31 @@ export function sendPage(reply: FastifyReply, status: number, options: PageOptio
     ? html`<form class="inline" method="post" action="/auth/logout"><span>${options.signedIn.email}</span> <input type="hidden" name="csrf" value="${options.signedIn.csrfToken}"><button type="submit" class="secondary">Log out</button></form>`
     : html``;
   const page = html`<!doctype html>
-<html lang="en">
+<html lang="${options.lang ?? 'en'}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${options.title} · svc</title>
 <style>${new Html(STYLE)}</style>
+${options.script ? html`<script src="${options.script}" defer></script>` : html``}
 </head>
 <body>
 <header><span>svc</span>${account}</header>
-<main>
+<main${options.wide ? html` class="wide"` : html``}>
 <h1>${options.title}</h1>
 ${options.body}
 </main>
 </body>
 </html>
 `;
+  const frameAncestors = options.frameAncestors ?? [];
+  // X-Frame-Options cannot name origins: a page some sites may frame relies on frame-ancestors alone.
+  if (frameAncestors.length === 0) reply.header('X-Frame-Options', 'DENY');
   return reply
     .status(status)
     .header('Content-Type', 'text/html; charset=utf-8')
-    .header('Content-Security-Policy', contentSecurityPolicy(options.formTargets ?? []))
-    .header('X-Frame-Options', 'DENY')
+    .header('Content-Security-Policy', contentSecurityPolicy(options.formTargets ?? [], options.script !== undefined, frameAncestors))
     .header('X-Content-Type-Options', 'nosniff')
     .header('Referrer-Policy', 'no-referrer')
     .header('Cache-Control', 'no-store')

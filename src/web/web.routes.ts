@@ -10,6 +10,9 @@ import { registerLandingPages } from './landing.pages.js';
 import { acceptFormBodies, sendErrorPage } from './layout.js';
 import { registerLoginPages } from './login.pages.js';
 import { registerVideoPages } from './video.pages.js';
+import { bookerApi } from './booker/booker-api.js';
+import { registerBookerPages } from './booker/booker.pages.js';
+import { registerManagePages } from './booker/manage.pages.js';
 
 const FORM_LIMIT_BYTES = 64 * 1024;
 
@@ -27,7 +30,8 @@ function handlePageError(error: FastifyError | Error, request: FastifyRequest, r
 }
 
 /**
- * svc's web pages at APP_URL: the landing page, login, OAuth consent, developer settings, the admin review, team invitations and the hosts' way into a booking's video. Server
+ * svc's web pages at APP_URL: the landing page, login, OAuth consent, developer settings, the admin review, team invitations, the hosts' way into a booking's video, and the booking pages (book,
+ * see, reschedule and cancel a booking). Server
  * rendered, form posts only (no script), each form carrying the session's CSRF token.
  */
 export function registerWebPages(app: App, ctx: AppContext): void {
@@ -40,6 +44,8 @@ export function registerWebPages(app: App, ctx: AppContext): void {
     registerAdminReviewPages(pages, ctx);
     registerInvitationPages(pages, ctx);
     registerVideoPages(pages, ctx);
+    registerManagePages(pages, ctx, bookerApi(app));
+    registerBookerPages(pages, ctx, bookerApi(app));
     registerLandingPages(pages, ctx);
   });
 }
