@@ -361,9 +361,10 @@ const isPluginRoute = (method: string, url: string) => url === '/docs' || url.st
  * The OAuth protocol endpoints and the web pages do not take the API's callers: clients authenticate with
  * their own credentials in the request, browsers with a session cookie and a CSRF token. Their refusals
  * are tested in test/oauth/ (authorization, clients-and-endpoints, browser), test/teams/invitations.test.ts and
- * test/conferencing/video-no-shows.test.ts.
+ * test/conferencing/video-no-shows.test.ts; the booking pages act through the public API as an anonymous
+ * caller (test/web/booking-pages.test.ts).
  */
-const OAUTH_PROTOCOL = /^(POST \/v2\/auth\/oauth2\/(token|revoke|introspect|clients\/:clientId\/token)|GET \/\.well-known\/oauth-authorization-server|(GET|POST) \/(auth|settings)\/.*|GET \/teams|POST \/teams\/invitations|GET \/video\/:bookingUid)$/;
+const OAUTH_PROTOCOL = /^(POST \/v2\/auth\/oauth2\/(token|revoke|introspect|clients\/:clientId\/token)|GET \/\.well-known\/oauth-authorization-server|(GET|POST) \/(auth|settings)\/.*|GET \/teams|POST \/teams\/invitations|GET \/video\/:bookingUid|(GET|POST) \/(:username\/:slug|team\/:teamSlug\/:slug|org\/:orgSlug\/team\/:teamSlug\/:slug|d\/:linkId\/:slug|reschedule\/:bookingUid)|GET \/booking\/:bookingUid(\/ics)?|POST \/booking\/:bookingUid\/cancel|GET \/booker\.js)$/;
 const isOutsideMatrix = (method: string, url: string) => isPluginRoute(method, url) || OAUTH_PROTOCOL.test(`${method} ${url}`);
 const MISSING = 999_999;
 
