@@ -1064,6 +1064,14 @@ const CALDAV_NOTE =
   'connectMs the connect request (discovery and the first read stored), fullSyncMs a full read again, incrementalSyncMs after 5 more changes, ' +
   'checked through GET /v2/calendars/busy-times.';
 
+const PAGES_NOTE =
+  'pages: the booking page of the round-robin team of ../shared/bench/roundrobin-50-hosts.json (built as for team, on a server with SVC_NOW at the ' +
+  "file's now), GET /team/{team}/{type}?tz=Asia/Kolkata&month&date (the whole page) and the same with &partial=day (the day's times, what the " +
+  "page's script fetches) one at a time over loopback with fetch, taking turns, 100 measured each after 10 warm-up, timed to the whole body; " +
+  'the day is the one of the window with the most times. bytes: the bodies as sent (no compression); times: time links (ok needs them, as many ' +
+  'as GET /v2/slots lists). browser: chromium (playwright-core), 20 navigations each in a fresh context, first-contentful-paint and responseEnd. ' +
+  'metTarget: page, day and first paint p90 <= goalMs (300), on the embedded store and PostgreSQL.';
+
 async function main() {
   const began = performance.now();
   const loadAtStart = os.loadavg().map((value) => round(value, 2));
@@ -1110,6 +1118,13 @@ async function main() {
     const meetings = (JSON.parse(output.trim().split('\n').at(-1)!) as { meetings: unknown }).meetings;
     notes.push(MEETINGS_NOTE);
     return { machine: machineOf(loadAtStart), meetings, totalSeconds: round((performance.now() - began) / 1000), notes };
+  }
+  // `npm run bench -- --only=pages`: the 50-host team's booking page and day's times (bench/booking-pages.ts), alone.
+  if (process.argv.includes('--only=pages')) {
+    const output = execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/booking-pages.ts')], { cwd: root, stdio: ['ignore', 'pipe', 2], encoding: 'utf8' });
+    const pages = (JSON.parse(output.trim().split('\n').at(-1)!) as { pages: unknown }).pages;
+    notes.push(PAGES_NOTE);
+    return { machine: machineOf(loadAtStart), pages, totalSeconds: round((performance.now() - began) / 1000), notes };
   }
   // `npm run bench -- --only=team`: the team scheduling benchmark alone.
   if (process.argv.includes('--only=team')) {

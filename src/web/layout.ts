@@ -71,6 +71,8 @@ ul.slots{list-style:none;padding:0;margin:0;display:grid;grid-template-columns:r
 ul.slots a{display:block;padding:.5rem;border:1px solid #1e40af;border-radius:4px;text-align:center;text-decoration:none}
 select{font:inherit;padding:.4rem;max-width:100%}
 .row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end}
+.row>*{min-width:0;max-width:100%}
+.nav a{padding:.25rem .5rem}
 @media (max-width:30rem){main{margin:1rem .25rem;padding:1rem}header{margin:.75rem .5rem 0}}
 `.trim();
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');

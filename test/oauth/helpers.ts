@@ -13,9 +13,13 @@ export async function createPasswordUser(api: TestApp, fields: Record<string, un
 /** A browser without a browser: cookies kept, redirects not followed, so each hop can be checked. */
 export class WebClient {
   readonly cookies = new Map<string, string>();
+  /** The path of the last page asked for: a link of only a query (`?date=...`) goes there, as in a browser. */
+  private lastPath = '/';
   constructor(readonly baseUrl: string) {}
 
-  async send(method: string, path: string, form?: Record<string, string | string[]>, headers: Record<string, string> = {}) {
+  async send(method: string, target: string, form?: Record<string, string | string[]>, headers: Record<string, string> = {}) {
+    const path = target.startsWith('?') ? `${this.lastPath}${target}` : target;
+    this.lastPath = new URL(path, this.baseUrl).pathname;
     const all: Record<string, string> = { ...headers };
     if (this.cookies.size) all.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     let body: string | undefined;

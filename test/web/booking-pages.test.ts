@@ -162,6 +162,7 @@ describe(`booking pages (${backend})`, () => {
     assert.match(picker.html, /Currently booked for Thursday, April 8, 2027 at 7:30 AM \(America\/St_Johns\)/);
     const { form } = await pickFirstTime(client, `/reschedule/${made.uid}`, 'America/St_Johns', '2027-04-09');
     assert.match(form.html, /<label for="rescheduleReason">/);
+    assert.doesNotMatch(form.html, /id="email"|id="f-topic"/, 'moving a booking asks only why');
     const { action, hidden } = formOf(form.html);
     const moved = await client.post(action, { ...hidden, rescheduleReason: 'A clash' });
     assert.equal(moved.status, 303, moved.html);

@@ -26,7 +26,8 @@ export function pageHref(state: PickerState, changes: Partial<Record<'tz' | 'h' 
     ...changes,
   };
   for (const [name, value] of Object.entries(values)) if (value !== null && value !== undefined) params.set(name, value);
-  return `${state.path}?${params}`;
+  // Relative to the page itself: every link stays on its path, and the day's many times weigh less.
+  return `?${params}`;
 }
 
 export function isTimeZone(value: string | undefined): value is string {
@@ -267,7 +268,8 @@ export interface BookingFormOptions {
 
 export function bookingForm(options: BookingFormOptions): Html {
   const { state, slot, texts } = options;
-  const shown = options.fields.filter((field) => field.hidden !== true);
+  // Moving a booking asks only why: who books and their answers stay as they were.
+  const shown = options.fields.filter((field) => field.hidden !== true && (!options.rescheduling || field.slug === 'rescheduleReason'));
   return html`<section aria-labelledby="form-heading">
 <h2 id="form-heading">${texts.yourDetails}</h2>
 <p>${texts.chosenTime(whenLabel(slot, state.tz, state.hour12, texts.lang))} <a href="${pageHref(state, { date: localDay(new Date(slot), state.tz) })}">${texts.changeTime}</a></p>

@@ -62,7 +62,9 @@ function pickerState(request: FastifyRequest, page: BookerPage, now: Date, sourc
   const lengths: number[] = Array.isArray(output.lengthInMinutesOptions) && output.lengthInMinutesOptions.length > 0 ? output.lengthInMinutesOptions : [output.lengthInMinutes];
   const askedLength = Number(field(source, 'duration'));
   const duration = lengths.length > 1 ? (lengths.includes(askedLength) ? askedLength : output.lengthInMinutes) : null;
-  const askedDate = field(source, 'date');
+  // Rescheduling starts at the booking's own day (when it is still ahead).
+  const current = page.reschedule && Date.parse(page.reschedule.start) > now.getTime() ? localDay(new Date(page.reschedule.start), tz) : null;
+  const askedDate = field(source, 'date') ?? (field(source, 'month') ? undefined : (current ?? undefined));
   const date = askedDate && /^\d{4}-\d{2}-\d{2}$/.test(askedDate) ? askedDate : null;
   const askedMonth = field(source, 'month');
   let month = askedMonth && /^\d{4}-(0[1-9]|1[0-2])$/.test(askedMonth) ? askedMonth : date ? monthOf(date) : monthOf(today);
