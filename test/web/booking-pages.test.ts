@@ -201,6 +201,38 @@ describe(`booking pages (${backend})`, () => {
     assert.match(page.html, /Waiting for the host to confirm/);
   });
 
+  test('seats left on a seated type; a length to choose on a variable-length type; a declined request says so', async () => {
+    const WEDNESDAY = '2027-04-14';
+    const seated = await createEventType(api, host, { title: 'Class', lengthInMinutes: 30, seats: { seatsPerTimeSlot: 3, showAttendeeInfo: false, showAvailabilityCount: true } });
+    await booked(api, { eventTypeId: seated.id, start: `${WEDNESDAY}T08:00:00.000Z`, attendee: { name: 'Seat One', email: 'seat.one@example.com', timeZone: 'UTC' } });
+    const classDay = await web().get(`/${host.username}/${seated.slug}?tz=UTC&month=2027-04&date=${WEDNESDAY}`);
+    assert.match(classDay.html, />8:00 AM · 2 seats left<\/a>/);
+    assert.match(classDay.html, />8:30 AM · 3 seats left<\/a>/);
+
+    const flexible = await createEventType(api, host, { title: 'Flexible', lengthInMinutes: 30, lengthInMinutesOptions: [30, 60] });
+    const client = web();
+    const thirty = await client.get(`/${host.username}/${flexible.slug}?tz=UTC&month=2027-04&date=${WEDNESDAY}`);
+    assert.match(thirty.html, /<select id="duration" name="duration"><option value="30" selected>30 min<\/option><option value="60">60 min<\/option><\/select>/);
+    const hour = await client.get(`/${host.username}/${flexible.slug}?tz=UTC&month=2027-04&date=${WEDNESDAY}&duration=60`);
+    assert.ok(linksOf(hour.html, /\d:\d\d/).length < linksOf(thirty.html, /\d:\d\d/).length, 'fewer hour-long times fit the day');
+    const [last] = linksOf(hour.html, /\d:\d\d/).slice(-1);
+    assert.equal(last!.text, '3:00 PM', 'the last hour ends at 16:00 UTC (17:00 London)');
+    const form = await client.get(last!.href);
+    const { action, hidden } = formOf(form.html);
+    const sent = await client.post(action, { ...hidden, name: 'Long', email: 'long@example.com' });
+    assert.equal(sent.status, 303, sent.html);
+    const made = (await api.request('GET', `/v2/bookings/${sent.location!.split('/')[2]!.split('?')[0]}`, { version: BOOKINGS_VERSION })).body.data;
+    assert.deepEqual([made.start, made.duration], [`${WEDNESDAY}T15:00:00.000Z`, 60]);
+
+    const vetted = await createEventType(api, host, { title: 'Vetted', lengthInMinutes: 30, confirmationPolicy: { type: 'always', blockUnconfirmedBookingsInBooker: true } });
+    const request = await booked(api, { eventTypeId: vetted.id, start: `${WEDNESDAY}T12:00:00.000Z` });
+    const declined = await api.request('POST', `/v2/bookings/${request.uid}/decline`, { key: host.apiKey, version: BOOKINGS_VERSION, body: { reason: 'Fully booked' } });
+    assert.equal(declined.status, 200, declined.text);
+    const page = await web().get(`/booking/${request.uid}`);
+    assert.match(page.html, /The host declined this booking\./);
+    assert.doesNotMatch(page.html, /id="cancel-link"/);
+  });
+
   test("a round-robin team event type books one of its hosts from /team/{team}/{slug}", async () => {
     const members = [await createHost(api, 'Europe/London'), await createHost(api, 'Europe/London')];
     const { team, eventType: teamType } = await createTeamWithEventType(api, members, { title: 'Support rota', lengthInMinutes: 30, schedulingType: 'roundRobin' });

@@ -26,8 +26,9 @@ export function pageHref(state: PickerState, changes: Partial<Record<'tz' | 'h' 
     ...changes,
   };
   for (const [name, value] of Object.entries(values)) if (value !== null && value !== undefined) params.set(name, value);
-  // Relative to the page itself: every link stays on its path, and the day's many times weigh less.
-  return `?${params}`;
+  // Relative to the page itself, with ':' and '/' as they are (both may stand in a query): every link stays
+  // on its path, and a day's many times weigh less.
+  return `?${params.toString().replace(/%3A/g, ':').replace(/%2F/g, '/')}`;
 }
 
 export function isTimeZone(value: string | undefined): value is string {
@@ -124,7 +125,8 @@ export function dayContent(state: PickerState, slots: Record<string, Slot[]>, te
   const items = times.map((slot) => {
     const time = timeLabel(slot.start, state.tz, state.hour12, texts.lang);
     const seats = slot.seatsRemaining === undefined ? '' : ` · ${texts.seatsLeft(slot.seatsRemaining)}`;
-    return html`<li><a href="${pageHref(state, { slot: slot.start })}">${time}${seats}</a></li>`;
+    // The form needs no month or day: the start says both.
+    return html`<li><a href="${pageHref(state, { slot: new Date(slot.start).toISOString().replace('.000Z', 'Z'), month: null, date: null })}">${time}${seats}</a></li>`;
   });
   return html`<h2 id="day-heading">${heading}</h2>
 ${day && times.length === 0 ? html`<p>${texts.noSlots}</p>` : html`<ul class="slots">${items}</ul>`}`;
