@@ -292,3 +292,37 @@ describe(`booking pages (${backend})`, () => {
     assert.equal((await web().get('/nobody-at-all/call')).status, 404);
   });
 });
+
+describe(`booking pages under the API's rules (${backend})`, () => {
+  let api: TestApp;
+  let host: Host;
+  before(async () => {
+    api = await createTestApp({ RATE_LIMIT_ANONYMOUS_SLOTS: '3' });
+    host = await createHost(api, 'UTC');
+  });
+  after(() => api?.close());
+
+  test("a phone field is the attendee's number, checked as the API checks it", async () => {
+    const eventType = await createEventType(api, host, { title: 'Call me', lengthInMinutes: 30, bookingFields: [{ type: 'phone', slug: 'attendeePhoneNumber', label: 'Phone', required: true }] });
+    const client = new WebClient(api.baseUrl);
+    const form = await client.get(`/${host.username}/${eventType.slug}?tz=UTC&slot=2027-04-05T09:00:00Z`);
+    assert.match(form.html, /<input type="tel" id="f-attendeePhoneNumber" name="f-attendeePhoneNumber" value="" required/);
+    const { action, hidden } = formOf(form.html);
+    const wrong = await client.post(action, { ...hidden, name: 'Phil', email: 'phil@example.com', 'f-attendeePhoneNumber': '555-0100' });
+    assert.equal(wrong.status, 400, wrong.html);
+    assert.match(wrong.html, /role="alert">The booking was not made: [^<]*phoneNumber/);
+    const right = await client.post(action, { ...hidden, name: 'Phil', email: 'phil@example.com', 'f-attendeePhoneNumber': '+14155550100' });
+    assert.equal(right.status, 303, right.html);
+    const made = (await api.request('GET', `/v2/bookings/${right.location!.split('/')[2]!.split('?')[0]}`, { version: BOOKINGS_VERSION })).body.data;
+    assert.equal(made.attendees[0].phoneNumber, '+14155550100');
+  });
+
+  test("the visitor's slot reads count against the anonymous slots limit, as their own API calls would", async () => {
+    const eventType = await createEventType(api, host, { title: 'Limited', lengthInMinutes: 30 });
+    const client = new WebClient(api.baseUrl);
+    const statuses: number[] = [];
+    for (let index = 0; index < 5; index += 1) statuses.push((await client.get(`/${host.username}/${eventType.slug}?tz=UTC&month=2027-04`)).status);
+    assert.ok(statuses.includes(429), `the page answers 429 once the slots limit is spent: ${statuses.join(', ')}`);
+    assert.equal(statuses[0], 200);
+  });
+});

@@ -137,7 +137,7 @@ async function showBooker(deps: BookerDeps, request: FastifyRequest, reply: Fast
     return sendPage(reply, options.status ?? 200, { ...common, body: html`${pageFacts(page, state, texts)}${alertBox(options.alert ?? null)}${form}` });
   }
   const answer = await monthSlots(deps, request, page, state);
-  if (answer.status !== 200) return sendErrorPage(reply, answer.status, texts.notSent, apiError(answer).message);
+  if (answer.status !== 200) return sendErrorPage(reply, answer.status, 'The times could not be shown', apiError(answer).message);
   const slots = (answer.body.data ?? {}) as Record<string, Slot[]>;
   const days = Object.keys(slots).sort();
   const chosen = { ...state, date: state.date ?? days[0] ?? null };
