@@ -50,6 +50,7 @@ import { registerManagedUserRoutes } from '../modules/platform/managed-users.rou
 import { registerOAuthClientRoutes } from '../modules/platform/oauth-clients.routes.js';
 import { registerOAuth2ClientRoutes } from '../modules/oauth/oauth-clients.routes.js';
 import { registerOAuth2Routes } from '../modules/oauth/oauth.routes.js';
+import { registerAttributeRoutes } from '../modules/attributes/attributes.routes.js';
 import { registerWebPages } from '../web/web.routes.js';
 import type { AppContext } from './context.js';
 import { handleClientError, handleError, sendError } from './error-handler.js';
@@ -167,6 +168,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerOrganizationUserRoutes(app, ctx);
   registerOrganizationScheduleRoutes(app, ctx);
   registerOutOfOfficeRoutes(app, ctx);
+  registerAttributeRoutes(app, ctx);
   registerTeamScheduleRoutes(app, ctx);
   registerTeamBookingRoutes(app, ctx);
   registerOrganizationWebhookRoutes(app, ctx);

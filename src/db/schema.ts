@@ -11,3 +11,4 @@ export * from './schema/oauth.js';
 export * from './schema/mail.js';
 export * from './schema/calendars.js';
 export * from './schema/conferencing.js';
+export * from './schema/attributes.js';

@@ -11,14 +11,27 @@ import { listMemberships } from '../teams/memberships.service.js';
 import { principalOf } from '../../http/request-guard.js';
 import { OrgIdParams, OrgMembershipParams } from './organizations.schemas.js';
 import * as orgMemberships from './org-memberships.service.js';
+import { attributesByMember } from '../attributes/attributes.service.js';
 
-/** `OrganizationMembershipOutput`: a membership with the member's attribute values (none until attributes exist). */
-const OrgMembershipOutput = Type.Object({ ...MembershipOutput.properties, attributes: Type.Array(Type.Unknown()) });
-const presentOrgMembership = (membership: MembershipWithUser) => ({ ...presentMembership(membership), attributes: [] });
+const MemberAttribute = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  type: Type.String(),
+  option: Type.Optional(Type.String()),
+  optionId: Type.Optional(Type.String()),
+  options: Type.Optional(Type.Array(Type.Object({ optionId: Type.String(), option: Type.String() }))),
+});
+/** `OrganizationMembershipOutput`: a membership with the member's attribute values (multi-select ones as `options`). */
+const OrgMembershipOutput = Type.Object({ ...MembershipOutput.properties, attributes: Type.Array(MemberAttribute) });
 
 /** `/v2/organizations/:orgId/memberships` (the reference's OrganizationsMembershipsController): for organization admins. */
 export function registerOrganizationMembershipRoutes(app: App, ctx: AppContext): void {
   const tags = ['Orgs / Memberships'];
+  const present = async (organizationId: number, memberships: MembershipWithUser[]) => {
+    const held = await attributesByMember(ctx.database.db, organizationId, memberships.map((membership) => membership.userId));
+    return memberships.map((membership) => ({ ...presentMembership(membership), attributes: held.get(membership.userId) ?? [] }));
+  };
+  const presentOrgMembership = async (organizationId: number, membership: MembershipWithUser) => (await present(organizationId, [membership]))[0]!;
   const rule = (permission: string) => ({ role: 'ORG_ADMIN' as const, permissions: [permission] });
 
   app.get('/v2/organizations/:orgId/memberships', {
@@ -26,7 +39,7 @@ export function registerOrganizationMembershipRoutes(app: App, ctx: AppContext):
     schema: { tags, summary: 'Get all memberships', params: OrgIdParams, querystring: TakeSkipQuery(), response: { 200: Envelope(Type.Array(OrgMembershipOutput)) } },
     handler: async (request) => {
       const rows = await listMemberships(ctx, request.params.orgId, { skip: request.query.skip ?? 0, take: request.query.take ?? 250 });
-      return ok(rows.map(presentOrgMembership));
+      return ok(await present(request.params.orgId, rows));
     },
   });
 
@@ -40,13 +53,13 @@ export function registerOrganizationMembershipRoutes(app: App, ctx: AppContext):
       body: CreateMembershipBody,
       response: { 201: Envelope(OrgMembershipOutput) },
     },
-    handler: async (request, reply) => reply.status(201).send(ok(presentOrgMembership(await orgMemberships.createOrganizationMembership(ctx, principalOf(request).user, request.params.orgId, request.body)))),
+    handler: async (request, reply) => reply.status(201).send(ok(await presentOrgMembership(request.params.orgId, await orgMemberships.createOrganizationMembership(ctx, principalOf(request).user, request.params.orgId, request.body)))),
   });
 
   app.get('/v2/organizations/:orgId/memberships/:membershipId', {
     config: { access: access.tenant('ORG_MEMBERSHIP_READ', rule('organization.listMembers')) },
     schema: { tags, summary: 'Get a membership', params: OrgMembershipParams, response: { 200: Envelope(OrgMembershipOutput) } },
-    handler: async (request) => ok(presentOrgMembership(await orgMemberships.getOrganizationMembership(ctx.database.db, request.params.orgId, request.params.membershipId))),
+    handler: async (request) => ok(await presentOrgMembership(request.params.orgId, await orgMemberships.getOrganizationMembership(ctx.database.db, request.params.orgId, request.params.membershipId))),
   });
 
   app.patch('/v2/organizations/:orgId/memberships/:membershipId', {
@@ -59,7 +72,7 @@ export function registerOrganizationMembershipRoutes(app: App, ctx: AppContext):
       body: UpdateMembershipBody,
       response: { 200: Envelope(OrgMembershipOutput) },
     },
-    handler: async (request) => ok(presentOrgMembership(await orgMemberships.updateOrganizationMembership(ctx, principalOf(request).user, request.params.orgId, request.params.membershipId, request.body))),
+    handler: async (request) => ok(await presentOrgMembership(request.params.orgId, await orgMemberships.updateOrganizationMembership(ctx, principalOf(request).user, request.params.orgId, request.params.membershipId, request.body))),
   });
 
   app.delete('/v2/organizations/:orgId/memberships/:membershipId', {
@@ -71,6 +84,6 @@ export function registerOrganizationMembershipRoutes(app: App, ctx: AppContext):
       params: OrgMembershipParams,
       response: { 200: Envelope(OrgMembershipOutput) },
     },
-    handler: async (request) => ok(presentOrgMembership(await orgMemberships.deleteOrganizationMembership(ctx, principalOf(request).user, request.params.orgId, request.params.membershipId))),
+    handler: async (request) => ok(await presentOrgMembership(request.params.orgId, await orgMemberships.deleteOrganizationMembership(ctx, principalOf(request).user, request.params.orgId, request.params.membershipId))),
   });
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq, getTableColumns, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { memberships, profiles, teams, users } from '../../db/schema.js';
+import { attributeAssignments, memberships, profiles, teams, users } from '../../db/schema.js';
 
 const { passwordHash: _hash, verifiedEmail: _verified, ...userColumns } = getTableColumns(users);
 const profileColumns = { id: profiles.id, organizationId: profiles.organizationId, userId: profiles.userId, username: profiles.username };
@@ -14,6 +14,8 @@ export interface OrgUser {
 export interface OrgUsersFilter {
   emails?: string[] | undefined;
   teamIds?: number[] | undefined;
+  /** Attribute values held (through the organization membership): all of them, any, or none. */
+  attributes?: { optionIds: string[]; operator: 'AND' | 'OR' | 'NONE' } | undefined;
   skip: number;
   take: number;
 }
@@ -33,7 +35,18 @@ export async function listOrgUsers(db: Db, organizationId: number, filter: OrgUs
     ? sql`exists (select 1 from ${memberships} join ${teams} on ${teams.id} = ${memberships.teamId}
         where ${memberships.userId} = ${users.id} and ${teams.parentId} = ${organizationId} and ${inArray(memberships.teamId, filter.teamIds)})`
     : undefined;
-  return selectOrgUsers(db, organizationId, and(byEmail, byTeam)).orderBy(asc(users.id)).offset(filter.skip).limit(filter.take);
+  const held = filter.attributes
+    ? sql`(select count(distinct ${attributeAssignments.optionId}) from ${attributeAssignments} join ${memberships} on ${memberships.id} = ${attributeAssignments.membershipId}
+        where ${memberships.userId} = ${users.id} and ${memberships.teamId} = ${organizationId} and ${inArray(attributeAssignments.optionId, filter.attributes.optionIds)})`
+    : undefined;
+  const byAttributes = !filter.attributes
+    ? undefined
+    : filter.attributes.operator === 'AND'
+      ? sql`${held} = ${new Set(filter.attributes.optionIds).size}`
+      : filter.attributes.operator === 'OR'
+        ? sql`${held} > 0`
+        : sql`${held} = 0`;
+  return selectOrgUsers(db, organizationId, and(byEmail, byTeam, byAttributes)).orderBy(asc(users.id)).offset(filter.skip).limit(filter.take);
 }
 
 /** The user, if they have a profile in the organization (the reference's `findOrgUser`). */

@@ -22,14 +22,14 @@ export function registerOrganizationUserRoutes(app: App, ctx: AppContext): void 
     schema: {
       tags,
       summary: 'Get all users',
-      description: `Users with a profile in the organization, by id. \`emails\` and \`teamIds\` (teams of the organization) narrow the list. ${NOT_STORED}`,
+      description: `Users with a profile in the organization, by id. \`emails\`, \`teamIds\` (teams of the organization) and \`assignedOptionIds\` with \`attributeQueryOperator\` (attribute values held) narrow the list. ${NOT_STORED}`,
       params: OrgIdParams,
       querystring: OrgUsersQuery,
       response: { 200: Envelope(Type.Array(OrgUserOutput)) },
     },
     handler: async (request) => {
-      const { emails, teamIds, skip, take } = request.query;
-      const rows = await orgUsers.listOrganizationUsers(ctx.database.db, request.params.orgId, { emails, teamIds, skip: skip ?? 0, take: take ?? 250 });
+      const { emails, teamIds, assignedOptionIds, attributeQueryOperator, skip, take } = request.query;
+      const rows = await orgUsers.listOrganizationUsers(ctx.database.db, request.params.orgId, { emails, teamIds, assignedOptionIds, attributeQueryOperator, skip: skip ?? 0, take: take ?? 250 });
       return ok(rows.map(presentOrgUser));
     },
   });

@@ -19,6 +19,10 @@ export const OrgUsersQuery = Type.Object({
       description: 'Users with a membership in any of these teams of the organization: repeated, or separated by commas (e.g. 100,200)',
     }),
   ),
+  assignedOptionIds: Type.Optional(
+    Type.Array(Type.String({ maxLength: 5000 }), { maxItems: 100, description: 'Attribute option ids (repeated, or separated by commas): users holding them as attributeQueryOperator says' }),
+  ),
+  attributeQueryOperator: Type.Optional(StringEnum(['AND', 'OR', 'NONE'] as const, { description: 'AND (default): every option of assignedOptionIds; OR: at least one; NONE: none of them' })),
 });
 
 const HexColor = Type.String({ pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: 'Accepted for compatibility; svc does not store it' });

@@ -50,6 +50,8 @@ export interface UpdateOrgUserInput extends UserFields {
 export interface OrgUsersQuery {
   emails?: string[] | undefined;
   teamIds?: string[] | undefined;
+  assignedOptionIds?: string[] | undefined;
+  attributeQueryOperator?: 'AND' | 'OR' | 'NONE' | undefined;
   skip: number;
   take: number;
 }
@@ -70,7 +72,9 @@ export async function listOrganizationUsers(db: Db, organizationId: number, quer
   if (invalid !== undefined) throw invalidField('emails', 'must contain only email addresses', invalid);
   const teamIds = splitList(query.teamIds).map(Number);
   if (teamIds.some((id) => id < 1 || id > 2147483647)) throw invalidField('teamIds', 'must contain only team ids (positive integers)', query.teamIds);
-  return repo.listOrgUsers(db, organizationId, { emails, teamIds, skip: query.skip, take: query.take });
+  const optionIds = splitList(query.assignedOptionIds);
+  const attributes = optionIds.length ? { optionIds, operator: query.attributeQueryOperator ?? 'AND' } : undefined;
+  return repo.listOrgUsers(db, organizationId, { emails, teamIds, attributes, skip: query.skip, take: query.take });
 }
 
 /** The reference's IsUserInOrg: the user must have a profile in the organization (pending or not). */
