@@ -55886,6 +55886,11 @@ export interface paths {
                                     disableEmailsToHosts: boolean;
                                 };
                                 rescheduleWithSameRoundRobinHost: boolean;
+                                assignRRMembersUsingSegment: boolean;
+                                /** @description svc extension (see the input) */
+                                rrSegmentQuery: {
+                                    [key: string]: unknown;
+                                } | null;
                             }[];
                         };
                     };
@@ -56326,6 +56331,12 @@ export interface paths {
                         rescheduleWithSameRoundRobinHost?: boolean;
                         /** @description svc extension. Round robin: share bookings by the hosts' weights */
                         isRRWeightsEnabled?: boolean;
+                        /** @description Round robin in an organization team: only hosts whose organization attributes satisfy rrSegmentQuery take bookings */
+                        assignRRMembersUsingSegment?: boolean;
+                        /** @description svc extension. A JsonLogic condition over the hosts' attributes, `attributes.<slug>`: e.g. {"==": [{"var": "attributes.region"}, "Europe"]}; a MULTI_SELECT value is an array ({"in": ["German", {"var": "attributes.languages"}]}). null: every host */
+                        rrSegmentQuery?: {
+                            [key: string]: unknown;
+                        } | null;
                     };
                 };
             };
@@ -56683,6 +56694,11 @@ export interface paths {
                                     disableEmailsToHosts: boolean;
                                 };
                                 rescheduleWithSameRoundRobinHost: boolean;
+                                assignRRMembersUsingSegment: boolean;
+                                /** @description svc extension (see the input) */
+                                rrSegmentQuery: {
+                                    [key: string]: unknown;
+                                } | null;
                             } | {
                                 id: number;
                                 /** @description The public booking page: <APP_URL>/team/<team slug>/<slug> */
@@ -56861,6 +56877,11 @@ export interface paths {
                                     disableEmailsToHosts: boolean;
                                 };
                                 rescheduleWithSameRoundRobinHost: boolean;
+                                assignRRMembersUsingSegment: boolean;
+                                /** @description svc extension (see the input) */
+                                rrSegmentQuery: {
+                                    [key: string]: unknown;
+                                } | null;
                             }[];
                         };
                     };
@@ -57329,6 +57350,11 @@ export interface paths {
                                     disableEmailsToHosts: boolean;
                                 };
                                 rescheduleWithSameRoundRobinHost: boolean;
+                                assignRRMembersUsingSegment: boolean;
+                                /** @description svc extension (see the input) */
+                                rrSegmentQuery: {
+                                    [key: string]: unknown;
+                                } | null;
                             };
                         };
                     };
@@ -58041,6 +58067,12 @@ export interface paths {
                         rescheduleWithSameRoundRobinHost?: boolean;
                         /** @description svc extension. Round robin: share bookings by the hosts' weights */
                         isRRWeightsEnabled?: boolean;
+                        /** @description Round robin in an organization team: only hosts whose organization attributes satisfy rrSegmentQuery take bookings */
+                        assignRRMembersUsingSegment?: boolean;
+                        /** @description svc extension. A JsonLogic condition over the hosts' attributes, `attributes.<slug>`: e.g. {"==": [{"var": "attributes.region"}, "Europe"]}; a MULTI_SELECT value is an array ({"in": ["German", {"var": "attributes.languages"}]}). null: every host */
+                        rrSegmentQuery?: {
+                            [key: string]: unknown;
+                        } | null;
                     };
                 };
             };
@@ -58233,6 +58265,11 @@ export interface paths {
                                     disableEmailsToHosts: boolean;
                                 };
                                 rescheduleWithSameRoundRobinHost: boolean;
+                                assignRRMembersUsingSegment: boolean;
+                                /** @description svc extension (see the input) */
+                                rrSegmentQuery: {
+                                    [key: string]: unknown;
+                                } | null;
                             };
                         };
                     };
@@ -58686,6 +58723,11 @@ export interface paths {
                                     disableEmailsToHosts: boolean;
                                 };
                                 rescheduleWithSameRoundRobinHost: boolean;
+                                assignRRMembersUsingSegment: boolean;
+                                /** @description svc extension (see the input) */
+                                rrSegmentQuery: {
+                                    [key: string]: unknown;
+                                } | null;
                             }[];
                         };
                     };
@@ -59108,6 +59150,12 @@ export interface paths {
                         rescheduleWithSameRoundRobinHost?: boolean;
                         /** @description svc extension. Round robin: share bookings by the hosts' weights */
                         isRRWeightsEnabled?: boolean;
+                        /** @description Round robin in an organization team: only hosts whose organization attributes satisfy rrSegmentQuery take bookings */
+                        assignRRMembersUsingSegment?: boolean;
+                        /** @description svc extension. A JsonLogic condition over the hosts' attributes, `attributes.<slug>`: e.g. {"==": [{"var": "attributes.region"}, "Europe"]}; a MULTI_SELECT value is an array ({"in": ["German", {"var": "attributes.languages"}]}). null: every host */
+                        rrSegmentQuery?: {
+                            [key: string]: unknown;
+                        } | null;
                     };
                 };
             };
@@ -59299,6 +59347,11 @@ export interface paths {
                                     disableEmailsToHosts: boolean;
                                 };
                                 rescheduleWithSameRoundRobinHost: boolean;
+                                assignRRMembersUsingSegment: boolean;
+                                /** @description svc extension (see the input) */
+                                rrSegmentQuery: {
+                                    [key: string]: unknown;
+                                } | null;
                             } | {
                                 id: number;
                                 /** @description The public booking page: <APP_URL>/team/<team slug>/<slug> */
@@ -59477,6 +59530,11 @@ export interface paths {
                                     disableEmailsToHosts: boolean;
                                 };
                                 rescheduleWithSameRoundRobinHost: boolean;
+                                assignRRMembersUsingSegment: boolean;
+                                /** @description svc extension (see the input) */
+                                rrSegmentQuery: {
+                                    [key: string]: unknown;
+                                } | null;
                             }[];
                         };
                     };
@@ -59946,6 +60004,11 @@ export interface paths {
                                     disableEmailsToHosts: boolean;
                                 };
                                 rescheduleWithSameRoundRobinHost: boolean;
+                                assignRRMembersUsingSegment: boolean;
+                                /** @description svc extension (see the input) */
+                                rrSegmentQuery: {
+                                    [key: string]: unknown;
+                                } | null;
                             };
                         };
                     };
@@ -60660,6 +60723,12 @@ export interface paths {
                         rescheduleWithSameRoundRobinHost?: boolean;
                         /** @description svc extension. Round robin: share bookings by the hosts' weights */
                         isRRWeightsEnabled?: boolean;
+                        /** @description Round robin in an organization team: only hosts whose organization attributes satisfy rrSegmentQuery take bookings */
+                        assignRRMembersUsingSegment?: boolean;
+                        /** @description svc extension. A JsonLogic condition over the hosts' attributes, `attributes.<slug>`: e.g. {"==": [{"var": "attributes.region"}, "Europe"]}; a MULTI_SELECT value is an array ({"in": ["German", {"var": "attributes.languages"}]}). null: every host */
+                        rrSegmentQuery?: {
+                            [key: string]: unknown;
+                        } | null;
                     };
                 };
             };
@@ -60852,6 +60921,11 @@ export interface paths {
                                     disableEmailsToHosts: boolean;
                                 };
                                 rescheduleWithSameRoundRobinHost: boolean;
+                                assignRRMembersUsingSegment: boolean;
+                                /** @description svc extension (see the input) */
+                                rrSegmentQuery: {
+                                    [key: string]: unknown;
+                                } | null;
                             };
                         };
                     };
@@ -61306,6 +61380,11 @@ export interface paths {
                                     disableEmailsToHosts: boolean;
                                 };
                                 rescheduleWithSameRoundRobinHost: boolean;
+                                assignRRMembersUsingSegment: boolean;
+                                /** @description svc extension (see the input) */
+                                rrSegmentQuery: {
+                                    [key: string]: unknown;
+                                } | null;
                             }[];
                         };
                     };

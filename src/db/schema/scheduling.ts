@@ -66,6 +66,9 @@ export const eventTypes = pgTable(
     rescheduleWithSameRoundRobinHost: boolean('reschedule_with_same_round_robin_host').notNull().default(false),
     /** Round robin weighs hosts by `event_type_hosts.weight` (fair share of bookings) before priority. */
     isRRWeightsEnabled: boolean('is_rr_weights_enabled').notNull().default(false),
+    /** Round robin in an organization: only hosts whose attributes satisfy rrSegmentQuery (JsonLogic) take bookings. */
+    assignRRMembersUsingSegment: boolean('assign_rr_members_using_segment').notNull().default(false),
+    rrSegmentQuery: jsonb('rr_segment_query').$type<Record<string, unknown>>(),
     emailSettings: jsonb('email_settings').$type<EventTypeEmailSettings>(),
     slug: text('slug').notNull(),
     title: text('title').notNull(),

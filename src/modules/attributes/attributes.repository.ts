@@ -187,6 +187,24 @@ export async function assignedOptions(
   return rows.map((row) => ({ ...row, assignedUserIds: (row.assignedUserIds ?? []).map(Number) }));
 }
 
+/** The organization's attribute slugs, in lower case. */
+export async function attributeSlugsOf(db: Db, organizationId: number): Promise<Set<string>> {
+  const rows = await db.select({ slug: attributes.slug }).from(attributes).where(eq(attributes.organizationId, organizationId));
+  return new Set(rows.map((row) => row.slug.toLowerCase()));
+}
+
+/** The members' values of the organization's attributes: a row per value held (a condition's input). */
+export async function attributeValuesOfUsers(db: Db, organizationId: number, userIds: number[]): Promise<{ userId: number; slug: string; type: string; value: string }[]> {
+  if (userIds.length === 0) return [];
+  return db
+    .select({ userId: memberships.userId, slug: attributes.slug, type: attributes.type, value: attributeOptions.value })
+    .from(attributeAssignments)
+    .innerJoin(memberships, eq(memberships.id, attributeAssignments.membershipId))
+    .innerJoin(attributeOptions, eq(attributeOptions.id, attributeAssignments.optionId))
+    .innerJoin(attributes, eq(attributes.id, attributeOptions.attributeId))
+    .where(and(eq(memberships.teamId, organizationId), eq(attributes.organizationId, organizationId), inArray(memberships.userId, userIds)));
+}
+
 /** Every assignment of the organization's attributes held by these members (their memberships' user ids), for outputs. */
 export async function attributesOfUsers(db: Db, organizationId: number, userIds: number[]) {
   if (userIds.length === 0) return [];

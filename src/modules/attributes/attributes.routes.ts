@@ -1,4 +1,6 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { Db } from '../../db/client.js';
 import type { AppContext } from '../../app/context.js';
 import { access } from '../../http/access.js';
 import type { App } from '../../http/app.js';
@@ -36,6 +38,13 @@ const WRITE_NOTE = 'Send Idempotency-Key to make retries safe.';
 /** `/v2/organizations/{orgId}/attributes...`: the reference's OrganizationsAttributes and OrganizationsAttributesOptions controllers. */
 export function registerAttributeRoutes(app: App, ctx: AppContext): void {
   const db = () => ctx.database.db;
+  // Attributes decide who hosts segmented round robin: every write drops the team profiles of every process.
+  const written = <T>(request: FastifyRequest, reply: FastifyReply, status: number, work: (tx: Db) => Promise<T>) =>
+    runMutation(ctx, request, reply, async (tx, announce) => {
+      const body = ok(await work(tx));
+      await announce({ kind: 'tenancy' });
+      return { status, body };
+    });
   const tags = ['Orgs / Attributes'];
   const optionTags = ['Orgs / Attributes / Options'];
   const base = '/v2/organizations/:orgId/attributes';
@@ -58,7 +67,7 @@ export function registerAttributeRoutes(app: App, ctx: AppContext): void {
       response: { 201: Envelope(AttributeOutput) },
     },
     handler: async (request, reply) =>
-      runMutation(ctx, request, reply, async (tx) => ({ status: 201, body: ok(presentAttribute(await attributes.createAttribute(tx, request.params.orgId, request.body))) })),
+      written(request, reply, 201, async (tx) => presentAttribute(await attributes.createAttribute(tx, request.params.orgId, request.body))),
   });
 
   app.get(`${base}/:attributeId`, {
@@ -71,21 +80,21 @@ export function registerAttributeRoutes(app: App, ctx: AppContext): void {
     config: { access: write('organization.attributes.update') },
     schema: { tags, summary: 'Update an attribute', description: WRITE_NOTE, headers: IdempotentHeaders, params: AttributeParams, body: UpdateAttributeBody, response: { 200: Envelope(AttributeOutput) } },
     handler: async (request, reply) =>
-      runMutation(ctx, request, reply, async (tx) => ({ status: 200, body: ok(presentAttribute(await attributes.updateAttribute(tx, request.params.orgId, request.params.attributeId, request.body))) })),
+      written(request, reply, 200, async (tx) => presentAttribute(await attributes.updateAttribute(tx, request.params.orgId, request.params.attributeId, request.body))),
   });
 
   app.delete(`${base}/:attributeId`, {
     config: { access: write('organization.attributes.delete') },
     schema: { tags, summary: 'Delete an attribute', description: 'With its options and every member\'s value of it.', params: AttributeParams, response: { 200: Envelope(AttributeOutput) } },
     handler: async (request, reply) =>
-      runMutation(ctx, request, reply, async (tx) => ({ status: 200, body: ok(presentAttribute(await attributes.deleteAttribute(tx, request.params.orgId, request.params.attributeId))) })),
+      written(request, reply, 200, async (tx) => presentAttribute(await attributes.deleteAttribute(tx, request.params.orgId, request.params.attributeId))),
   });
 
   app.post(`${base}/:attributeId/options`, {
     config: { access: write('organization.attributes.create') },
     schema: { tags: optionTags, summary: 'Create an attribute option', description: WRITE_NOTE, headers: IdempotentHeaders, params: AttributeParams, body: CreateOptionBody, response: { 201: Envelope(OptionOutput) } },
     handler: async (request, reply) =>
-      runMutation(ctx, request, reply, async (tx) => ({ status: 201, body: ok(presentOption(await attributes.createOption(tx, request.params.orgId, request.params.attributeId, request.body))) })),
+      written(request, reply, 201, async (tx) => presentOption(await attributes.createOption(tx, request.params.orgId, request.params.attributeId, request.body))),
   });
 
   app.get(`${base}/:attributeId/options`, {
@@ -98,17 +107,14 @@ export function registerAttributeRoutes(app: App, ctx: AppContext): void {
     config: { access: write('organization.attributes.update') },
     schema: { tags: optionTags, summary: 'Update an attribute option', description: WRITE_NOTE, headers: IdempotentHeaders, params: OptionParams, body: UpdateOptionBody, response: { 200: Envelope(OptionOutput) } },
     handler: async (request, reply) =>
-      runMutation(ctx, request, reply, async (tx) => ({
-        status: 200,
-        body: ok(presentOption(await attributes.updateOption(tx, request.params.orgId, request.params.attributeId, request.params.optionId, request.body))),
-      })),
+      written(request, reply, 200, async (tx) => presentOption(await attributes.updateOption(tx, request.params.orgId, request.params.attributeId, request.params.optionId, request.body))),
   });
 
   app.delete(`${base}/:attributeId/options/:optionId`, {
     config: { access: write('organization.attributes.delete') },
     schema: { tags: optionTags, summary: 'Delete an attribute option', description: 'Members holding it lose it.', params: OptionParams, response: { 200: Envelope(OptionOutput) } },
     handler: async (request, reply) =>
-      runMutation(ctx, request, reply, async (tx) => ({ status: 200, body: ok(presentOption(await attributes.deleteOption(tx, request.params.orgId, request.params.attributeId, request.params.optionId))) })),
+      written(request, reply, 200, async (tx) => presentOption(await attributes.deleteOption(tx, request.params.orgId, request.params.attributeId, request.params.optionId))),
   });
 
   const assignedDescription = 'Options held by at least one member, with `assignedUserIds`. `assignedOptionIds`: only options held by a member who also holds one of those (404 when none is); `teamIds`: only options held by a member of one of those teams of the organization.';
@@ -136,7 +142,7 @@ export function registerAttributeRoutes(app: App, ctx: AppContext): void {
       response: { 201: Envelope(AssignmentOutput) },
     },
     handler: async (request, reply) =>
-      runMutation(ctx, request, reply, async (tx) => ({ status: 201, body: ok(presentAssignment(await attributes.assignToMember(tx, request.params.orgId, request.params.userId, request.body))) })),
+      written(request, reply, 201, async (tx) => presentAssignment(await attributes.assignToMember(tx, request.params.orgId, request.params.userId, request.body))),
   });
 
   app.get(`${base}/options/:userId`, {
@@ -149,6 +155,6 @@ export function registerAttributeRoutes(app: App, ctx: AppContext): void {
     config: { access: write('organization.attributes.update') },
     schema: { tags: optionTags, summary: 'Unassign an attribute from a user', params: MemberOptionParams, response: { 200: Envelope(AssignmentOutput) } },
     handler: async (request, reply) =>
-      runMutation(ctx, request, reply, async (tx) => ({ status: 200, body: ok(presentAssignment(await attributes.unassignFromMember(tx, request.params.orgId, request.params.userId, request.params.attributeOptionId))) })),
+      written(request, reply, 200, async (tx) => presentAssignment(await attributes.unassignFromMember(tx, request.params.orgId, request.params.userId, request.params.attributeOptionId))),
   });
 }

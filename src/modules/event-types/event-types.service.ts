@@ -125,6 +125,8 @@ export function initialState(): EventTypeState {
     assignAllTeamMembers: false,
     rescheduleWithSameRoundRobinHost: false,
     isRRWeightsEnabled: false,
+    assignRRMembersUsingSegment: false,
+    rrSegmentQuery: null,
     emailSettings: null,
   };
 }

@@ -8,7 +8,7 @@ type CreateBody = Static<typeof CreateTeamEventTypeBody>;
 
 /** Wire -> internal for a team body: the personal fields as for personal event types, then the team's. */
 export function toTeamChanges(body: UpdateBody): TeamEventTypeChanges {
-  const { schedulingType, hosts, assignAllTeamMembers, emailSettings, rescheduleWithSameRoundRobinHost, isRRWeightsEnabled, ...personal } = body;
+  const { schedulingType, hosts, assignAllTeamMembers, emailSettings, rescheduleWithSameRoundRobinHost, isRRWeightsEnabled, assignRRMembersUsingSegment, rrSegmentQuery, ...personal } = body;
   return {
     ...toChanges(personal, true),
     schedulingType: schedulingType === undefined ? undefined : normalizeSchedulingType(schedulingType),
@@ -22,6 +22,8 @@ export function toTeamChanges(body: UpdateBody): TeamEventTypeChanges {
     emailSettings,
     rescheduleWithSameRoundRobinHost,
     isRRWeightsEnabled,
+    assignRRMembersUsingSegment,
+    rrSegmentQuery,
   };
 }
 

@@ -48,6 +48,8 @@ export function presentTeamEventType({ eventType: row, team, hosts }: TeamEventT
     },
     ...(row.emailSettings ? { emailSettings: row.emailSettings } : {}),
     rescheduleWithSameRoundRobinHost: row.rescheduleWithSameRoundRobinHost,
+    assignRRMembersUsingSegment: row.assignRRMembersUsingSegment,
+    rrSegmentQuery: row.rrSegmentQuery,
   };
 }
 

@@ -33,6 +33,12 @@ const TeamFields = {
   emailSettings: Type.Optional(EmailSettingsInput),
   rescheduleWithSameRoundRobinHost: Type.Optional(Type.Boolean({ description: 'Round robin: a rescheduled booking keeps its host' })),
   isRRWeightsEnabled: Type.Optional(Type.Boolean({ description: "svc extension. Round robin: share bookings by the hosts' weights" })),
+  assignRRMembersUsingSegment: Type.Optional(Type.Boolean({ description: 'Round robin in an organization team: only hosts whose organization attributes satisfy rrSegmentQuery take bookings' })),
+  rrSegmentQuery: Type.Optional(
+    Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
+      description: 'svc extension. A JsonLogic condition over the hosts\' attributes, `attributes.<slug>`: e.g. {"==": [{"var": "attributes.region"}, "Europe"]}; a MULTI_SELECT value is an array ({"in": ["German", {"var": "attributes.languages"}]}). null: every host',
+    }),
+  ),
 };
 
 export const CreateTeamEventTypeBody = Type.Object({
@@ -91,6 +97,8 @@ export const TeamEventTypeOutput = Type.Object(
     }),
     emailSettings: Type.Optional(Type.Object({ disableEmailsToAttendees: Type.Boolean(), disableEmailsToHosts: Type.Boolean() })),
     rescheduleWithSameRoundRobinHost: Type.Boolean(),
+    assignRRMembersUsingSegment: Type.Boolean(),
+    rrSegmentQuery: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'svc extension (see the input)' }),
   },
   { title: 'TeamEventTypeOutput_2024_06_14' },
 );

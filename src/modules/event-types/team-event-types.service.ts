@@ -1,3 +1,5 @@
+import { assertSegmentQuery } from '../attributes/attribute-segments.js';
+import { attributeSlugsOf } from '../attributes/attributes.repository.js';
 import type { ChangeEvent, ChangeFeed } from '../../db/change-feed.js';
 import type { Database, Db } from '../../db/client.js';
 import type { EventTypeEmailSettings, SchedulingType } from '../../db/schema.js';
@@ -37,6 +39,9 @@ export interface TeamEventTypeChanges extends EventTypeChanges {
   assignAllTeamMembers?: boolean | undefined;
   emailSettings?: Partial<EventTypeEmailSettings> | undefined;
   rescheduleWithSameRoundRobinHost?: boolean | undefined;
+  assignRRMembersUsingSegment?: boolean | undefined;
+  /** null removes the condition. */
+  rrSegmentQuery?: Record<string, unknown> | null | undefined;
   isRRWeightsEnabled?: boolean | undefined;
 }
 
@@ -142,8 +147,30 @@ async function assertOwnersCanTakeSlug(db: Db, ownerIds: number[], slug: string,
 
 /** The team fields split from the personal ones, which `applyChanges` knows. */
 function splitTeamFields(changes: TeamEventTypeChanges) {
-  const { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, isRRWeightsEnabled, ...personal } = changes;
-  return { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, isRRWeightsEnabled, personal };
+  const { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, isRRWeightsEnabled, assignRRMembersUsingSegment, rrSegmentQuery, ...personal } = changes;
+  return { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, isRRWeightsEnabled, segment: { assignRRMembersUsingSegment, rrSegmentQuery }, personal };
+}
+
+/**
+ * The segment settings as they will be stored: a segment is for round robin in an organization's team,
+ * and its condition names only attributes of that organization (a 400 naming the field otherwise).
+ */
+async function settledSegment(
+  db: Db,
+  team: TeamRow,
+  schedulingType: string,
+  current: { assignRRMembersUsingSegment: boolean; rrSegmentQuery: Record<string, unknown> | null },
+  sent: { assignRRMembersUsingSegment?: boolean | undefined; rrSegmentQuery?: Record<string, unknown> | null | undefined },
+): Promise<{ assignRRMembersUsingSegment: boolean; rrSegmentQuery: Record<string, unknown> | null }> {
+  const using = sent.assignRRMembersUsingSegment ?? current.assignRRMembersUsingSegment;
+  const query = sent.rrSegmentQuery === undefined ? current.rrSegmentQuery : sent.rrSegmentQuery;
+  if (using && schedulingType !== 'roundRobin') throw invalidField('assignRRMembersUsingSegment', 'is for round-robin event types only', true);
+  if (using && team.parentId === null) throw invalidField('assignRRMembersUsingSegment', "is for the teams of an organization: hosts are chosen by the organization's attributes", true);
+  if (sent.rrSegmentQuery !== undefined && sent.rrSegmentQuery !== null) {
+    if (team.parentId === null) throw invalidField('rrSegmentQuery', "is for the teams of an organization: it reads the organization's attributes");
+    assertSegmentQuery(sent.rrSegmentQuery, await attributeSlugsOf(db, team.parentId), 'rrSegmentQuery');
+  }
+  return { assignRRMembersUsingSegment: using, rrSegmentQuery: query };
 }
 
 type Announce = (event: ChangeEvent) => Promise<void>;
@@ -165,7 +192,7 @@ function settledInvites(team: TeamRow, invites: CalendarInvites | null, emptied:
  */
 export async function createTeamEventType(deps: Deps, team: TeamRow, input: CreateTeamEventTypeInput): Promise<TeamEventTypeView[]> {
   return deps.changes.transaction(deps.database, async (tx, announce) => {
-    const { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, isRRWeightsEnabled, personal } = splitTeamFields(input);
+    const { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, isRRWeightsEnabled, segment, personal } = splitTeamFields(input);
     const assignAll = assignAllTeamMembers ?? false;
     assertCalendarFieldsUsable(personal, 'team');
     await assertLocationAppsInstalled(tx, { kind: 'team', teamId: team.id }, personal.locations);
@@ -179,6 +206,7 @@ export async function createTeamEventType(deps: Deps, team: TeamRow, input: Crea
       assignAllTeamMembers: assignAll,
       rescheduleWithSameRoundRobinHost: rescheduleWithSameRoundRobinHost ?? false,
       isRRWeightsEnabled: isRRWeightsEnabled ?? false,
+      ...(await settledSegment(tx, team, schedulingType!, { assignRRMembersUsingSegment: false, rrSegmentQuery: null }, segment)),
       emailSettings: applyEmailSettings(team, null, emailSettings),
     };
     state.calendarInvites = settledInvites(team, state.calendarInvites, personal.emptiedCalendarInvites);
@@ -254,7 +282,7 @@ export async function updateTeamEventType(deps: Deps, team: TeamRow, id: number,
   return deps.changes.transaction(deps.database, async (tx, announce) => {
     const row = await repo.lockTeamEventType(tx, team.id, id);
     if (!row) throw eventTypeNotFound(id);
-    const { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, isRRWeightsEnabled, personal } = splitTeamFields(changes);
+    const { hosts, emailSettings, schedulingType, assignAllTeamMembers, rescheduleWithSameRoundRobinHost, isRRWeightsEnabled, segment, personal } = splitTeamFields(changes);
     const type = nextSchedulingType(row.schedulingType!, schedulingType, changes);
     // Hosts sent alone to a collective or managed type replace "all members".
     const assignAll = assignAllTeamMembers ?? (hosts !== undefined && type !== 'roundRobin' ? false : row.assignAllTeamMembers);
@@ -269,6 +297,7 @@ export async function updateTeamEventType(deps: Deps, team: TeamRow, id: number,
       assignAllTeamMembers: assignAll,
       rescheduleWithSameRoundRobinHost: rescheduleWithSameRoundRobinHost ?? row.rescheduleWithSameRoundRobinHost,
       isRRWeightsEnabled: isRRWeightsEnabled ?? row.isRRWeightsEnabled,
+      ...(await settledSegment(tx, team, type, row, segment)),
       emailSettings: applyEmailSettings(team, row.emailSettings, emailSettings),
     };
     state.calendarInvites = settledInvites(team, state.calendarInvites, personal.emptiedCalendarInvites);

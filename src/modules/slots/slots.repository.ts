@@ -165,6 +165,9 @@ const teamSlotProfileColumns = {
   schedulingType: eventTypes.schedulingType,
   assignAllTeamMembers: eventTypes.assignAllTeamMembers,
   isRRWeightsEnabled: eventTypes.isRRWeightsEnabled,
+  organizationId: teams.parentId,
+  assignRRMembersUsingSegment: eventTypes.assignRRMembersUsingSegment,
+  rrSegmentQuery: eventTypes.rrSegmentQuery,
   eventScheduleId: eventTypes.scheduleId,
 };
 

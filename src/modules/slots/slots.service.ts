@@ -1,3 +1,5 @@
+import { inSegment, memberValues } from '../attributes/attribute-segments.js';
+import { attributeValuesOfUsers } from '../attributes/attributes.repository.js';
 import type { Db } from '../../db/client.js';
 import { invalidField, notFound } from '../../lib/errors.js';
 import { limitHorizon } from '../../scheduling/booking-limits.js';
@@ -134,7 +136,19 @@ function teamSlotEventType(row: repo.TeamSlotProfileRow, hostRows: repo.TeamHost
 
 async function loadTeamSlotEventType(db: Db, row: repo.TeamSlotProfileRow | undefined): Promise<SlotEventType | null> {
   if (!row) return null;
-  return teamSlotEventType(row, await repo.listTeamHosts(db, row.id, row.teamId, row.assignAllTeamMembers));
+  return teamSlotEventType(row, await inSegmentOnly(db, row, await repo.listTeamHosts(db, row.id, row.teamId, row.assignAllTeamMembers)));
+}
+
+/**
+ * Round robin by segment: the hosts whose organization attributes satisfy the event type's condition
+ * (mandatory hosts always attend). Read with the profile, so slots and bookings (which re-check under
+ * the hosts' locks with the same profile) see the same hosts; attribute changes are announced as
+ * tenancy changes, which drop every team profile in every process.
+ */
+async function inSegmentOnly(db: Db, row: repo.TeamSlotProfileRow, hosts: repo.TeamHostRow[]): Promise<repo.TeamHostRow[]> {
+  if (!row.assignRRMembersUsingSegment || row.schedulingType !== 'roundRobin' || !row.rrSegmentQuery || row.organizationId === null) return hosts;
+  const values = memberValues(await attributeValuesOfUsers(db, row.organizationId, hosts.map((host) => host.userId)));
+  return hosts.filter((host) => host.mandatory || inSegment(row.rrSegmentQuery!, values.get(host.userId) ?? {}));
 }
 
 /** An event type to book, its organizer and its slot rules, read at once. */
