@@ -51,6 +51,7 @@ import { registerOAuthClientRoutes } from '../modules/platform/oauth-clients.rou
 import { registerOAuth2ClientRoutes } from '../modules/oauth/oauth-clients.routes.js';
 import { registerOAuth2Routes } from '../modules/oauth/oauth.routes.js';
 import { registerAttributeRoutes } from '../modules/attributes/attributes.routes.js';
+import { registerRoutingFormRoutes } from '../modules/routing-forms/routing-forms.routes.js';
 import { registerWebPages } from '../web/web.routes.js';
 import type { AppContext } from './context.js';
 import { handleClientError, handleError, sendError } from './error-handler.js';
@@ -169,6 +170,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerOrganizationScheduleRoutes(app, ctx);
   registerOutOfOfficeRoutes(app, ctx);
   registerAttributeRoutes(app, ctx);
+  registerRoutingFormRoutes(app, ctx);
   registerTeamScheduleRoutes(app, ctx);
   registerTeamBookingRoutes(app, ctx);
   registerOrganizationWebhookRoutes(app, ctx);

@@ -12,3 +12,4 @@ export * from './schema/mail.js';
 export * from './schema/calendars.js';
 export * from './schema/conferencing.js';
 export * from './schema/attributes.js';
+export * from './schema/routing-forms.js';

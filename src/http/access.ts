@@ -80,4 +80,7 @@ export const ROUTE_THROTTLES: Readonly<Record<string, ThrottleName>> = {
   'POST /v2/bookings/:bookingUid/reschedule': 'Bookings',
   // svc: a cancellation mails the booking's attendees as a booking does.
   'POST /v2/bookings/:bookingUid/cancel': 'Bookings',
+  // A routing form's slots cost what GET /v2/slots costs; a public response also stores and announces.
+  'POST /v2/routing-forms/:routingFormId/calculate-slots': 'Slots',
+  'POST /v2/routing-forms/:routingFormId/responses': 'Reservations',
 };

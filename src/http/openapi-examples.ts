@@ -391,6 +391,8 @@ export const EXAMPLE_FLOW: readonly OperationExample[] = [
         schedulingType: 'roundRobin',
         team: { ...TEAM, bannerUrl: null, logoUrl: null, weekStart: 'Sunday', brandColor: null, darkBrandColor: null, theme: null },
         rescheduleWithSameRoundRobinHost: false,
+        assignRRMembersUsingSegment: false,
+        rrSegmentQuery: null,
       },
     },
   },

@@ -264,6 +264,11 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/organizations/:orgId/attributes/:attributeId/options/assigned', '/v2/organizations/:orgId/attributes/slugs/:attributeSlug/options/assigned'], reasons: { 404: ['attribute_options_not_assigned'] } },
   { routes: ['/v2/organizations/:orgId/attributes/options/:userId'], methods: ['POST'], reasons: { 400: ['attribute_value_not_supported'], 404: ['attribute_option_not_found', 'organization_member_not_found'] } },
   { routes: ['/v2/organizations/:orgId/attributes/options/:userId/:attributeOptionId'], reasons: { 404: ['attribute_assignment_not_found'] } },
+  {
+    routes: ['/v2/organizations/:orgId/teams/:teamId/routing-forms/*', '/v2/organizations/:orgId/routing-forms/*', '/v2/routing-forms/*'],
+    reasons: { 400: ['routing_form_disabled', 'routing_form_without_fallback'], 404: ['routing_form_not_found', 'routing_form_response_not_found'] },
+  },
+  { routes: ['/v2/bookings'], methods: ['POST'], reasons: { 404: ['routing_form_response_not_found'], 409: ['routing_form_response_booked'] } },
   { routes: ['/v2/organizations/:orgId/delegation-credentials'], reasons: { 409: ['delegation_credential_exists'] } },
   { routes: ['/v2/organizations/:orgId/delegation-credentials/:credentialId'], reasons: { 400: ['delegation_credential_not_working'], 404: ['delegation_credential_not_found'] } },
   { routes: ['/v2/organizations/:orgId/webhooks/:webhookId'], reasons: { 403: ['webhook_not_in_organization'], 404: ['webhook_not_found'] } },

@@ -14,6 +14,7 @@ import { BOOKING_MEETING_JOB, runBookingMeetingJob } from '../modules/conferenci
 import { DAILY_EVENT_JOB, runDailyEventJob } from '../modules/conferencing/daily-events.service.js';
 import { runNoShowJob } from '../modules/conferencing/video-no-shows.service.js';
 import { NO_SHOW_JOB } from '../modules/webhooks/webhook-no-shows.js';
+import { FORM_NO_EVENT_JOB, runNoEventJob } from '../modules/routing-forms/routing-form-webhooks.js';
 import { bookingEventListener } from '../app/booking-event-listener.js';
 import { HOUSEKEEPING, runHousekeeping } from './housekeeping.js';
 import { JobRegistry } from './runner.js';
@@ -53,6 +54,7 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
       [BOOKING_MEETING_JOB, (payload, job) => runBookingMeetingJob(meetings, payload, job)],
       [DAILY_EVENT_JOB, (payload) => runDailyEventJob({ database, config, listener: bookingEventListener }, payload)],
       [NO_SHOW_JOB, (payload) => runNoShowJob({ database, config }, payload)],
+      [FORM_NO_EVENT_JOB, (payload) => runNoEventJob(database, payload)],
     ],
     { retryBaseMs: config.jobs.retryBaseMs, leaseMs: config.jobs.leaseMs, concurrency: config.jobs.concurrency },
     [HOUSEKEEPING, calendarSweep(config.calendars)],

@@ -277,6 +277,20 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'POST /v2/organizations/:orgId/attributes/options/:userId': 'orgAdmin',
   'GET /v2/organizations/:orgId/attributes/options/:userId': 'orgMember',
   'DELETE /v2/organizations/:orgId/attributes/options/:userId/:attributeOptionId': 'orgAdmin',
+  'GET /v2/organizations/:orgId/teams/:teamId/routing-forms': 'orgTeamAdmin',
+  'POST /v2/organizations/:orgId/teams/:teamId/routing-forms': 'orgTeamAdmin',
+  'GET /v2/organizations/:orgId/teams/:teamId/routing-forms/:routingFormId': 'orgTeamAdmin',
+  'PATCH /v2/organizations/:orgId/teams/:teamId/routing-forms/:routingFormId': 'orgTeamAdmin',
+  'DELETE /v2/organizations/:orgId/teams/:teamId/routing-forms/:routingFormId': 'orgTeamAdmin',
+  'GET /v2/organizations/:orgId/teams/:teamId/routing-forms/:routingFormId/responses': 'orgTeamAdmin',
+  'POST /v2/organizations/:orgId/teams/:teamId/routing-forms/:routingFormId/responses': 'orgTeamAdmin',
+  'PATCH /v2/organizations/:orgId/teams/:teamId/routing-forms/:routingFormId/responses/:responseId': 'orgTeamAdmin',
+  'GET /v2/organizations/:orgId/routing-forms': 'orgAdmin',
+  'GET /v2/organizations/:orgId/routing-forms/:routingFormId/responses': 'orgAdmin',
+  'POST /v2/organizations/:orgId/routing-forms/:routingFormId/responses': 'orgAdmin',
+  'PATCH /v2/organizations/:orgId/routing-forms/:routingFormId/responses/:responseId': 'orgAdmin',
+  'POST /v2/routing-forms/:routingFormId/calculate-slots': 'public',
+  'POST /v2/routing-forms/:routingFormId/responses': 'public',
   'GET /v2/organizations/:orgId/users/:userId/ooo': 'orgAdmin',
   'POST /v2/organizations/:orgId/users/:userId/ooo': 'orgAdmin',
   'PATCH /v2/organizations/:orgId/users/:userId/ooo/:oooId': 'orgAdmin',
@@ -462,7 +476,7 @@ describe('authorization matrix: every route x every caller x own and other tenan
     const [clientWebhookA, clientWebhookB] = [await clientWebhook(clientA.clientId, a.owner.apiKey), await clientWebhook(clientB.clientId, b.owner.apiKey)];
 
     const away = (key: string) => send('POST', '/v2/me/ooo', key, { start: '2031-01-06T00:00:00Z', end: '2031-01-07T00:00:00Z' });
-    const personal = { oooId: (await away(member.apiKey)).id, scheduleId: schedule.body.data.id, eventTypeId: eventType.id, bookingUid: booking.uid, uid: MISSING, eventUid: MISSING, deliveryId: MISSING, membershipId: MISSING, id: MISSING, roleId: 'no-such-role', permission: 'role.read', webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id, linkId: 'no-such-link', credentialId: 'no-such-credential', attributeId: 'no-such-attribute', attributeSlug: 'no-such-attribute', optionId: 'no-such-option', attributeOptionId: 'no-such-option' };
+    const personal = { oooId: (await away(member.apiKey)).id, scheduleId: schedule.body.data.id, eventTypeId: eventType.id, bookingUid: booking.uid, uid: MISSING, eventUid: MISSING, deliveryId: MISSING, membershipId: MISSING, id: MISSING, roleId: 'no-such-role', permission: 'role.read', webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id, linkId: 'no-such-link', credentialId: 'no-such-credential', attributeId: 'no-such-attribute', attributeSlug: 'no-such-attribute', optionId: 'no-such-option', attributeOptionId: 'no-such-option', routingFormId: 'no-such-form', responseId: MISSING };
     // userId: a user the organization created who is in its team (teamMember in T; U's owner in U).
     await markCreatedByOrganization(api, users.teamMember.user.id, orgA);
     await markCreatedByOrganization(api, b.owner.user.id, b.organization.id);

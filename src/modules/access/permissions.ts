@@ -67,7 +67,13 @@ const SYSTEM_ROLE_PERMISSIONS: Readonly<Record<MembershipRole, readonly string[]
  * organizations. test/roles/role-grants.test.ts fails when a route's rule and this table disagree.
  */
 const ROLE_FALLBACK_PERMISSIONS: Readonly<Record<RoleScope, Partial<Record<MembershipRole, readonly string[]>>>> = {
-  organization: { ADMIN: ['organization.changeMemberRole', 'organization.create', 'team.delete'] },
+  organization: {
+    ADMIN: [
+      'organization.changeMemberRole', 'organization.create', 'team.delete',
+      'organization.attributes.read', 'organization.attributes.create', 'organization.attributes.update', 'organization.attributes.delete',
+    ],
+    MEMBER: ['organization.attributes.read'],
+  },
   team: {},
 };
 

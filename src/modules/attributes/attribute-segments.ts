@@ -4,64 +4,30 @@
 // (a string; a number for NUMBER attributes; an array of strings for MULTI_SELECT ones). svc takes
 // JsonLogic rather than the reference's query-builder trees: those are the state of its web app's editor,
 // not a documented format, and its v2 API takes neither (README, differences).
-import jsonLogic from 'json-logic-js';
-import { invalidField } from '../../lib/errors.js';
+import { assertLogic, type Logic, satisfies } from '../../lib/json-logic.js';
 
-/** The operators a condition may use: comparisons, membership, logic and `var`. */
-const OPERATORS = new Set(['var', 'and', 'or', '!', '!!', '==', '!=', '===', '!==', '<', '<=', '>', '>=', 'in', 'if']);
-const MAX_DEPTH = 20;
-const MAX_BYTES = 10_000;
+export type SegmentQuery = Logic;
 
-export type SegmentQuery = Record<string, unknown>;
+/** A name a condition over members reads: `attributes.<slug>` (slugs are case-insensitive). */
+export const attributeOfVar = (name: string) => (name.startsWith('attributes.') ? name.slice('attributes.'.length).toLowerCase() : null);
 
 /**
- * A condition as the event type stores it: JsonLogic with the operators above, naming only attributes the
- * organization has (`attributes.<slug>`). A 400 naming `field` otherwise.
+ * A condition as the event type stores it: JsonLogic naming only attributes the organization has
+ * (`attributes.<slug>`). A 400 naming `field` otherwise.
  */
 export function assertSegmentQuery(query: unknown, attributeSlugs: ReadonlySet<string>, field: string): SegmentQuery {
-  if (query === null || typeof query !== 'object' || Array.isArray(query)) throw invalidField(field, 'must be a JsonLogic object, e.g. {"==": [{"var": "attributes.region"}, "Europe"]}', query);
-  if (JSON.stringify(query).length > MAX_BYTES) throw invalidField(field, `must be at most ${MAX_BYTES} characters of JSON`);
-  const walk = (node: unknown, depth: number): void => {
-    if (depth > MAX_DEPTH) throw invalidField(field, `is nested more than ${MAX_DEPTH} levels deep`);
-    if (Array.isArray(node)) return node.forEach((item) => walk(item, depth + 1));
-    if (node === null || typeof node !== 'object') return;
-    const keys = Object.keys(node);
-    if (keys.length !== 1) throw invalidField(field, `has an object with ${keys.length} keys: each operation is an object of one operator`, node);
-    const operator = keys[0]!;
-    if (!OPERATORS.has(operator)) throw invalidField(field, `uses the operator "${operator}": allowed are ${[...OPERATORS].join(', ')}`, operator);
-    const argument = (node as Record<string, unknown>)[operator];
-    if (operator === 'var') {
-      const name = Array.isArray(argument) ? argument[0] : argument;
-      const slug = typeof name === 'string' && name.startsWith('attributes.') ? name.slice('attributes.'.length) : null;
-      if (slug === null || !attributeSlugs.has(slug.toLowerCase())) {
-        throw invalidField(field, `reads ${JSON.stringify(name)}: a condition reads "attributes.<slug>" of an attribute of the organization`, name);
-      }
-      return;
-    }
-    walk(argument, depth + 1);
-  };
-  walk(query, 0);
-  return query as SegmentQuery;
+  return assertLogic(query, field, (name) => attributeSlugs.has(attributeOfVar(name) ?? '\u0000'), '"attributes.<slug>" of an attribute of the organization');
 }
 
 /** A member's attribute values as a condition reads them (slugs in lower case). */
 export type MemberValues = Record<string, string | number | string[]>;
 
-/** Whether the member's values satisfy the condition (anything truthy, as JsonLogic has it). */
-export function inSegment(query: SegmentQuery, values: MemberValues): boolean {
-  return Boolean(jsonLogic.apply(lowerVars(query) as jsonLogic.RulesLogic, { attributes: values }));
-}
+/** Case-insensitive attribute names: `attributes.Region` reads `attributes.region`. */
+export const lowerAttributeVar = (name: string) => (name.startsWith('attributes.') ? name.toLowerCase() : name);
 
-/** `var` names with their slug in lower case (slugs are case-insensitive). */
-function lowerVars(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(lowerVars);
-  if (node === null || typeof node !== 'object') return node;
-  const [operator, argument] = Object.entries(node)[0]!;
-  if (operator === 'var') {
-    const lower = (name: unknown) => (typeof name === 'string' ? name.toLowerCase() : name);
-    return { var: Array.isArray(argument) ? [lower(argument[0]), ...argument.slice(1)] : lower(argument) };
-  }
-  return { [operator]: lowerVars(argument) };
+/** Whether the member's values satisfy the condition. */
+export function inSegment(query: SegmentQuery, values: MemberValues): boolean {
+  return satisfies(query, { attributes: values }, lowerAttributeVar);
 }
 
 /** Members' values from rows of (user, attribute slug and type, option value). */

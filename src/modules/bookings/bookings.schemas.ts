@@ -55,6 +55,20 @@ export const CreateBookingBody_2024_08_13 = Type.Object({
   privateLinkId: Type.Optional(
     Type.String({ minLength: 1, maxLength: 100, description: 'svc: a private link of the event type (its linkId); alone, it names the event type. The booking counts one use; an expired or used-up link is a 404' }),
   ),
+  routing: Type.Optional(
+    Type.Object(
+      {
+        responseId: Type.Integer({ minimum: 1, maximum: INT4_MAX, description: 'The routing form response this booking follows (once): it is linked to the booking' }),
+        teamMemberIds: Type.Array(Type.Integer({ minimum: 1, maximum: INT4_MAX }), { minItems: 1, maxItems: 1000, description: 'Members the response was routed to: the round robin chooses among them' }),
+        queuedResponseId: Type.Optional(Type.String({ maxLength: 255, description: 'Accepted for compatibility; svc queues no responses' })),
+        teamMemberEmail: Type.Optional(Type.String({ maxLength: 254, description: 'Accepted for compatibility; svc has no CRM contact owners' })),
+        skipContactOwner: Type.Optional(Type.Boolean({ description: 'Accepted for compatibility' })),
+        crmAppSlug: Type.Optional(Type.String({ maxLength: 255, description: 'Accepted for compatibility' })),
+        crmOwnerRecordType: Type.Optional(Type.String({ maxLength: 255, description: 'Accepted for compatibility' })),
+      },
+      { description: 'A booking that follows a routing form response (POST .../routing-forms/{id}/responses): its hosts are chosen among teamMemberIds' },
+    ),
+  ),
 });
 
 const BookingHostOutput = Type.Object({

@@ -43,6 +43,7 @@ function toCreateInput(body: CreateBody): CreateBookingInput {
     instant: body.instant,
     reservationUid: body.reservationUid,
     privateLinkId: body.privateLinkId,
+    routing: body.routing && { responseId: body.routing.responseId, teamMemberIds: body.routing.teamMemberIds },
   };
 }
 

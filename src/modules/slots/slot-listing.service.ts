@@ -23,6 +23,8 @@ export interface ListSlotsInput {
   to: number;
   duration?: number | undefined;
   bookingUidToReschedule?: string | undefined;
+  /** Round robin: only these of its hosts may take the slot (a routing form's members); fixed hosts still attend. */
+  onlyHostIds?: readonly number[] | undefined;
 }
 
 export interface SlotList {
@@ -138,6 +140,12 @@ function withNotice(list: SlotList, cutoff: number): SlotList {
 
 const NO_HOSTS: number[] = [];
 
+/** The event type with only these of its hosts besides the fixed ones (who attend whoever else does). */
+export function withOnlyHosts(eventType: SlotEventType, hostIds: readonly number[]): SlotEventType {
+  const allowed = new Set(hostIds);
+  return { ...eventType, hosts: eventType.hosts.filter((host) => host.fixed || allowed.has(host.userId)) };
+}
+
 /**
  * The listing reads through the availability cache (writes re-read the store under lock), and keeps
  * what it computed: the same request is answered from it until one of the hosts' settings or busy
@@ -146,8 +154,9 @@ const NO_HOSTS: number[] = [];
 export async function listSlots(db: Db, cache: AvailabilityCache, input: ListSlotsInput, now: number): Promise<SlotList> {
   const link = input.privateLinkId === undefined ? null : await findUsableLink(db, input.privateLinkId, now);
   const target = input.target ?? { kind: 'eventTypeId', eventTypeId: link!.eventTypeId };
-  const eventType = await resolveSlotTarget(db, target, cache);
-  if (link) assertLinkOf(link, eventType.id);
+  const resolved = await resolveSlotTarget(db, target, cache);
+  if (link) assertLinkOf(link, resolved.id);
+  const eventType = input.onlyHostIds ? withOnlyHosts(resolved, input.onlyHostIds) : resolved;
   const duration = chooseDuration(eventType, input.duration);
   assertListingSize(eventType, duration, input.from, input.to);
   const compute = async () => {
@@ -160,11 +169,12 @@ export async function listSlots(db: Db, cache: AvailabilityCache, input: ListSlo
     return { query, list: { slots, duration, seatsPerTimeSlot: eventType.rules.seatsPerTimeSlot, degradedHosts: degradedHostsOf(query, input.from, input.to), awayHosts } };
   };
   if (!listingOutlivesNow(eventType, input)) return (await compute()).list;
-  const key = `${targetKey(target)}|${input.from}|${input.to}|${duration}`;
-  const reusable = (kept: KeptSlotList) => kept.eventType === eventType && kept.computedAt <= now && now < kept.validUntil;
+  const key = `${targetKey(target)}|${input.from}|${input.to}|${duration}${input.onlyHostIds ? `|only:${[...input.onlyHostIds].sort((a, b) => a - b).join(',')}` : ''}`;
+  // Kept against the event type as the cache holds it: a narrowed copy is made afresh on every call.
+  const reusable = (kept: KeptSlotList) => kept.eventType === resolved && kept.computedAt <= now && now < kept.validUntil;
   const kept = await cache.listing<KeptSlotList>(key, reusable, async () => {
     const { query, list } = await compute();
-    const value = { eventType, list, computedAt: now, validUntil: firstReservationEnd(query) };
+    const value = { eventType: resolved, list, computedAt: now, validUntil: firstReservationEnd(query) };
     return { value, userIds: hostIdsOf(eventType), dependsOnTeams: eventType.team !== null, slots: list.slots.length };
   });
   return withNotice(kept.list, now + eventType.rules.minimumBookingNotice * MINUTE);

@@ -1,3 +1,5 @@
+import { claimResponse, linkResponse } from '../../routing-forms/routing-forms.service.js';
+import { withOnlyHosts } from '../../slots/slot-listing.service.js';
 import { randomUUID } from 'node:crypto';
 import type { AddedBooking, ChangeEvent } from '../../../db/change-feed.js';
 import type { Db } from '../../../db/client.js';
@@ -41,6 +43,8 @@ export interface CreateBookingInput {
   recurrenceCount?: number | undefined;
   instant?: boolean | undefined;
   reservationUid?: string | undefined;
+  /** A routing form response this booking follows: its hosts are among the members it was routed to. */
+  routing?: { responseId: number; teamMemberIds: number[] } | undefined;
 }
 
 export interface CreatedBookings {
@@ -81,8 +85,11 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 export async function createBooking(ctx: BookingContext, input: CreateBookingInput): Promise<CreatedBookings> {
   const { tx, now } = ctx;
   const link = input.privateLinkId === undefined ? null : await useLinkForBooking(tx, input.privateLinkId, now);
-  const { eventType, organizer, slotEventType } = await bookableEventType(tx, input.target ?? { kind: 'id', eventTypeId: link!.eventTypeId }, ctx.cache ?? null);
+  const bookable = await bookableEventType(tx, input.target ?? { kind: 'id', eventTypeId: link!.eventTypeId }, ctx.cache ?? null);
+  const { eventType, organizer } = bookable;
   if (link) assertLinkOf(link, eventType.id);
+  // Following a routing form response: only the members it was routed to take the booking (checked and locked until it commits).
+  const slotEventType = input.routing ? withOnlyHosts(bookable.slotEventType, await claimResponse(tx, input.routing, eventType)) : bookable.slotEventType;
   const team = slotEventType.team !== null;
   await assertMayBook(tx, eventType, slotEventType.hosts, ctx.callerId);
   assertHasHosts(eventType, slotEventType);
@@ -193,6 +200,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
     records.push({ booking, attendees, host: host!, coHosts, eventType: { id: eventType.id, slug: eventType.slug, teamId: owningTeam }, seating });
   }
   const released = input.reservationUid ? await consumeReservation(tx, input.reservationUid, eventType.id, input.start, now) : [];
+  if (input.routing) await linkResponse(tx, input.routing.responseId, records[0]!.booking.uid);
   // New bookings without seats (nothing else of the hosts changed) are added to this process's cached busy time as they are.
   const added = seating || released.length > 0 ? undefined : records.map(({ booking }) => addedBooking(eventType, booking));
   for (const userId of new Set([records[0]!.booking.userId, ...hostIds, ...released])) await ctx.announce({ kind: 'busyTime', userId, added });
