@@ -1072,6 +1072,18 @@ const PAGES_NOTE =
   'as GET /v2/slots lists). browser: chromium (playwright-core), 20 navigations each in a fresh context, first-contentful-paint and responseEnd. ' +
   'metTarget: page, day and first paint p90 <= goalMs (300), on the embedded store and PostgreSQL.';
 
+const ROUTING_NOTE =
+  'routing: the 50 hosts of ../shared/bench/roundrobin-50-hosts.json (built as for team, on a server with SVC_NOW at the file\'s now), made accepted members ' +
+  'of an organization and of one of its teams, with a round-robin event type of that team hosted by all 50 (the team\'s settings: 30 min, slotInterval 15, ' +
+  '30 min notice), a Region attribute (Europe for every host) and a team routing form routing region=Europe to that type, keeping the hosts whose ' +
+  'attributes.region equals the answer (all 50). A = POST /v2/routing-forms/{id}/calculate-slots {region: Europe}, B = GET /v2/slots of that event type, ' +
+  "both over the file's window in UTC. check: 50 routed members and the same starts as B (and B's as the plain team's and computeSlots'). autocannon from " +
+  'the bench process (sharing the cores with the server), 10 connections: 2 s warm-up of each, then 8 s runs A B B A; rps the mean of an endpoint\'s two runs, ' +
+  'p50/p99 the worse of its runs (1 ms resolution). ratio = rps(A) / rps(B); metTarget: ok (check, every answer 2xx) and ratio >= goalRatio (0.8). ' +
+  'svc keeps computed slot listings, so the repeated identical requests of both are answered from that cache; uncached: once more each (1 s warm-up, ' +
+  '8 s), every request with a window end of its own (the end minus 1, 2, 3... ms: the same slots, a new listing key), the hosts\' busy time still read ' +
+  'from the availability cache.';
+
 async function main() {
   const began = performance.now();
   const loadAtStart = os.loadavg().map((value) => round(value, 2));
@@ -1125,6 +1137,13 @@ async function main() {
     const pages = (JSON.parse(output.trim().split('\n').at(-1)!) as { pages: unknown }).pages;
     notes.push(PAGES_NOTE);
     return { machine: machineOf(loadAtStart), pages, totalSeconds: round((performance.now() - began) / 1000), notes };
+  }
+  // `npm run bench -- --only=routing`: a routing form's calculate-slots against GET /v2/slots for the same 50 hosts (bench/routing-forms.ts), alone.
+  if (process.argv.includes('--only=routing')) {
+    const output = execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/routing-forms.ts')], { cwd: root, stdio: ['ignore', 'pipe', 2], encoding: 'utf8' });
+    const routing = (JSON.parse(output.trim().split('\n').at(-1)!) as { routing: unknown }).routing;
+    notes.push(ROUTING_NOTE);
+    return { machine: machineOf(loadAtStart), routing, totalSeconds: round((performance.now() - began) / 1000), notes };
   }
   // `npm run bench -- --only=team`: the team scheduling benchmark alone.
   if (process.argv.includes('--only=team')) {

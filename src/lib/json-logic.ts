@@ -54,5 +54,11 @@ function renameVars(node: unknown, rename: (name: string) => string): unknown {
 
 /** Whether `data` satisfies the condition (anything truthy, as JsonLogic has it); `rename` maps each `var` name first. */
 export function satisfies(query: Logic, data: Record<string, unknown>, rename: (name: string) => string = (name) => name): boolean {
-  return Boolean(jsonLogic.apply(renameVars(query, rename) as jsonLogic.RulesLogic, data));
+  return matcher(query, rename)(data);
+}
+
+/** The condition renamed once, to test many sets of data (a route's members) against it. */
+export function matcher(query: Logic, rename: (name: string) => string = (name) => name): (data: Record<string, unknown>) => boolean {
+  const renamed = renameVars(query, rename) as jsonLogic.RulesLogic;
+  return (data) => Boolean(jsonLogic.apply(renamed, data));
 }

@@ -4,7 +4,7 @@
 // (a string; a number for NUMBER attributes; an array of strings for MULTI_SELECT ones). svc takes
 // JsonLogic rather than the reference's query-builder trees: those are the state of its web app's editor,
 // not a documented format, and its v2 API takes neither (README, differences).
-import { assertLogic, type Logic, satisfies } from '../../lib/json-logic.js';
+import { assertLogic, type Logic, matcher } from '../../lib/json-logic.js';
 
 export type SegmentQuery = Logic;
 
@@ -25,9 +25,10 @@ export type MemberValues = Record<string, string | number | string[]>;
 /** Case-insensitive attribute names: `attributes.Region` reads `attributes.region`. */
 export const lowerAttributeVar = (name: string) => (name.startsWith('attributes.') ? name.toLowerCase() : name);
 
-/** Whether the member's values satisfy the condition. */
-export function inSegment(query: SegmentQuery, values: MemberValues): boolean {
-  return satisfies(query, { attributes: values }, lowerAttributeVar);
+/** Whether a member's values satisfy the condition (renamed once for all the members tested). */
+export function segmentMatcher(query: SegmentQuery): (values: MemberValues) => boolean {
+  const test = matcher(query, lowerAttributeVar);
+  return (values) => test({ attributes: values });
 }
 
 /** Members' values from rows of (user, attribute slug and type, option value). */

@@ -5,7 +5,7 @@
 // URL, or a message. The last route is the fallback, taken when no other matches.
 import { randomUUID } from 'node:crypto';
 import { badRequest, invalidField } from '../../lib/errors.js';
-import { assertLogic, type Logic, satisfies } from '../../lib/json-logic.js';
+import { assertLogic, type Logic, matcher, satisfies } from '../../lib/json-logic.js';
 import { attributeOfVar, lowerAttributeVar, type MemberValues } from '../attributes/attribute-segments.js';
 
 export const FIELD_TYPES = ['text', 'textarea', 'number', 'email', 'phone', 'select', 'multiselect', 'radio', 'checkbox'] as const;
@@ -230,6 +230,6 @@ export function chooseRoute(routes: readonly FormRoute[], values: CheckedAnswers
 export function routedMembers(action: Extract<RouteAction, { type: 'eventType' }>, members: readonly number[], valuesOf: (userId: number) => MemberValues, answers: CheckedAnswers['values']): number[] {
   const query = action.membersQuery;
   if (!query) return [...members];
-  const rename = (name: string) => (name.startsWith('answers.') ? name.toLowerCase() : lowerAttributeVar(name));
-  return members.filter((userId) => satisfies(query, { attributes: valuesOf(userId), answers }, rename));
+  const keeps = matcher(query, (name) => (name.startsWith('answers.') ? name.toLowerCase() : lowerAttributeVar(name)));
+  return members.filter((userId) => keeps({ attributes: valuesOf(userId), answers }));
 }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { Db } from '../../db/client.js';
 import type { AppContext } from '../../app/context.js';
 import { access } from '../../http/access.js';
 import type { App } from '../../http/app.js';
@@ -57,6 +58,14 @@ export function registerRoutingFormRoutes(app: App, ctx: AppContext): void {
   const team = '/v2/organizations/:orgId/teams/:teamId/routing-forms';
   const org = '/v2/organizations/:orgId/routing-forms';
 
+  // Visitors read forms through the availability cache: a form written drops it in every process.
+  const formWrite = (request: FastifyRequest, reply: FastifyReply, status: number, write: (tx: Db) => Promise<Parameters<typeof presentForm>[0]>) =>
+    runMutation(ctx, request, reply, async (tx, announce) => {
+      const body = ok(presentForm(await write(tx)));
+      await announce({ kind: 'tenancy' });
+      return { status, body };
+    });
+
   /** Records a response and answers where it went (with slots when a window is asked). */
   const respond = async (request: FastifyRequest, reply: FastifyReply, form: Awaited<ReturnType<typeof forms.getForm>>, answers: Record<string, unknown>, window: Record<string, unknown>) => {
     const routing = await forms.routeAnswers(db(), form, answers, ctx.availability);
@@ -85,10 +94,7 @@ export function registerRoutingFormRoutes(app: App, ctx: AppContext): void {
       response: { 201: Envelope(FormOutput) },
     },
     handler: async (request, reply) =>
-      runMutation(ctx, request, reply, async (tx) => ({
-        status: 201,
-        body: ok(presentForm(await forms.createForm(tx, { organizationId: request.params.orgId, teamId: request.params.teamId }, principalOf(request).user.id, request.body))),
-      })),
+      formWrite(request, reply, 201, (tx) => forms.createForm(tx, { organizationId: request.params.orgId, teamId: request.params.teamId }, principalOf(request).user.id, request.body)),
   });
   app.get(`${team}/:routingFormId`, {
     config: { access: teamRule('TEAM_ROUTING_FORM_READ', 'routingForm.read') },
@@ -99,19 +105,13 @@ export function registerRoutingFormRoutes(app: App, ctx: AppContext): void {
     config: { access: teamRule('TEAM_ROUTING_FORM_WRITE', 'routingForm.update') },
     schema: { tags: teamTags, summary: 'Update a team routing form', description: `svc extension. Fields and routes are checked together. ${WRITE_NOTE}`, headers: IdempotentHeaders, params: TeamFormParams, body: UpdateFormBody, response: { 200: Envelope(FormOutput) } },
     handler: async (request, reply) =>
-      runMutation(ctx, request, reply, async (tx) => ({
-        status: 200,
-        body: ok(presentForm(await forms.updateForm(tx, { organizationId: request.params.orgId, teamId: request.params.teamId }, request.params.routingFormId, request.body))),
-      })),
+      formWrite(request, reply, 200, (tx) => forms.updateForm(tx, { organizationId: request.params.orgId, teamId: request.params.teamId }, request.params.routingFormId, request.body)),
   });
   app.delete(`${team}/:routingFormId`, {
     config: { access: teamRule('TEAM_ROUTING_FORM_WRITE', 'routingForm.delete') },
     schema: { tags: teamTags, summary: 'Delete a team routing form', description: 'svc extension. With its responses.', params: TeamFormParams, response: { 200: Envelope(FormOutput) } },
     handler: async (request, reply) =>
-      runMutation(ctx, request, reply, async (tx) => ({
-        status: 200,
-        body: ok(presentForm(await forms.deleteForm(tx, { organizationId: request.params.orgId, teamId: request.params.teamId }, request.params.routingFormId))),
-      })),
+      formWrite(request, reply, 200, (tx) => forms.deleteForm(tx, { organizationId: request.params.orgId, teamId: request.params.teamId }, request.params.routingFormId)),
   });
 
   // --- Responses, at the team's and the organization's paths.
@@ -157,7 +157,7 @@ export function registerRoutingFormRoutes(app: App, ctx: AppContext): void {
   });
 
   // --- Visitors: no credentials; rate-limited as slots (calculate) and reservations (responses).
-  const publicForm = (request: FastifyRequest) => forms.findPublicForm(db(), (request.params as { routingFormId: string }).routingFormId);
+  const publicForm = (request: FastifyRequest) => forms.findPublicForm(db(), (request.params as { routingFormId: string }).routingFormId, ctx.availability);
   app.post('/v2/routing-forms/:routingFormId/calculate-slots', {
     config: { access: access.publicOrUser() },
     schema: {

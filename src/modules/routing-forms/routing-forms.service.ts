@@ -3,7 +3,7 @@
 // booked with the response (`routing` of POST /v2/bookings), which links the booking to it.
 import type { Database, Db } from '../../db/client.js';
 import { badRequest, conflict, invalidField, notFound } from '../../lib/errors.js';
-import { memberValues } from '../attributes/attribute-segments.js';
+import { type MemberValues, memberValues } from '../attributes/attribute-segments.js';
 import { attributeSlugsOf, attributeValuesOfUsers } from '../attributes/attributes.repository.js';
 import type { AvailabilityCache } from '../slots/availability-cache.js';
 import { listSlots } from '../slots/slot-listing.service.js';
@@ -101,7 +101,7 @@ export async function routeAnswers(db: Db, form: repo.RoutingFormRow, submitted:
   const eventType = await resolveSlotTarget(db, { kind: 'eventTypeId', eventTypeId: route.action.eventTypeId }, cache);
   const roundRobin = eventType.team?.schedulingType === 'roundRobin';
   const candidates = eventType.hosts.filter((host) => !roundRobin || !host.fixed).map((host) => host.userId);
-  const values = memberValues(await attributeValuesOfUsers(db, form.organizationId, candidates));
+  const values = await membersValues(db, cache, form.organizationId, candidates);
   const members = roundRobin ? routedMembers(route.action, candidates, (userId) => values.get(userId) ?? {}, answers.values) : candidates;
   return { route, answers, eventTypeId: route.action.eventTypeId, teamMemberIds: members };
 }
@@ -166,9 +166,19 @@ export async function linkResponse(tx: Db, responseId: number, bookingUid: strin
   await repo.updateResponse(tx, responseId, { routedToBookingUid: bookingUid });
 }
 
-/** A form as visitors reach it, by its id alone (404 for an unknown one). */
-export async function findPublicForm(db: Db, id: string): Promise<repo.RoutingFormRow> {
-  const row = await repo.findForm(db, id);
+/**
+ * A form as visitors reach it, by its id alone (404 for an unknown one), through the availability cache
+ * when given: form writes and attribute changes are announced as tenancy changes, which drop it there.
+ */
+export async function findPublicForm(db: Db, id: string, cache: AvailabilityCache | null = null): Promise<repo.RoutingFormRow> {
+  const load = async () => (await repo.findForm(db, id)) ?? null;
+  const row = cache ? await cache.profile(`routing-form:${id}`, load, () => [], () => true) : await load();
   if (!row) throw formNotFound();
   return row;
+}
+
+/** The members' attribute values a route's condition reads, through the cache when given (dropped on every attribute change). */
+async function membersValues(db: Db, cache: AvailabilityCache | null, organizationId: number, userIds: number[]): Promise<Map<number, MemberValues>> {
+  const load = async () => memberValues(await attributeValuesOfUsers(db, organizationId, userIds));
+  return cache ? ((await cache.profile(`attribute-values:${organizationId}:${userIds.join(',')}`, load, () => [], () => true)) ?? new Map()) : load();
 }

@@ -1,4 +1,4 @@
-import { inSegment, memberValues } from '../attributes/attribute-segments.js';
+import { memberValues, segmentMatcher } from '../attributes/attribute-segments.js';
 import { attributeValuesOfUsers } from '../attributes/attributes.repository.js';
 import type { Db } from '../../db/client.js';
 import { invalidField, notFound } from '../../lib/errors.js';
@@ -148,7 +148,8 @@ async function loadTeamSlotEventType(db: Db, row: repo.TeamSlotProfileRow | unde
 async function inSegmentOnly(db: Db, row: repo.TeamSlotProfileRow, hosts: repo.TeamHostRow[]): Promise<repo.TeamHostRow[]> {
   if (!row.assignRRMembersUsingSegment || row.schedulingType !== 'roundRobin' || !row.rrSegmentQuery || row.organizationId === null) return hosts;
   const values = memberValues(await attributeValuesOfUsers(db, row.organizationId, hosts.map((host) => host.userId)));
-  return hosts.filter((host) => host.mandatory || inSegment(row.rrSegmentQuery!, values.get(host.userId) ?? {}));
+  const inSegment = segmentMatcher(row.rrSegmentQuery);
+  return hosts.filter((host) => host.mandatory || inSegment(values.get(host.userId) ?? {}));
 }
 
 /** An event type to book, its organizer and its slot rules, read at once. */
