@@ -24,6 +24,7 @@ import { killAllChildren, startServer } from '../test/support/child-server.js';
 import { createTestDatabase, postgresAvailable } from '../test/support/postgres.js';
 import { EVENT_TYPES_API_VERSION, SLOTS_API_VERSION } from './slots-e2e.js';
 import { buildTeam, loadTeamFixture, type TeamFixture, teamServerEnv } from './team-e2e.js';
+import { orFailure, stopServer } from './store-runs.js';
 
 export const PAGES_GOAL_MS = 300;
 const WARMUP = 10;
@@ -218,19 +219,7 @@ async function storeRun(store: 'embedded' | 'postgres', storeEnv: Record<string,
       metTarget: ok && figures.page.p90Ms <= PAGES_GOAL_MS && figures.day.p90Ms <= PAGES_GOAL_MS && (browserFigures === null || browserFigures.fcpP90Ms <= PAGES_GOAL_MS),
     };
   } finally {
-    const stopped = await server.stop();
-    if (stopped.code !== 0) log(`${store}: server exited with code ${stopped.code} signal ${stopped.signal} after SIGTERM`);
-  }
-}
-
-/** A store's result, or why it failed (the other store still runs). */
-async function orFailure<T>(store: string, work: () => Promise<T>): Promise<T | { store: string; failed: string; ok: false }> {
-  try {
-    return await work();
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    log(`${store}: FAILED: ${message}`);
-    return { store, failed: message.slice(0, 2000), ok: false };
+    await stopServer(log, store, server);
   }
 }
 
@@ -249,7 +238,7 @@ async function main() {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-pages-'));
     let embedded: unknown;
     try {
-      embedded = await orFailure('embedded', () => storeRun('embedded', { SVC_DATA_DIR: dir }, browser, browserMissing));
+      embedded = await orFailure(log, 'embedded', () => storeRun('embedded', { SVC_DATA_DIR: dir }, browser, browserMissing));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -257,7 +246,7 @@ async function main() {
     if (await postgresAvailable()) {
       const database = await createTestDatabase({ empty: true });
       try {
-        postgres = await orFailure('postgres', () => storeRun('postgres', { DATABASE_URL: database.url, SVC_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY }, browser, browserMissing));
+        postgres = await orFailure(log, 'postgres', () => storeRun('postgres', { DATABASE_URL: database.url, SVC_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY }, browser, browserMissing));
       } finally {
         await database.drop();
       }

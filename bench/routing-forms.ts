@@ -32,6 +32,7 @@ import { killAllChildren, startServer } from '../test/support/child-server.js';
 import { createTestDatabase, postgresAvailable } from '../test/support/postgres.js';
 import { SLOTS_API_VERSION } from './slots-e2e.js';
 import { type BuiltTeam, buildTeam, expectedTeamStarts, loadTeamFixture, type TeamFixture, teamServerEnv, teamSlotsPath, windowQuery } from './team-e2e.js';
+import { orFailure, stopServer } from './store-runs.js';
 
 export const ROUTING_GOAL_RATIO = 0.8;
 const CONNECTIONS = 10;
@@ -371,19 +372,7 @@ async function storeRun(store: 'embedded' | 'postgres', storeEnv: Record<string,
       metTarget: ok && ratio >= ROUTING_GOAL_RATIO,
     };
   } finally {
-    const stopped = await server.stop();
-    if (stopped.code !== 0) log(`${store}: server exited with code ${stopped.code} signal ${stopped.signal} after SIGTERM`);
-  }
-}
-
-/** A store's result, or why it failed (the other store still runs). */
-async function orFailure<T>(store: string, work: () => Promise<T>): Promise<T | { store: string; failed: string; ok: false }> {
-  try {
-    return await work();
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    log(`${store}: FAILED: ${message}`);
-    return { store, failed: message.slice(0, 2000), ok: false };
+    await stopServer(log, store, server);
   }
 }
 
@@ -392,7 +381,7 @@ async function main() {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-routing-'));
     let embedded: unknown;
     try {
-      embedded = await orFailure('embedded', () => storeRun('embedded', { SVC_DATA_DIR: dir }));
+      embedded = await orFailure(log, 'embedded', () => storeRun('embedded', { SVC_DATA_DIR: dir }));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -400,7 +389,7 @@ async function main() {
     if (await postgresAvailable()) {
       const database = await createTestDatabase({ empty: true });
       try {
-        postgres = await orFailure('postgres', () => storeRun('postgres', { DATABASE_URL: database.url, SVC_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY }));
+        postgres = await orFailure(log, 'postgres', () => storeRun('postgres', { DATABASE_URL: database.url, SVC_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY }));
       } finally {
         await database.drop();
       }
