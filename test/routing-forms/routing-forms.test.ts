@@ -13,7 +13,7 @@ import { jobs } from '../../src/db/schema.js';
 import { BOOKINGS_VERSION } from '../bookings/helpers.js';
 import { eventually } from '../support/eventually.js';
 import { acceptMembership, createOrganization, type Member } from '../support/tenancy.js';
-import { backend, createTestApp, type TestApp } from '../support/test-app.js';
+import { backend, createPeerApp, createTestApp, type TestApp } from '../support/test-app.js';
 import { type Receiver, startReceiver } from '../webhooks/helpers.js';
 
 // 2027-01-11 is a Monday: Berlin +01:00, Kolkata +05:30, London +00:00, New York -05:00, Tokyo +09:00, Sydney +11:00.
@@ -222,6 +222,32 @@ describe(`routing forms (${backend})`, () => {
     assert.equal(given.status, 201, given.text);
     const after = await calculate({ email: 'x@example.com', region: 'Europe', language: 'German' }, '');
     assert.deepEqual(after.body.data.routing.teamMemberIds.sort((a: number, b: number) => a - b), ids(members.berlin, members.kolkata, members.london));
+  });
+
+  test("another process sharing PostgreSQL routes by a changed value at once", { skip: backend !== 'postgres' && 'needs PostgreSQL (PGlite is single-process)' }, async () => {
+    const peer = await createPeerApp(api);
+    try {
+      const routed = async () => {
+        const answer = await peer.request('POST', `/v2/routing-forms/${form.id}/calculate-slots`, { body: { email: 'p@example.com', region: 'Europe', language: 'German' } });
+        assert.equal(answer.status, 200, answer.text);
+        return (answer.body.data.routing.teamMemberIds as number[]).sort((a, b) => a - b);
+      };
+      const before = await routed();
+      assert.ok(!before.includes(members.newYork.user.id), 'kept by the peer: New York is in the Americas');
+      const options = (await admin('GET', `/v2/organizations/${orgId}/attributes/${attributeIds.region}/options`)).body.data as { id: string; value: string }[];
+      const moved = await admin('POST', `/v2/organizations/${orgId}/attributes/options/${members.newYork.user.id}`, { attributeId: attributeIds.region, attributeOptionId: options.find((option) => option.value === 'Europe')!.id });
+      assert.equal(moved.status, 201, moved.text);
+      const languages = (await admin('GET', `/v2/organizations/${orgId}/attributes/${attributeIds.languages}/options`)).body.data as { id: string; value: string }[];
+      await admin('POST', `/v2/organizations/${orgId}/attributes/options/${members.newYork.user.id}`, { attributeId: attributeIds.languages, attributeOptionId: languages.find((option) => option.value === 'German')!.id });
+      let after = before;
+      for (let attempt = 0; attempt < 50 && !after.includes(members.newYork.user.id); attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        after = await routed();
+      }
+      assert.ok(after.includes(members.newYork.user.id), 'the peer dropped the values it kept on the change feed');
+    } finally {
+      await peer.close();
+    }
   });
 
   test('bad answers and bad forms are refused naming the field; nothing is stored', async () => {
