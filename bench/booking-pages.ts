@@ -17,14 +17,11 @@
 // reading first-contentful-paint and the navigation's responseEnd (ms since the navigation began).
 // metTarget: page p90, day p90 and (with a browser) first-contentful-paint p90 all at most 300 ms.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { killAllChildren, startServer } from '../test/support/child-server.js';
-import { createTestDatabase, postgresAvailable } from '../test/support/postgres.js';
 import { EVENT_TYPES_API_VERSION, SLOTS_API_VERSION } from './slots-e2e.js';
 import { buildTeam, loadTeamFixture, type TeamFixture, teamServerEnv } from './team-e2e.js';
-import { orFailure, stopServer } from './store-runs.js';
+import { onBothStores, stopServer } from './store-runs.js';
 
 export const PAGES_GOAL_MS = 300;
 const WARMUP = 10;
@@ -35,7 +32,6 @@ const ZONE = 'Asia/Kolkata';
 const CHROMIUM = '/usr/bin/chromium';
 /** As bench/run.ts: the system admin's key, no rate limit in the way, a fixed sealing key on PostgreSQL. */
 const ADMIN_API_KEY = 'svc_0123456789abcdef0123456789abcdef';
-const BENCH_ENCRYPTION_KEY = 'be'.repeat(32);
 const BENCH_ENV = { SVC_ADMIN_API_KEY: ADMIN_API_KEY, RATE_LIMIT_API_KEY: '100000000', RATE_LIMIT_ANONYMOUS: '100000000' };
 
 const log = (message: string) => process.stderr.write(`[pages] ${message}\n`);
@@ -235,22 +231,7 @@ async function main() {
     }
   }
   try {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-pages-'));
-    let embedded: unknown;
-    try {
-      embedded = await orFailure(log, 'embedded', () => storeRun('embedded', { SVC_DATA_DIR: dir }, browser, browserMissing));
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-    let postgres: unknown = { store: 'postgres', skipped: 'PostgreSQL did not answer' };
-    if (await postgresAvailable()) {
-      const database = await createTestDatabase({ empty: true });
-      try {
-        postgres = await orFailure(log, 'postgres', () => storeRun('postgres', { DATABASE_URL: database.url, SVC_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY }, browser, browserMissing));
-      } finally {
-        await database.drop();
-      }
-    }
+    const { embedded, postgres } = await onBothStores(log, 'pages', (store, env) => storeRun(store, env, browser, browserMissing));
     process.stdout.write(`${JSON.stringify({ pages: { embedded, postgres, goalMs: PAGES_GOAL_MS } })}\n`);
   } finally {
     await browser?.close();

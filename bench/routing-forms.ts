@@ -24,15 +24,11 @@
 // cache on both sides. uncached: once more each (A then B, 1 s warm-up, DURATION_S s), every request with
 // a window end of its own (the file's end minus 1, 2, 3... ms: the same slots, a new listing key), so each
 // one computes its listing (the hosts' busy time still comes from svc's availability cache).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import { killAllChildren, startServer } from '../test/support/child-server.js';
-import { createTestDatabase, postgresAvailable } from '../test/support/postgres.js';
 import { SLOTS_API_VERSION } from './slots-e2e.js';
 import { type BuiltTeam, buildTeam, expectedTeamStarts, loadTeamFixture, type TeamFixture, teamServerEnv, teamSlotsPath, windowQuery } from './team-e2e.js';
-import { orFailure, stopServer } from './store-runs.js';
+import { onBothStores, stopServer } from './store-runs.js';
 
 export const ROUTING_GOAL_RATIO = 0.8;
 const CONNECTIONS = 10;
@@ -44,7 +40,6 @@ const SETUP_PARALLEL = 5;
 const ZONE = 'UTC';
 /** As bench/run.ts: the system admin's key, no rate limit in the way, a fixed sealing key on PostgreSQL. */
 const ADMIN_API_KEY = 'svc_0123456789abcdef0123456789abcdef';
-const BENCH_ENCRYPTION_KEY = 'be'.repeat(32);
 const BENCH_ENV = { SVC_ADMIN_API_KEY: ADMIN_API_KEY, RATE_LIMIT_API_KEY: '100000000', RATE_LIMIT_ANONYMOUS: '100000000' };
 
 const log = (message: string) => process.stderr.write(`[routing] ${message}\n`);
@@ -378,22 +373,7 @@ async function storeRun(store: 'embedded' | 'postgres', storeEnv: Record<string,
 
 async function main() {
   try {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-routing-'));
-    let embedded: unknown;
-    try {
-      embedded = await orFailure(log, 'embedded', () => storeRun('embedded', { SVC_DATA_DIR: dir }));
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-    let postgres: unknown = { store: 'postgres', skipped: 'PostgreSQL did not answer' };
-    if (await postgresAvailable()) {
-      const database = await createTestDatabase({ empty: true });
-      try {
-        postgres = await orFailure(log, 'postgres', () => storeRun('postgres', { DATABASE_URL: database.url, SVC_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY }));
-      } finally {
-        await database.drop();
-      }
-    }
+    const { embedded, postgres } = await onBothStores(log, 'routing', (store, env) => storeRun(store, env));
     process.stdout.write(`${JSON.stringify({ routing: { embedded, postgres, goalRatio: ROUTING_GOAL_RATIO } })}\n`);
   } finally {
     await killAllChildren();

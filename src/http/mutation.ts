@@ -3,6 +3,7 @@ import type { AppContext } from '../app/context.js';
 import type { ChangeEvent } from '../db/change-feed.js';
 import type { Db } from '../db/client.js';
 import { invalidField } from '../lib/errors.js';
+import { ok } from './envelope.js';
 import { type MutationResponse, requestFingerprint, runIdempotent } from '../modules/idempotency/idempotency.service.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -32,4 +33,23 @@ export async function runMutation(ctx: Pick<AppContext, 'database' | 'changes' |
   });
   if (result.replayed) reply.header('Idempotent-Replayed', 'true');
   return reply.status(result.status).send(result.body);
+}
+
+/**
+ * A write answering `status` with its result in svc's envelope, announcing `event` when it commits (what
+ * every process must drop from its caches: a tenancy change for what decides who hosts or is routed).
+ */
+export function runAnnouncedMutation<T>(
+  ctx: Pick<AppContext, 'database' | 'changes' | 'clock' | 'secrets'>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  event: ChangeEvent,
+  work: (tx: Db) => Promise<T>,
+) {
+  return runMutation(ctx, request, reply, async (tx, announce) => {
+    const body = ok(await work(tx));
+    await announce(event);
+    return { status, body };
+  });
 }

@@ -10,7 +10,7 @@ const MAX_BYTES = 10_000;
 
 export type Logic = Record<string, unknown>;
 
-export const LOGIC_OPERATORS: readonly string[] = [...OPERATORS];
+const LOGIC_OPERATORS: readonly string[] = [...OPERATORS];
 
 /**
  * `query` as a condition: an object of one allowed operator, nested at most 20 deep, at most 10,000

@@ -189,6 +189,17 @@ describe(`booking pages (${backend})`, () => {
     assert.equal((await client.get(`/reschedule/${newUid}`)).status, 410);
   });
 
+  test("a cancellation the event type refuses: the API's message above the cancel form, the booking kept", async () => {
+    const locked = await createEventType(api, host, { title: 'Fixed call', lengthInMinutes: 30, disableCancelling: { disabled: true } });
+    const made = await booked(api, { eventTypeId: locked.id, start: '2027-04-13T10:00:00.000Z' });
+    const refused = await web().post(`/booking/${made.uid}/cancel`, { cancellationReason: 'Please' });
+    assert.ok(refused.status >= 400 && refused.status < 500, `${refused.status}`);
+    assert.match(refused.html, /role="alert">Nothing was changed: This event type does not allow cancellations/);
+    assert.match(refused.html, /<h2 id="cancel-heading">Cancel this meeting<\/h2>/, 'the form is shown again');
+    const state = (await api.request('GET', `/v2/bookings/${made.uid}`, { version: BOOKINGS_VERSION })).body.data;
+    assert.equal(state.status, 'accepted');
+  });
+
   test('requires confirmation: the confirmation says it waits for the host', async () => {
     const confirmed = await createEventType(api, host, { title: 'Vetted call', lengthInMinutes: 30, confirmationPolicy: { type: 'always', blockUnconfirmedBookingsInBooker: true } });
     const client = web();

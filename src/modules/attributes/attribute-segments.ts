@@ -5,6 +5,7 @@
 // JsonLogic rather than the reference's query-builder trees: those are the state of its web app's editor,
 // not a documented format, and its v2 API takes neither (README, differences).
 import { assertLogic, type Logic, matcher } from '../../lib/json-logic.js';
+import type { HeldValue } from './attributes.repository.js';
 
 export type SegmentQuery = Logic;
 
@@ -32,7 +33,7 @@ export function segmentMatcher(query: SegmentQuery): (values: MemberValues) => b
 }
 
 /** Members' values from rows of (user, attribute slug and type, option value). */
-export function memberValues(rows: readonly { userId: number; slug: string; type: string; value: string }[]): Map<number, MemberValues> {
+export function memberValues(rows: readonly Pick<HeldValue, 'userId' | 'slug' | 'type' | 'value'>[]): Map<number, MemberValues> {
   const byUser = new Map<number, MemberValues>();
   for (const row of rows) {
     const values = byUser.get(row.userId) ?? {};

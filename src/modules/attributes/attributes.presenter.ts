@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { AssignedOption, AssignmentRow, AttributeOptionRow, AttributeRow } from './attributes.repository.js';
+import type { AssignedOption, AssignmentRow, AttributeOptionRow, AttributeRow, HeldValue } from './attributes.repository.js';
 import type { AssignedOptionOutput, AssignmentOutput, AttributeOutput, OptionOutput } from './attributes.schemas.js';
 
 export const presentAttribute = (row: AttributeRow): Static<typeof AttributeOutput> => ({
@@ -19,11 +19,11 @@ export const presentAssignedOption = (row: AssignedOption): Static<typeof Assign
 export const presentAssignment = (row: AssignmentRow): Static<typeof AssignmentOutput> => ({ id: row.id, memberId: row.membershipId, attributeOptionId: row.optionId });
 
 /** A member's values as organization membership outputs show them: one entry per attribute, multi-select ones with their options. */
-export function presentMemberAttributes(rows: { attributeId: string; name: string; type: string; optionId: string; option: string }[]) {
+export function presentMemberAttributes(rows: readonly HeldValue[]) {
   const byAttribute = new Map<string, { id: string; name: string; type: string; options: { optionId: string; option: string }[] }>();
   for (const row of rows) {
     const entry = byAttribute.get(row.attributeId) ?? { id: row.attributeId, name: row.name, type: row.type, options: [] };
-    entry.options.push({ optionId: row.optionId, option: row.option });
+    entry.options.push({ optionId: row.optionId, option: row.value });
     byAttribute.set(row.attributeId, entry);
   }
   return [...byAttribute.values()].map(({ options, ...attribute }) =>

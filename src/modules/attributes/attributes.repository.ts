@@ -193,23 +193,24 @@ export async function attributeSlugsOf(db: Db, organizationId: number): Promise<
   return new Set(rows.map((row) => row.slug.toLowerCase()));
 }
 
-/** The members' values of the organization's attributes: a row per value held (a condition's input). */
-export async function attributeValuesOfUsers(db: Db, organizationId: number, userIds: number[]): Promise<{ userId: number; slug: string; type: string; value: string }[]> {
-  if (userIds.length === 0) return [];
-  return db
-    .select({ userId: memberships.userId, slug: attributes.slug, type: attributes.type, value: attributeOptions.value })
-    .from(attributeAssignments)
-    .innerJoin(memberships, eq(memberships.id, attributeAssignments.membershipId))
-    .innerJoin(attributeOptions, eq(attributeOptions.id, attributeAssignments.optionId))
-    .innerJoin(attributes, eq(attributes.id, attributeOptions.attributeId))
-    .where(and(eq(memberships.teamId, organizationId), eq(attributes.organizationId, organizationId), inArray(memberships.userId, userIds)));
+export interface HeldValue {
+  userId: number;
+  attributeId: string;
+  name: string;
+  slug: string;
+  type: string;
+  optionId: string;
+  value: string;
 }
 
-/** Every assignment of the organization's attributes held by these members (their memberships' user ids), for outputs. */
-export async function attributesOfUsers(db: Db, organizationId: number, userIds: number[]) {
+/**
+ * The members' values of the organization's attributes, a row per value held, in the attributes' and
+ * options' order: what membership outputs show and what conditions over members read.
+ */
+export async function heldValues(db: Db, organizationId: number, userIds: number[]): Promise<HeldValue[]> {
   if (userIds.length === 0) return [];
   return db
-    .select({ userId: memberships.userId, attributeId: attributes.id, name: attributes.name, type: attributes.type, optionId: attributeOptions.id, option: attributeOptions.value })
+    .select({ userId: memberships.userId, attributeId: attributes.id, name: attributes.name, slug: attributes.slug, type: attributes.type, optionId: attributeOptions.id, value: attributeOptions.value })
     .from(attributeAssignments)
     .innerJoin(memberships, eq(memberships.id, attributeAssignments.membershipId))
     .innerJoin(attributeOptions, eq(attributeOptions.id, attributeAssignments.optionId))

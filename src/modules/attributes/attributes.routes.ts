@@ -5,7 +5,7 @@ import type { AppContext } from '../../app/context.js';
 import { access } from '../../http/access.js';
 import type { App } from '../../http/app.js';
 import { Envelope, ok } from '../../http/envelope.js';
-import { runMutation } from '../../http/mutation.js';
+import { runAnnouncedMutation } from '../../http/mutation.js';
 import { TakeSkipQuery } from '../../http/pagination.js';
 import { IdempotentHeaders } from '../webhooks/webhooks.schemas.js';
 import { presentAssignedOption, presentAssignment, presentAttribute, presentOption } from './attributes.presenter.js';
@@ -38,13 +38,8 @@ const WRITE_NOTE = 'Send Idempotency-Key to make retries safe.';
 /** `/v2/organizations/{orgId}/attributes...`: the reference's OrganizationsAttributes and OrganizationsAttributesOptions controllers. */
 export function registerAttributeRoutes(app: App, ctx: AppContext): void {
   const db = () => ctx.database.db;
-  // Attributes decide who hosts segmented round robin: every write drops the team profiles of every process.
-  const written = <T>(request: FastifyRequest, reply: FastifyReply, status: number, work: (tx: Db) => Promise<T>) =>
-    runMutation(ctx, request, reply, async (tx, announce) => {
-      const body = ok(await work(tx));
-      await announce({ kind: 'tenancy' });
-      return { status, body };
-    });
+  // Attributes decide who hosts segmented round robin and who is routed: every write drops the team profiles of every process.
+  const written = <T>(request: FastifyRequest, reply: FastifyReply, status: number, work: (tx: Db) => Promise<T>) => runAnnouncedMutation(ctx, request, reply, status, { kind: 'tenancy' }, work);
   const tags = ['Orgs / Attributes'];
   const optionTags = ['Orgs / Attributes / Options'];
   const base = '/v2/organizations/:orgId/attributes';

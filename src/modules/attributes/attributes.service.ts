@@ -205,7 +205,7 @@ export function optionsOfMember(db: Db, organizationId: number, userId: number):
 
 /** The organization's attribute values of each of these members, as membership outputs show them (one read). */
 export async function attributesByMember(db: Db, organizationId: number, userIds: number[]): Promise<Map<number, ReturnType<typeof presentMemberAttributes>>> {
-  const rows = await repo.attributesOfUsers(db, organizationId, [...new Set(userIds)]);
+  const rows = await repo.heldValues(db, organizationId, [...new Set(userIds)]);
   const byUser = new Map<number, typeof rows>();
   for (const row of rows) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row]);
   return new Map([...byUser].map(([userId, held]) => [userId, presentMemberAttributes(held)]));

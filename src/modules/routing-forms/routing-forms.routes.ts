@@ -5,7 +5,7 @@ import type { AppContext } from '../../app/context.js';
 import { access } from '../../http/access.js';
 import type { App } from '../../http/app.js';
 import { Envelope, ok } from '../../http/envelope.js';
-import { runMutation } from '../../http/mutation.js';
+import { runAnnouncedMutation, runMutation } from '../../http/mutation.js';
 import { principalOf } from '../../http/request-guard.js';
 import { IdempotentHeaders } from '../webhooks/webhooks.schemas.js';
 import { presentForm, presentResponse, presentRouted } from './routing-forms.presenter.js';
@@ -60,11 +60,7 @@ export function registerRoutingFormRoutes(app: App, ctx: AppContext): void {
 
   // Visitors read forms through the availability cache: a form written drops it in every process.
   const formWrite = (request: FastifyRequest, reply: FastifyReply, status: number, write: (tx: Db) => Promise<Parameters<typeof presentForm>[0]>) =>
-    runMutation(ctx, request, reply, async (tx, announce) => {
-      const body = ok(presentForm(await write(tx)));
-      await announce({ kind: 'tenancy' });
-      return { status, body };
-    });
+    runAnnouncedMutation(ctx, request, reply, status, { kind: 'tenancy' }, async (tx) => presentForm(await write(tx)));
 
   /** Records a response and answers where it went (with slots when a window is asked). */
   const respond = async (request: FastifyRequest, reply: FastifyReply, form: Awaited<ReturnType<typeof forms.getForm>>, answers: Record<string, unknown>, window: Record<string, unknown>) => {

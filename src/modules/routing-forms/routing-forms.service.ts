@@ -4,7 +4,7 @@
 import type { Database, Db } from '../../db/client.js';
 import { badRequest, conflict, invalidField, notFound } from '../../lib/errors.js';
 import { type MemberValues, memberValues } from '../attributes/attribute-segments.js';
-import { attributeSlugsOf, attributeValuesOfUsers } from '../attributes/attributes.repository.js';
+import { attributeSlugsOf, heldValues } from '../attributes/attributes.repository.js';
 import type { AvailabilityCache } from '../slots/availability-cache.js';
 import { listSlots } from '../slots/slot-listing.service.js';
 import { resolveSlotTarget } from '../slots/slots.service.js';
@@ -179,6 +179,6 @@ export async function findPublicForm(db: Db, id: string, cache: AvailabilityCach
 
 /** The members' attribute values a route's condition reads, through the cache when given (dropped on every attribute change). */
 async function membersValues(db: Db, cache: AvailabilityCache | null, organizationId: number, userIds: number[]): Promise<Map<number, MemberValues>> {
-  const load = async () => memberValues(await attributeValuesOfUsers(db, organizationId, userIds));
+  const load = async () => memberValues(await heldValues(db, organizationId, userIds));
   return cache ? ((await cache.profile(`attribute-values:${organizationId}:${userIds.join(',')}`, load, () => [], () => true)) ?? new Map()) : load();
 }

@@ -1,5 +1,5 @@
 import { memberValues, segmentMatcher } from '../attributes/attribute-segments.js';
-import { attributeValuesOfUsers } from '../attributes/attributes.repository.js';
+import { heldValues } from '../attributes/attributes.repository.js';
 import type { Db } from '../../db/client.js';
 import { invalidField, notFound } from '../../lib/errors.js';
 import { type BookingWindow, type EventRules, type IntervalLimits, PLAIN_EVENT_RULES } from '../../scheduling/slot-query.js';
@@ -148,7 +148,7 @@ async function loadTeamSlotEventType(db: Db, row: repo.TeamSlotProfileRow | unde
  */
 async function inSegmentOnly(db: Db, row: repo.TeamSlotProfileRow, hosts: repo.TeamHostRow[]): Promise<repo.TeamHostRow[]> {
   if (!row.assignRRMembersUsingSegment || row.schedulingType !== 'roundRobin' || !row.rrSegmentQuery || row.organizationId === null) return hosts;
-  const values = memberValues(await attributeValuesOfUsers(db, row.organizationId, hosts.map((host) => host.userId)));
+  const values = memberValues(await heldValues(db, row.organizationId, hosts.map((host) => host.userId)));
   const inSegment = segmentMatcher(row.rrSegmentQuery);
   return hosts.filter((host) => host.mandatory || inSegment(values.get(host.userId) ?? {}));
 }

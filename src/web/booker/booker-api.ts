@@ -8,7 +8,6 @@ import { API_VERSION_HEADER } from '../../http/api-version.js';
 
 export const SLOTS_VERSION = '2024-09-04';
 export const BOOKINGS_VERSION = '2024-08-13';
-export const EVENT_TYPES_VERSION = '2024-06-14';
 
 export interface ApiAnswer {
   status: number;

@@ -42,6 +42,7 @@ export interface BookerTexts {
   currentTime: (when: string) => string;
   taken: string;
   notSent: string;
+  notChanged: string;
   scheduled: string;
   requested: string;
   waiting: string;
@@ -117,6 +118,7 @@ const en: BookerTexts = {
   currentTime: (when) => `Currently booked for ${when}.`,
   taken: 'That time was taken a moment ago. Here are the times still free; please pick another.',
   notSent: 'The booking was not made:',
+  notChanged: 'Nothing was changed:',
   scheduled: 'This meeting is scheduled',
   requested: 'Your request was sent',
   waiting: 'Waiting for the host to confirm. You will get an email when they do.',

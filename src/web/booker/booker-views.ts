@@ -2,7 +2,7 @@
 // times, the display settings (time zone, 12/24 h, length), and the booking form built from the event
 // type's booking fields. Plain links and forms: the page works without its script, which only loads a
 // day's times in place and finds the browser's time zone.
-import { Html, html } from '../layout.js';
+import { type Html, html } from '../layout.js';
 import type { BookerTexts } from './booker-texts.js';
 
 /** Where the visitor is in the page: every link keeps these. */
@@ -288,4 +288,3 @@ export const factsLine = (parts: string[]) => html`<p class="facts">${parts.filt
 
 export const alertBox = (message: string | null) => (message ? html`<p class="alert" role="alert">${message}</p>` : html``);
 
-export const asHtml = (text: string) => new Html(text);

@@ -58,7 +58,7 @@ function headingOf(booking: Booking, flags: { created: boolean; rescheduled: boo
 const embedEvent = (booking: Booking, type: string) =>
   html`<div id="booker-event" hidden data-type="${type}" data-booking="${JSON.stringify({ uid: booking.uid, title: booking.title, startTime: booking.start, endTime: booking.end, status: booking.status, eventTypeId: booking.eventTypeId ?? null })}"></div>`;
 
-function bookingBody(booking: Booking, request: FastifyRequest, texts: BookerTexts, now: number, alert: string | null) {
+function bookingBody(booking: Booking, request: FastifyRequest, texts: BookerTexts, now: number, alert: string | null, cancelling: boolean) {
   const q = (request.query ?? {}) as Record<string, unknown>;
   const attendee = booking.attendees?.[0];
   const tzAsked = field(q, 'tz');
@@ -85,7 +85,7 @@ function bookingBody(booking: Booking, request: FastifyRequest, texts: BookerTex
   const flags = { created: field(q, 'new') === '1', rescheduled: field(q, 'rescheduled') === '1', cancelled: field(q, 'cancelled') === '1' };
   const event = flags.created ? embedEvent(booking, 'bookingSuccessful') : flags.rescheduled ? embedEvent(booking, 'rescheduleBookingSuccessful') : flags.cancelled ? embedEvent(booking, 'bookingCancelled') : html``;
   const cancelForm =
-    field(q, 'cancel') === 'true' && !closed && !over
+    cancelling && !closed && !over
       ? html`<section aria-labelledby="cancel-heading"><h2 id="cancel-heading">${texts.cancelTitle}</h2>
 <form method="post" action="/booking/${booking.uid}/cancel?tz=${encodeURIComponent(tz)}">
 <label for="cancellationReason">${texts.cancellationReason}</label><textarea id="cancellationReason" name="cancellationReason" rows="3"></textarea>
@@ -99,12 +99,13 @@ function bookingBody(booking: Booking, request: FastifyRequest, texts: BookerTex
 }
 
 export function registerManagePages(app: App, ctx: AppContext, api: BookerApi): void {
-  const show = async (request: FastifyRequest, reply: FastifyReply, alert: string | null = null, status = 200) => {
+  // A refused cancellation shows the cancel form again, whatever the query says.
+  const show = async (request: FastifyRequest, reply: FastifyReply, alert: string | null = null, status = 200, cancelling = field(request.query, 'cancel') === 'true') => {
     const texts = bookerTexts(request.headers['accept-language']);
     const { bookingUid } = request.params as { bookingUid: string };
     const read = await readBooking(api, request, bookingUid);
     if (!read.booking) return sendErrorPage(reply, read.status, 'This booking is not available', read.message);
-    const page = bookingBody(read.booking, request, texts, ctx.clock(), alert);
+    const page = bookingBody(read.booking, request, texts, ctx.clock(), alert, cancelling);
     return sendPage(reply, status, { ...page, script: BOOKER_SCRIPT_PATH, frameAncestors: ctx.config.embedOrigins, lang: texts.lang });
   };
 
@@ -119,8 +120,7 @@ export function registerManagePages(app: App, ctx: AppContext, api: BookerApi): 
       return reply.redirect(`/booking/${encodeURIComponent(bookingUid)}?cancelled=1${tz ? `&tz=${encodeURIComponent(tz)}` : ''}`, 303);
     }
     const texts = bookerTexts(request.headers['accept-language']);
-    (request.query as Record<string, unknown>).cancel = 'true';
-    return show(request, reply, `${texts.notSent} ${apiError(answer).message}`, answer.status);
+    return show(request, reply, `${texts.notChanged} ${apiError(answer).message}`, answer.status, true);
   });
 
   app.get('/booking/:bookingUid/ics', { config: { access: access.public() }, schema: { ...schema('A booking\'s calendar file', 'The booking as an iCalendar file (text/calendar), with the UID of its mailed invitations.'), produces: ['text/calendar'] } }, async (request, reply) => {
