@@ -52,6 +52,9 @@ import { registerOAuth2ClientRoutes } from '../modules/oauth/oauth-clients.route
 import { registerOAuth2Routes } from '../modules/oauth/oauth.routes.js';
 import { registerAttributeRoutes } from '../modules/attributes/attributes.routes.js';
 import { registerRoutingFormRoutes } from '../modules/routing-forms/routing-forms.routes.js';
+import { registerWorkflowRoutes } from '../modules/workflows/workflows.routes.js';
+import { registerVerifiedResourceRoutes } from '../modules/verified-resources/verified-resources.routes.js';
+import { registerTextMessageRoutes } from '../modules/text-messages/text-messages.routes.js';
 import { registerWebPages } from '../web/web.routes.js';
 import type { AppContext } from './context.js';
 import { handleClientError, handleError, sendError } from './error-handler.js';
@@ -171,6 +174,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerOutOfOfficeRoutes(app, ctx);
   registerAttributeRoutes(app, ctx);
   registerRoutingFormRoutes(app, ctx);
+  registerWorkflowRoutes(app, ctx);
+  registerVerifiedResourceRoutes(app, ctx);
+  registerTextMessageRoutes(app, ctx);
   registerTeamScheduleRoutes(app, ctx);
   registerTeamBookingRoutes(app, ctx);
   registerOrganizationWebhookRoutes(app, ctx);

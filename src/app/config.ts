@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { type TwilioConfig, twilioConfigFromEnv } from '../integrations/twilio/client.js';
 import { parseEncryptionKey } from '../lib/secrets.js';
 import { GOOGLE_ENDPOINTS } from '../integrations/google/index.js';
 import { MICROSOFT_ENDPOINTS } from '../integrations/microsoft/index.js';
@@ -42,6 +43,10 @@ export interface Config {
   zoom: OAuthAppConfig | null;
   /** Daily for the built-in video (SVC_DAILY_API_KEY); null: the built-in video is Jitsi Meet rooms on videoUrl. */
   daily: DailyConfig | null;
+  /** SMS and WhatsApp through Twilio (TWILIO_*); null: no text messages (steps that send them are refused). */
+  twilio: TwilioConfig | null;
+  /** Verification codes (verified emails and phones): how long one lasts, and how many a caller and a destination may ask for per hour. */
+  verification: { codeTtlMs: number; perCallerPerHour: number; perDestinationPerHour: number; wrongCodesPerHour: number };
 }
 
 export interface DailyConfig {
@@ -52,6 +57,20 @@ export interface DailyConfig {
   roomUrl: string;
   /** The HMAC secret (base64) of the Daily webhook svc is sent (SVC_DAILY_WEBHOOK_SECRET); null: Daily's webhooks are refused. */
   webhookSecret: Buffer | null;
+}
+
+/** svc's route for Twilio's delivery reports (text-messages module). */
+export const TWILIO_STATUS_PATH = '/v2/text-messages/twilio/status';
+
+/** Twilio from TWILIO_*; its delivery reports come to svc's own status callback unless one is set. */
+function twilioConfig(env: NodeJS.ProcessEnv, appUrl: string): TwilioConfig | null {
+  let config: TwilioConfig | null;
+  try {
+    config = twilioConfigFromEnv(env, env.SVC_ALLOW_PRIVATE_WEBHOOKS === '1');
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  return config && { ...config, statusCallbackUrl: config.statusCallbackUrl ?? `${appUrl.replace(/\/+$/, '')}${TWILIO_STATUS_PATH}` };
 }
 
 function dailyConfig(env: NodeJS.ProcessEnv): DailyConfig | null {
@@ -315,6 +334,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     calendars,
     zoom: oauthApp(env, 'ZOOM', ZOOM_ENDPOINTS),
     daily: dailyConfig(env),
+    twilio: twilioConfig(env, env.APP_URL || `http://localhost:${port}`),
+    verification: {
+      codeTtlMs: int(env, 'SVC_VERIFICATION_CODE_TTL_MS', 10 * 60_000, 1000),
+      perCallerPerHour: int(env, 'SVC_VERIFICATION_PER_CALLER', 10, 1),
+      perDestinationPerHour: int(env, 'SVC_VERIFICATION_PER_DESTINATION', 5, 1),
+      wrongCodesPerHour: int(env, 'SVC_VERIFICATION_WRONG_CODES', 10, 1),
+    },
     jobs,
     fixedNow: fixedNow(env),
     mail: loadMailConfig(env),

@@ -13,3 +13,4 @@ export * from './schema/calendars.js';
 export * from './schema/conferencing.js';
 export * from './schema/attributes.js';
 export * from './schema/routing-forms.js';
+export * from './schema/workflows.js';

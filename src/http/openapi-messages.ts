@@ -32,6 +32,10 @@ export const REASON_MESSAGES: Readonly<Record<string, string>> = {
   attribute_value_not_supported: 'Attribute type does not support value',
   attribute_assignment_not_found: 'Attribute does not belong to this user',
   routing_form_not_found: 'Routing Form not found',
+  workflow_not_found: 'Workflow not found',
+  text_provider_not_configured: 'steps[1].action sms_attendee needs an SMS provider, and none is configured (TWILIO_* settings)',
+  twilio_not_configured: 'Not Found',
+  twilio_signature_invalid: 'The X-Twilio-Signature does not match this request',
   routing_form_disabled: 'This routing form is disabled',
   routing_form_without_fallback: 'This routing form has no fallback route',
   routing_form_response_not_found: 'Routing form response not found',
@@ -111,6 +115,14 @@ export const REASON_MESSAGES: Readonly<Record<string, string>> = {
   webhook_not_found: 'Webhook (42) not found',
   webhook_not_owned: 'Forbidden resource',
   webhook_subscriber_url_taken: 'Webhook with this subscriber url already exists for this user',
+  email_already_verified: 'Email is already verified.',
+  phone_already_verified: 'Phone number is already verified.',
+  too_many_verification_requests: 'Too many verification codes requested for this address: at most 5 an hour. Try again in 42 seconds.',
+  too_many_wrong_codes: 'Too many wrong verification codes: at most 10 an hour. Try again in 42 seconds.',
+  invalid_email_verification_code: 'Invalid Verification Code',
+  invalid_phone_verification_code: 'Could not verify phone number.',
+  verified_email_not_found: 'Verified email with id 42 not found',
+  verified_phone_not_found: 'Verified phone number with id 42 not found',
 };
 
 /** What an example shows for a reason REASON_MESSAGES lacks. */

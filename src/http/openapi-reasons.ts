@@ -269,6 +269,9 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
     reasons: { 400: ['routing_form_disabled', 'routing_form_without_fallback'], 404: ['routing_form_not_found', 'routing_form_response_not_found'] },
   },
   { routes: ['/v2/bookings'], methods: ['POST'], reasons: { 404: ['routing_form_response_not_found'], 409: ['routing_form_response_booked'] } },
+  { routes: ['/v2/organizations/:orgId/teams/:teamId/workflows/*'], reasons: { 404: ['workflow_not_found'] } },
+  { routes: ['/v2/organizations/:orgId/teams/:teamId/workflows', '/v2/organizations/:orgId/teams/:teamId/workflows/*'], methods: ['POST', 'PATCH'], reasons: { 400: ['text_provider_not_configured'] } },
+  { routes: ['/v2/text-messages/twilio/status'], reasons: { 401: ['twilio_signature_invalid'], 404: ['twilio_not_configured'] } },
   { routes: ['/v2/organizations/:orgId/delegation-credentials'], reasons: { 409: ['delegation_credential_exists'] } },
   { routes: ['/v2/organizations/:orgId/delegation-credentials/:credentialId'], reasons: { 400: ['delegation_credential_not_working'], 404: ['delegation_credential_not_found'] } },
   { routes: ['/v2/organizations/:orgId/webhooks/:webhookId'], reasons: { 403: ['webhook_not_in_organization'], 404: ['webhook_not_found'] } },
@@ -285,6 +288,15 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/oauth-clients/:clientId/webhooks', '/v2/oauth-clients/:clientId/webhooks/:webhookId'], methods: WEBHOOK_WRITES, reasons: { 400: ['trigger_not_allowed'], 409: ['webhook_subscriber_url_taken'] } },
   { routes: ['/v2/oauth-clients/:clientId/webhooks/:webhookId'], reasons: { 403: ['webhook_not_of_oauth_client'], 404: ['webhook_not_found'] } },
   { routes: ['/v2/oauth/:clientId/refresh'], reasons: { 400: ['invalid_refresh_token', 'refresh_token_expired', 'refresh_token_reused'] } },
+  // Verified resources (verified-resources.routes.ts): a user's own, a team's and an organization team's.
+  ...['/v2/verified-resources', '/v2/teams/:teamId/verified-resources', '/v2/organizations/:orgId/teams/:teamId/verified-resources'].flatMap((base): ReasonGroup[] => [
+    { routes: [`${base}/emails/verification-code/request`], reasons: { 409: ['email_already_verified'], 429: ['too_many_verification_requests'] } },
+    { routes: [`${base}/phones/verification-code/request`], reasons: { 400: ['text_provider_not_configured'], 409: ['phone_already_verified'], 429: ['too_many_verification_requests'] } },
+    { routes: [`${base}/emails/verification-code/verify`], reasons: { 400: ['invalid_email_verification_code'], 429: ['too_many_wrong_codes'] } },
+    { routes: [`${base}/phones/verification-code/verify`], reasons: { 400: ['invalid_phone_verification_code'], 429: ['too_many_wrong_codes'] } },
+    { routes: [`${base}/emails/:id`], reasons: { 404: ['verified_email_not_found'] } },
+    { routes: [`${base}/phones/:id`], reasons: { 404: ['verified_phone_not_found'] } },
+  ]),
 ];
 
 const matchesPattern = (pattern: string, url: string) => (pattern.endsWith('/*') ? url.startsWith(pattern.slice(0, -1)) : pattern === url);

@@ -16,6 +16,12 @@ import { runNoShowJob } from '../modules/conferencing/video-no-shows.service.js'
 import { NO_SHOW_JOB } from '../modules/webhooks/webhook-no-shows.js';
 import { FORM_NO_EVENT_JOB, runNoEventJob } from '../modules/routing-forms/routing-form-webhooks.js';
 import { bookingEventListener } from '../app/booking-event-listener.js';
+import { createTextSender } from '../modules/text-messages/text-message-sender.js';
+import { TEXT_SEND_JOB } from '../modules/text-messages/text-messages.repository.js';
+import { runWorkflowActivation } from '../modules/workflows/workflow-activation.js';
+import { WORKFLOW_SEND_JOB } from '../modules/workflows/workflow-reminders.repository.js';
+import { runWorkflowSend } from '../modules/workflows/workflow-sender.js';
+import { WORKFLOW_ACTIVATE_JOB } from '../modules/workflows/workflows.service.js';
 import { HOUSEKEEPING, runHousekeeping } from './housekeeping.js';
 import { JobRegistry } from './runner.js';
 
@@ -28,7 +34,7 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
   // `svc worker` has no app context: it opens secrets with the same key `svc serve` would.
   const secrets = ctx.secrets ?? lazySecretBox(config.encryptionKey, config.dataDir);
   const deliver = createWebhookDeliverer({ database, secrets, config, ...(log ? { log } : {}) });
-  const mail = createMailSender({ database, config, ...(log ? { log } : {}) });
+  const mail = createMailSender({ database, config, secrets, ...(log ? { log } : {}) });
   const calendarSync = { database, secrets, config, readers: calendarReaders(config), log, clock: () => config.fixedNow ?? Date.now(), changes: ctx.changes };
   const calendarWrites = { database, secrets, config, writers: calendarWriters(config), log };
   const meetings = { database, secrets, config, listener: bookingEventListener, log, calendarWrites };
@@ -55,6 +61,9 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
       [DAILY_EVENT_JOB, (payload) => runDailyEventJob({ database, config, listener: bookingEventListener }, payload)],
       [NO_SHOW_JOB, (payload) => runNoShowJob({ database, config }, payload)],
       [FORM_NO_EVENT_JOB, (payload) => runNoEventJob(database, payload)],
+      [WORKFLOW_ACTIVATE_JOB, (payload) => runWorkflowActivation(database, payload)],
+      [WORKFLOW_SEND_JOB, (payload) => runWorkflowSend({ database, appUrl: config.appUrl, config }, payload)],
+      [TEXT_SEND_JOB, createTextSender({ database, twilio: config.twilio, secrets, ...(log ? { log } : {}) })],
     ],
     { retryBaseMs: config.jobs.retryBaseMs, leaseMs: config.jobs.leaseMs, concurrency: config.jobs.concurrency },
     [HOUSEKEEPING, calendarSweep(config.calendars)],

@@ -8,6 +8,9 @@ import { deleteEndedMailBudgets } from '../modules/mail/mail-budget.repository.j
 import { deleteExpiredTokens } from '../modules/platform/platform-tokens.service.js';
 import { deleteExpiredSessions } from '../web/web-sessions.repository.js';
 import { deleteEndedDeliveries } from '../modules/webhooks/webhook-deliveries.repository.js';
+import { deleteEndedTextMessages } from '../modules/text-messages/text-messages.repository.js';
+import { deleteExpiredVerificationCodes, deleteExpiredVerificationFailures } from '../modules/verified-resources/verified-resources.service.js';
+import { deleteEndedReminders } from '../modules/workflows/workflow-reminders.repository.js';
 import { deleteFinishedJobs, refreshStatistics } from './jobs.repository.js';
 import type { RecurringJob } from './runner.js';
 
@@ -39,6 +42,11 @@ export interface HousekeepingResult {
   loginFailures: number;
   /** Mail-budget windows that are over. */
   mailBudgets: number;
+  /** Sent and failed text messages, and workflow reminders sent, dropped or failed, kept as long as mail. */
+  textMessages: number;
+  workflowReminders: number;
+  /** Verification codes past their use, and wrong codes that no longer count. */
+  verificationCodes: number;
 }
 
 /** An expired managed-user access token still answers 498 (not 401) for this long. */
@@ -47,7 +55,8 @@ const EXPIRED_ACCESS_TOKEN_KEPT_MS = DAY_MS;
 /**
  * Deletes expired Idempotency-Keys, webhook deliveries and mail messages that ended more than
  * `webhookDeliveryRetentionDays` ago (with their attempt logs), jobs that finished more than
- * `retentionDays` ago, managed users' expired tokens and web login failures that no longer count.
+ * `retentionDays` ago, managed users' expired tokens, web login failures that no longer count, ended text
+ * messages and workflow reminders (as mail), and verification codes and wrong codes that no longer count.
  * Pending work is never touched. With `refreshStatistics` (the embedded store), ANALYZEs the database.
  */
 export async function runHousekeeping(
@@ -69,6 +78,10 @@ export async function runHousekeeping(
       (await deleteInBatches((limit) => deleteExpiredGrants(db, new Date(now.getTime() - DAY_MS), limit))) + (await deleteExpiredSessions(db, now)),
     loginFailures: await deleteInBatches((limit) => deleteExpiredLoginFailures(db, now, limit)),
     mailBudgets: await deleteEndedMailBudgets(db, now),
+    textMessages: await deleteInBatches((limit) => deleteEndedTextMessages(db, deliveriesBefore, limit)),
+    workflowReminders: await deleteInBatches((limit) => deleteEndedReminders(db, deliveriesBefore, limit)),
+    verificationCodes:
+      (await deleteInBatches((limit) => deleteExpiredVerificationCodes(db, now, limit))) + (await deleteInBatches((limit) => deleteExpiredVerificationFailures(db, now, limit))),
   };
   // The embedded store runs no autovacuum: without this its planner never has statistics (a page's
   // lookups by id planned as scans, sorts of rows an index holds in order).

@@ -291,6 +291,17 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'PATCH /v2/organizations/:orgId/routing-forms/:routingFormId/responses/:responseId': 'orgAdmin',
   'POST /v2/routing-forms/:routingFormId/calculate-slots': 'public',
   'POST /v2/routing-forms/:routingFormId/responses': 'public',
+  'GET /v2/organizations/:orgId/teams/:teamId/workflows': 'orgTeamAdmin',
+  'POST /v2/organizations/:orgId/teams/:teamId/workflows': 'orgTeamAdmin',
+  'GET /v2/organizations/:orgId/teams/:teamId/workflows/:workflowId': 'orgTeamAdmin',
+  'PATCH /v2/organizations/:orgId/teams/:teamId/workflows/:workflowId': 'orgTeamAdmin',
+  'DELETE /v2/organizations/:orgId/teams/:teamId/workflows/:workflowId': 'orgTeamAdmin',
+  'GET /v2/organizations/:orgId/teams/:teamId/workflows/routing-form': 'orgTeamAdmin',
+  'POST /v2/organizations/:orgId/teams/:teamId/workflows/routing-form': 'orgTeamAdmin',
+  'GET /v2/organizations/:orgId/teams/:teamId/workflows/:workflowId/routing-form': 'orgTeamAdmin',
+  'PATCH /v2/organizations/:orgId/teams/:teamId/workflows/:workflowId/routing-form': 'orgTeamAdmin',
+  'DELETE /v2/organizations/:orgId/teams/:teamId/workflows/:workflowId/routing-form': 'orgTeamAdmin',
+  'POST /v2/text-messages/twilio/status': 'public',
   'GET /v2/organizations/:orgId/users/:userId/ooo': 'orgAdmin',
   'POST /v2/organizations/:orgId/users/:userId/ooo': 'orgAdmin',
   'PATCH /v2/organizations/:orgId/users/:userId/ooo/:oooId': 'orgAdmin',
@@ -382,6 +393,31 @@ const ROUTE_CLASSES: Record<string, ClassName> = {
   'DELETE /v2/auth/oauth2/clients/:clientId': 'user',
   'GET /v2/admin/oauth2-clients': 'sysadmin',
   'PATCH /v2/admin/oauth2-clients/:clientId': 'sysadmin',
+  // Verified resources: a user's own; a team's for its admins (RolesGuard TEAM_ADMIN), an organization team's also for the organization's.
+  'POST /v2/verified-resources/emails/verification-code/request': 'user',
+  'POST /v2/verified-resources/emails/verification-code/verify': 'user',
+  'GET /v2/verified-resources/emails': 'user',
+  'GET /v2/verified-resources/emails/:id': 'user',
+  'POST /v2/verified-resources/phones/verification-code/request': 'user',
+  'POST /v2/verified-resources/phones/verification-code/verify': 'user',
+  'GET /v2/verified-resources/phones': 'user',
+  'GET /v2/verified-resources/phones/:id': 'user',
+  'POST /v2/teams/:teamId/verified-resources/emails/verification-code/request': 'teamAdmin',
+  'POST /v2/teams/:teamId/verified-resources/emails/verification-code/verify': 'teamAdmin',
+  'GET /v2/teams/:teamId/verified-resources/emails': 'teamAdmin',
+  'GET /v2/teams/:teamId/verified-resources/emails/:id': 'teamAdmin',
+  'POST /v2/teams/:teamId/verified-resources/phones/verification-code/request': 'teamAdmin',
+  'POST /v2/teams/:teamId/verified-resources/phones/verification-code/verify': 'teamAdmin',
+  'GET /v2/teams/:teamId/verified-resources/phones': 'teamAdmin',
+  'GET /v2/teams/:teamId/verified-resources/phones/:id': 'teamAdmin',
+  'POST /v2/organizations/:orgId/teams/:teamId/verified-resources/emails/verification-code/request': 'orgTeamAdmin',
+  'POST /v2/organizations/:orgId/teams/:teamId/verified-resources/emails/verification-code/verify': 'orgTeamAdmin',
+  'GET /v2/organizations/:orgId/teams/:teamId/verified-resources/emails': 'orgTeamAdmin',
+  'GET /v2/organizations/:orgId/teams/:teamId/verified-resources/emails/:id': 'orgTeamAdmin',
+  'POST /v2/organizations/:orgId/teams/:teamId/verified-resources/phones/verification-code/request': 'orgTeamAdmin',
+  'POST /v2/organizations/:orgId/teams/:teamId/verified-resources/phones/verification-code/verify': 'orgTeamAdmin',
+  'GET /v2/organizations/:orgId/teams/:teamId/verified-resources/phones': 'orgTeamAdmin',
+  'GET /v2/organizations/:orgId/teams/:teamId/verified-resources/phones/:id': 'orgTeamAdmin',
 };
 
 const isPluginRoute = (method: string, url: string) => url === '/docs' || url.startsWith('/docs/') || method === 'OPTIONS' || method === 'HEAD';
@@ -476,7 +512,7 @@ describe('authorization matrix: every route x every caller x own and other tenan
     const [clientWebhookA, clientWebhookB] = [await clientWebhook(clientA.clientId, a.owner.apiKey), await clientWebhook(clientB.clientId, b.owner.apiKey)];
 
     const away = (key: string) => send('POST', '/v2/me/ooo', key, { start: '2031-01-06T00:00:00Z', end: '2031-01-07T00:00:00Z' });
-    const personal = { oooId: (await away(member.apiKey)).id, scheduleId: schedule.body.data.id, eventTypeId: eventType.id, bookingUid: booking.uid, uid: MISSING, eventUid: MISSING, deliveryId: MISSING, membershipId: MISSING, id: MISSING, roleId: 'no-such-role', permission: 'role.read', webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id, linkId: 'no-such-link', credentialId: 'no-such-credential', attributeId: 'no-such-attribute', attributeSlug: 'no-such-attribute', optionId: 'no-such-option', attributeOptionId: 'no-such-option', routingFormId: 'no-such-form', responseId: MISSING };
+    const personal = { oooId: (await away(member.apiKey)).id, scheduleId: schedule.body.data.id, eventTypeId: eventType.id, bookingUid: booking.uid, uid: MISSING, eventUid: MISSING, deliveryId: MISSING, membershipId: MISSING, id: MISSING, roleId: 'no-such-role', permission: 'role.read', webhookId: webhook.id, eventTypeWebhookId: eventTypeWebhook.id, linkId: 'no-such-link', credentialId: 'no-such-credential', attributeId: 'no-such-attribute', attributeSlug: 'no-such-attribute', optionId: 'no-such-option', attributeOptionId: 'no-such-option', routingFormId: 'no-such-form', responseId: MISSING, workflowId: MISSING };
     // userId: a user the organization created who is in its team (teamMember in T; U's owner in U).
     await markCreatedByOrganization(api, users.teamMember.user.id, orgA);
     await markCreatedByOrganization(api, b.owner.user.id, b.organization.id);

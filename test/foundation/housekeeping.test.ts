@@ -71,7 +71,17 @@ describe('housekeeping', () => {
     await db().execute(sql`insert into mail_budgets (key, window_ends_at, messages) values
       ('hk-ended', ${ago(now, 1 / 24)}::timestamptz, 3), ('hk-current', ${ago(now, -1 / 48)}::timestamptz, 4)`);
 
+    // Text messages: as mail, an old sent or failed one goes; an old pending one and a recent one stay.
+    const text = async (uid: string, status: string, createdAt: string) =>
+      db().execute(sql`insert into text_messages (uid, channel, to_number, body, purpose, status, created_at) values (${uid}, 'sms', '+14155550100', 'x', 'workflow', ${status}, ${createdAt}::timestamptz)`);
+    await text('hk-text-old-sent', 'sent', ago(now, 31));
+    await text('hk-text-old-failed', 'failed', ago(now, 31));
+    await text('hk-text-old-pending', 'pending', ago(now, 31));
+    await text('hk-text-recent', 'sent', ago(now, 1));
+
     const result = await runHousekeeping(db(), api.config.jobs, new Date(now));
+    assert.equal(result.textMessages, 2);
+    assert.deepEqual(await rows(sql`select uid from text_messages where uid like 'hk-text-%' order by uid`), [{ uid: 'hk-text-old-pending' }, { uid: 'hk-text-recent' }]);
     assert.deepEqual(await rows(sql`select key from mail_budgets where key like 'hk-%'`), [{ key: 'hk-current' }]);
     assert.equal(result.webhookDeliveries, 2);
     assert.equal(result.mailMessages, 2);

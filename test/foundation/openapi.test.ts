@@ -160,7 +160,7 @@ describe('the API document: OpenAPI 3.1 and its errors', () => {
     };
     const operational = new Set(['GET /health', 'GET /ready', 'GET /metrics']);
     // Not rate limited: the operational routes, and the providers' push notifications (shared addresses).
-    const unthrottled = new Set([...operational, 'POST /v2/calendars/google/notifications', 'POST /v2/calendars/office365/notifications', 'POST /v2/conferencing/daily/webhook']);
+    const unthrottled = new Set([...operational, 'POST /v2/calendars/google/notifications', 'POST /v2/calendars/office365/notifications', 'POST /v2/conferencing/daily/webhook', 'POST /v2/text-messages/twilio/status']);
     for (const { name, op } of operations) {
       const errors = Object.entries<any>(op.responses).filter(([status]) => Number(status) >= 400);
       assert.ok(errors.length > 0, `${name} documents error responses`);

@@ -104,7 +104,8 @@ export async function killAllChildren(): Promise<void> {
   running.clear();
 }
 
-function spawnCli(args: string[], env: Record<string, string>) {
+/** Starts a CLI command (`worker`, `serve`...) as a child process; killAllChildren ends it. */
+export function spawnCli(args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
     cwd: projectRoot,
     env: { ...baseEnv(), ...env },

@@ -98,13 +98,15 @@ export async function request<T = any>(baseUrl: string, method: string, path: st
 export interface TestAppOptions {
   /** Current time for the app (default the real clock); tests move it to let holds expire. */
   clock?: () => number;
+  /** false: no job runner in this app (another process runs the jobs). */
+  worker?: boolean;
 }
 
 /** Builds svc on a fresh database of the run's backend and serves it on a loopback port. */
 export async function createTestApp(env: Record<string, string> = {}, existing?: { database: Database; url?: string }, options: TestAppOptions = {}): Promise<TestApp> {
   const config = testConfig(env);
   const opened = existing ? { ...existing, drop: async () => {} } : await openTestDatabase();
-  const runtime = await startRuntime(config, { database: opened.database, logger: false, ...(options.clock ? { clock: options.clock } : {}) });
+  const runtime = await startRuntime(config, { database: opened.database, logger: false, ...(options.clock ? { clock: options.clock } : {}), ...(options.worker === false ? { worker: false } : {}) });
   await runtime.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = runtime.app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;

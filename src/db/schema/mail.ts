@@ -1,6 +1,6 @@
 // Outgoing mail: one row per message, written in the transaction of the change that causes it, and
 // every attempt to send it.
-import { bigint, bigserial, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.js';
 
 /** `owner`: the user who registered a third-party OAuth client, told of its review; `invitee`: a user invited to a team. */
@@ -32,6 +32,13 @@ export const mailMessages = pgTable(
     /** Set only on a message that carries its own text (no booking event): sent as plain text as is. */
     subject: text('subject'),
     textBody: text('text_body'),
+    /** A message with its own text may carry HTML too (a workflow step's). */
+    htmlBody: text('html_body'),
+    /** The text bodies are sealed (they hold a verification code): opened only to send. */
+    bodySealed: boolean('body_sealed').notNull().default(false),
+    /** A message with its own text may attach an event (REQUEST) and show a sender name of its own. */
+    invitationIcs: text('invitation_ics'),
+    senderName: text('sender_name'),
     status: text('status').$type<'pending' | 'sent' | 'failed'>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),

@@ -44,6 +44,18 @@ export function noShowVerdict(record: BookingRecord, sessions: DailySession[]): 
   };
 }
 
+/**
+ * What the room of a booking on Daily shows of who joined (read from Daily, outside any transaction), for
+ * the workflows' no-show triggers; null when svc has no Daily account or the booking no Daily room.
+ */
+export async function readNoShowVerdict(deps: NoShowDeps, record: BookingRecord): Promise<NoShowVerdict | null> {
+  const account = dailyAccount(deps.config);
+  if (!account) return null;
+  const room = await findMeetingOfBooking(deps.database.db, record.booking.id);
+  if (room?.type !== 'daily_video') return null;
+  return noShowVerdict(record, await listSessions(account, room.externalId));
+}
+
 /** The booking as the check may still concern it: accepted, at the start it was scheduled for. */
 const stillDue = (booking: { status: string; startAt: Date } | undefined, payload: NoShowJobPayload) =>
   booking !== undefined && booking.status === 'accepted' && booking.startAt.toISOString() === payload.start;

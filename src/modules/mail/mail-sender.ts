@@ -3,6 +3,7 @@ import type { Config } from '../../app/config.js';
 import type { Database } from '../../db/client.js';
 import { attemptsSpanning, type JobHandler } from '../../jobs/runner.js';
 import { groupedCalls } from '../../lib/grouped-calls.js';
+import type { SecretBox } from '../../lib/secrets.js';
 import { type RenderOptions, renderBookingMail } from './booking-mail.render.js';
 import { findMessagesToSend, type InviteContext, loadInviteContext, type MailAttemptRecord, type MessageToSend, recordMailAttempts } from './mail.repository.js';
 import { createMailTransport, type InfoLog, type MailTransport, type OutgoingMail, type SendResult } from './mail-transport.js';
@@ -20,19 +21,38 @@ export interface MailSenderDeps {
   log?: InfoLog;
   /** A transport of the caller's (tests); default: SMTP_URL's, or the log. */
   transport?: MailTransport;
+  /** Opens sealed bodies (verification codes). */
+  secrets?: SecretBox;
 }
 
-/** A message that carries its own text (no booking event): sent as it is, plain text, no invitation. */
-function ownTextMail(message: MessageToSend & { subject: string; textBody: string }): OutgoingMail {
-  return { messageId: `${message.uid}@svc`, to: { name: message.recipientName, address: message.recipientEmail }, subject: message.subject, text: message.textBody, html: null, invitation: null, kind: message.kind };
+/**
+ * A message that carries its own text (no booking event): sent as it is, with its HTML, attached event
+ * and sender name when it has them. A sealed body (a verification code) is opened only now.
+ */
+function ownTextMail(message: MessageToSend & { subject: string; textBody: string }, secrets: SecretBox | undefined): OutgoingMail {
+  const open = (body: string) => {
+    if (!message.bodySealed) return body;
+    if (!secrets) throw new Error('a sealed message needs the encryption key');
+    return secrets.open(body);
+  };
+  return {
+    messageId: `${message.uid}@svc`,
+    to: { name: message.recipientName, address: message.recipientEmail },
+    subject: message.subject,
+    text: open(message.textBody),
+    html: message.htmlBody === null ? null : open(message.htmlBody),
+    invitation: message.invitationIcs === null ? null : { method: 'REQUEST', ics: message.invitationIcs },
+    kind: message.kind,
+    fromName: message.senderName,
+  };
 }
 
 type ContextOf = (booking: InviteContextKey) => Promise<InviteContext>;
 type InviteContextKey = Parameters<typeof loadInviteContext>[1];
 
-async function renderMessage(contextOf: ContextOf, message: MessageToSend, options: RenderOptions): Promise<OutgoingMail> {
+async function renderMessage(contextOf: ContextOf, message: MessageToSend, options: RenderOptions, secrets: SecretBox | undefined): Promise<OutgoingMail> {
   const { subject, textBody } = message;
-  if (message.bookingEventId === null && subject !== null && textBody !== null) return ownTextMail({ ...message, subject, textBody });
+  if (message.bookingEventId === null && subject !== null && textBody !== null) return ownTextMail({ ...message, subject, textBody }, secrets);
   if (!message.payload) throw new Error('the booking event of this message is gone');
   const booking = message.payload as { id: number; eventTypeId: number | null; hosts: { id: number }[] };
   const context = await contextOf({ id: booking.id, eventTypeId: booking.eventTypeId, organizerId: booking.hosts[0]?.id ?? -1 });
@@ -76,7 +96,7 @@ export function createMailSender(deps: MailSenderDeps): { handler: JobHandler; c
     const attemptedAt = new Date();
     let result: SendResult;
     try {
-      result = await transport.send(await renderMessage(contextOf, message, { appUrl: config.appUrl, dailyRoomUrl: config.daily?.roomUrl ?? null }));
+      result = await transport.send(await renderMessage(contextOf, message, { appUrl: config.appUrl, dailyRoomUrl: config.daily?.roomUrl ?? null }, deps.secrets));
     } catch (error) {
       result = { error: `not sent: ${error instanceof Error ? error.message : String(error)}`, permanent: false, response: null, durationMs: 0 };
     }

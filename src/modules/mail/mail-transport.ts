@@ -16,6 +16,8 @@ export interface OutgoingMail {
   invitation: { method: 'REQUEST' | 'CANCEL'; ics: string } | null;
   /** Logged with the message: what it is about (never its body). */
   kind: string;
+  /** Shown instead of MAIL_FROM's name (a workflow step's sender); the address stays MAIL_FROM's. */
+  fromName?: string | null;
 }
 
 export interface SendResult {
@@ -66,7 +68,7 @@ export function createMailTransport(config: MailConfig, log: InfoLog, maxConnect
       try {
         // One string, so the socket gets the message in a few writes (streamed as nodemailer composes
         // it, a message went out in a write per encoded line).
-        const raw = composeMime(sender, mail);
+        const raw = composeMime(mail.fromName ? { ...sender, name: mail.fromName } : sender, mail);
         const info = await transporter.sendMail({ raw, envelope: { from: sender.address, to: [mail.to.address] } });
         const refused = info.rejected?.length ? `refused: ${info.rejected.map(String).join(', ')}` : null;
         return { error: refused, permanent: refused !== null, response: String(info.response ?? ''), durationMs: elapsed() };

@@ -11,7 +11,7 @@ import { WRITABLE_TYPES_SQL } from '../calendars/calendar-events.repository.js';
 export type MailMessageRow = typeof mailMessages.$inferSelect;
 export type NewMailMessage = Pick<
   typeof mailMessages.$inferInsert,
-  'uid' | 'bookingEventId' | 'kind' | 'recipientEmail' | 'recipientName' | 'recipientRole' | 'recipientTimeZone' | 'recipientLocale' | 'method' | 'sequence' | 'subject' | 'textBody'
+  'uid' | 'bookingEventId' | 'kind' | 'recipientEmail' | 'recipientName' | 'recipientRole' | 'recipientTimeZone' | 'recipientLocale' | 'method' | 'sequence' | 'subject' | 'textBody' | 'htmlBody' | 'bodySealed' | 'invitationIcs' | 'senderName'
 >;
 
 /** A user a booking's mail may go to. */
@@ -96,12 +96,12 @@ export async function insertMailMessages(db: Db, messages: NewMailMessage[], job
   if (messages.length === 0) return;
   const rows = messages.map(
     (m) =>
-      sql`(${m.uid}::text, ${m.bookingEventId ?? null}::bigint, ${m.kind}::text, ${m.recipientEmail}::text, ${m.recipientName ?? null}::text, ${m.recipientRole}::text, ${m.recipientTimeZone}::text, ${m.recipientLocale ?? null}::text, ${m.method ?? null}::text, ${m.sequence ?? 0}::int, ${m.subject ?? null}::text, ${m.textBody ?? null}::text)`,
+      sql`(${m.uid}::text, ${m.bookingEventId ?? null}::bigint, ${m.kind}::text, ${m.recipientEmail}::text, ${m.recipientName ?? null}::text, ${m.recipientRole}::text, ${m.recipientTimeZone}::text, ${m.recipientLocale ?? null}::text, ${m.method ?? null}::text, ${m.sequence ?? 0}::int, ${m.subject ?? null}::text, ${m.textBody ?? null}::text, ${m.htmlBody ?? null}::text, ${m.bodySealed ?? false}::boolean, ${m.invitationIcs ?? null}::text, ${m.senderName ?? null}::text)`,
   );
   await db.execute(sql`
-    with message (uid, booking_event_id, kind, recipient_email, recipient_name, recipient_role, recipient_time_zone, recipient_locale, method, sequence, subject, text_body) as (values ${sql.join(rows, sql`, `)}),
+    with message (uid, booking_event_id, kind, recipient_email, recipient_name, recipient_role, recipient_time_zone, recipient_locale, method, sequence, subject, text_body, html_body, body_sealed, invitation_ics, sender_name) as (values ${sql.join(rows, sql`, `)}),
     inserted as (
-      insert into ${mailMessages} (uid, booking_event_id, kind, recipient_email, recipient_name, recipient_role, recipient_time_zone, recipient_locale, method, sequence, subject, text_body)
+      insert into ${mailMessages} (uid, booking_event_id, kind, recipient_email, recipient_name, recipient_role, recipient_time_zone, recipient_locale, method, sequence, subject, text_body, html_body, body_sealed, invitation_ics, sender_name)
       select * from message returning id
     ), queued as (
       insert into jobs (kind, payload, max_attempts) select ${jobKind}, jsonb_build_object('messageId', id), ${maxAttempts} from inserted returning id
@@ -120,7 +120,7 @@ export async function findMessagesToSend(db: Db, ids: number[]): Promise<Message
   const result = await db.execute(sql`
     select m.id, m.uid, m.booking_event_id as "bookingEventId", m.kind, m.recipient_email as "recipientEmail", m.recipient_name as "recipientName",
       m.recipient_role as "recipientRole", m.recipient_time_zone as "recipientTimeZone", m.recipient_locale as "recipientLocale", m.method, m.sequence,
-      m.subject, m.text_body as "textBody", m.status, m.attempts, m.last_error as "lastError", m.created_at as "createdAt", m.sent_at as "sentAt", e.trigger, e.payload
+      m.subject, m.text_body as "textBody", m.html_body as "htmlBody", m.body_sealed as "bodySealed", m.invitation_ics as "invitationIcs", m.sender_name as "senderName", m.status, m.attempts, m.last_error as "lastError", m.created_at as "createdAt", m.sent_at as "sentAt", e.trigger, e.payload
     from ${mailMessages} m left join booking_events e on e.id = m.booking_event_id
     where m.id in (${sql.join(ids.map((id) => sql`${id}::bigint`), sql`, `)})`);
   return (result as unknown as { rows: MessageToSend[] }).rows.map((row) => ({ ...row, id: Number(row.id), createdAt: new Date(row.createdAt) }));

@@ -9,6 +9,7 @@ import type { AvailabilityCache } from '../slots/availability-cache.js';
 import { listSlots } from '../slots/slot-listing.service.js';
 import { resolveSlotTarget } from '../slots/slots.service.js';
 import { slotVariant } from '../slots/slots.versions.js';
+import { scheduleFormWorkflows } from '../workflows/workflow-form-reminders.js';
 import { emitFormSubmitted } from './routing-form-webhooks.js';
 import { type CheckedAnswers, checkAnswers, chooseRoute, type FieldInput, type FormField, type FormRoute, parseFields, parseRoutes, type RouteInput, routedMembers } from './routing-form-model.js';
 import * as repo from './routing-forms.repository.js';
@@ -134,7 +135,15 @@ export async function recordResponse(tx: Db, form: repo.RoutingFormRow, routing:
     teamMemberIds: routing.teamMemberIds,
   });
   await emitFormSubmitted(tx, form, response, routing.route, now);
+  await scheduleFormWorkflows(tx, form, response, now);
   return response;
+}
+
+/** A response (locked until the transaction ends) with its form, for those who act on it later (workflows). */
+export async function lockResponseWithForm(tx: Db, responseId: number): Promise<{ form: repo.RoutingFormRow; response: repo.ResponseRow } | null> {
+  const response = await repo.lockResponse(tx, responseId);
+  const form = response ? await repo.findForm(tx, response.formId) : undefined;
+  return response && form ? { form, response } : null;
 }
 
 /** PATCH of a response: new answers, checked against the form (where it was routed stays). */

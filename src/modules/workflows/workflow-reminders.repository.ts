@@ -1,0 +1,166 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { JOBS_CHANNEL } from '../../jobs/jobs.repository.js';
+import type { StepRow } from './workflows.repository.js';
+
+/** The job that turns one due reminder into an outbox message (payload `{reminderId}`). */
+export const WORKFLOW_SEND_JOB = 'workflow.send';
+
+/** A workflow that applies to a booking event, with its steps, as the audience query reads it. */
+export interface ApplicableWorkflow {
+  id: number;
+  trigger: string;
+  offsetValue: number | null;
+  offsetUnit: 'minute' | 'hour' | 'day' | null;
+  steps: StepRow[];
+}
+
+const AUDIENCE_COLUMN = 'workflows_applicable';
+
+const listOf = (values: readonly string[]) =>
+  sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  );
+
+/** The workflows `where` keeps, with their steps, as one json value in one row. */
+const workflowsWithSteps = (where: SQL) => sql`select coalesce(json_agg(json_build_object('id', w.id, 'trigger', w.trigger, 'offsetValue', w.offset_value, 'offsetUnit', w.offset_unit,
+      'steps', (select coalesce(json_agg(json_build_object('id', s.id, 'workflowId', s.workflow_id, 'stepNumber', s.step_number, 'action', s.action, 'template', s.template,
+        'email', s.email, 'phone', s.phone) order by s.step_number, s.id), '[]'::json) from workflow_steps s where s.workflow_id = w.id))
+      order by w.id), '[]'::json) as ${sql.identifier(AUDIENCE_COLUMN)}
+    from workflows w
+    where ${where}`;
+
+/**
+ * The event-type workflows of the event type's team listing one of `triggers` that are active on it (by
+ * id, on its managed parent, or on all of the team's types), with their steps: one json value in one row,
+ * read by the booking event's own insert. Workflows are a team's: a personal event type has none.
+ */
+export function applicableWorkflowsQuery(eventType: { id: number; teamId: number }, triggers: readonly string[]): SQL {
+  return workflowsWithSteps(sql`w.team_id = ${eventType.teamId}::int and w.type = 'event-type' and w.trigger in (${listOf(triggers)})
+      and (w.active_on_all
+        or ${eventType.id}::int = any(w.event_type_ids)
+        or (select parent_id from event_types where id = ${eventType.id}::int) = any(w.event_type_ids))`);
+}
+
+/** The routing-form workflows of the form's team listing one of `triggers` that are active on it, with their steps. */
+export async function applicableFormWorkflows(db: Db, form: { id: string; teamId: number }, triggers: readonly string[]): Promise<ApplicableWorkflow[]> {
+  const result = await db.execute(
+    workflowsWithSteps(sql`w.team_id = ${form.teamId}::int and w.type = 'routing-form' and w.trigger in (${listOf(triggers)}) and (w.active_on_all or ${form.id}::text = any(w.routing_form_ids))`),
+  );
+  return parseApplicableWorkflows((result as unknown as { rows: Record<string, unknown>[] }).rows);
+}
+
+export function parseApplicableWorkflows(rows: Record<string, unknown>[]): ApplicableWorkflow[] {
+  const value = rows[0]?.[AUDIENCE_COLUMN];
+  if (value === undefined || value === null) return [];
+  return (typeof value === 'string' ? JSON.parse(value) : value) as ApplicableWorkflow[];
+}
+
+export interface NewReminder {
+  dedupeKey: string;
+  workflowId: number;
+  stepId: number;
+  bookingId: number | null;
+  formResponseId: number | null;
+  channel: 'email' | 'sms' | 'whatsapp';
+  recipientAddress: string;
+  recipientName: string | null;
+  recipientRole: 'host' | 'attendee' | 'address';
+  recipientTimeZone: string;
+  recipientLocale: string | null;
+  scheduledAt: Date;
+}
+
+/**
+ * Writes reminders and a send job due at each one's time, in one statement inside the caller's
+ * transaction. A reminder whose key is held already (the same message scheduled before) is skipped
+ * with its job. Returns how many were written.
+ */
+export async function insertReminders(db: Db, reminders: NewReminder[]): Promise<number> {
+  if (reminders.length === 0) return 0;
+  const rows = reminders.map(
+    (r) =>
+      sql`(${r.dedupeKey}::text, ${r.workflowId}::int, ${r.stepId}::int, ${r.bookingId}::int, ${r.formResponseId}::int, ${r.channel}::text, ${r.recipientAddress}::text, ${r.recipientName}::text, ${r.recipientRole}::text, ${r.recipientTimeZone}::text, ${r.recipientLocale}::text, ${r.scheduledAt.toISOString()}::timestamptz)`,
+  );
+  const result = await db.execute(sql`
+    with reminder (dedupe_key, workflow_id, step_id, booking_id, form_response_id, channel, recipient_address, recipient_name, recipient_role, recipient_time_zone, recipient_locale, scheduled_at) as (values ${sql.join(rows, sql`, `)}),
+    inserted as (
+      insert into workflow_reminders (dedupe_key, workflow_id, step_id, booking_id, form_response_id, channel, recipient_address, recipient_name, recipient_role, recipient_time_zone, recipient_locale, scheduled_at)
+      select * from reminder
+      on conflict (dedupe_key) where status <> 'cancelled' do nothing
+      returning id, scheduled_at
+    ), queued as (
+      insert into jobs (kind, payload, run_at, max_attempts) select ${WORKFLOW_SEND_JOB}, jsonb_build_object('reminderId', id), scheduled_at, 10 from inserted returning id
+    )
+    select count(*)::int as written, pg_notify(${JOBS_CHANNEL}, '') from queued`);
+  return Number((result as unknown as { rows: { written: number }[] }).rows[0]?.written ?? 0);
+}
+
+/** Reminders of these bookings not sent yet are dropped (their jobs find nothing to do). */
+export async function cancelBookingReminders(db: Db, bookingIds: number[], onlyTimed = false): Promise<void> {
+  if (bookingIds.length === 0) return;
+  await db.execute(sql`update workflow_reminders set status = 'cancelled'
+    where booking_id in (${sql.join(
+      bookingIds.map((id) => sql`${id}::int`),
+      sql`, `,
+    )}) and status = 'scheduled'${onlyTimed ? sql` and dedupe_key like '%:at:%'` : sql``}`);
+}
+
+/**
+ * Reminders not sent yet of the booking a reschedule replaced: all of them, or (a seat moved to another
+ * time) those addressed to the seat's holder.
+ */
+export async function cancelReplacedBookingReminders(db: Db, bookingUid: string, onlyAddresses: string[] | null): Promise<void> {
+  const addresses = onlyAddresses === null ? sql`` : sql` and lower(recipient_address) in (${sql.join(onlyAddresses.length ? onlyAddresses.map((a) => sql`${a.toLowerCase()}`) : [sql`null`], sql`, `)})`;
+  await db.execute(sql`update workflow_reminders set status = 'cancelled'
+    where booking_id = (select id from bookings where uid = ${bookingUid}) and status = 'scheduled'${addresses}`);
+}
+
+/** Reminders of these steps not sent yet are dropped: the step changed or went. */
+export async function cancelStepReminders(db: Db, stepIds: number[]): Promise<void> {
+  if (stepIds.length === 0) return;
+  await db.execute(sql`update workflow_reminders set status = 'cancelled'
+    where step_id in (${sql.join(
+      stepIds.map((id) => sql`${id}::int`),
+      sql`, `,
+    )}) and status = 'scheduled'`);
+}
+
+export interface DueReminder extends Omit<NewReminder, 'workflowId' | 'stepId' | 'scheduledAt'> {
+  id: number;
+  status: string;
+  step: StepRow;
+  trigger: string;
+}
+
+/** The reminder (locked unless `lock` is false) with its step and workflow's trigger; undefined when it is gone. */
+export async function lockReminder(db: Db, id: number, lock = true): Promise<DueReminder | undefined> {
+  const result = await db.execute(sql`
+    select r.id, r.status, r.dedupe_key as "dedupeKey", r.channel, r.recipient_address as "recipientAddress", r.recipient_name as "recipientName",
+      r.recipient_role as "recipientRole", r.recipient_time_zone as "recipientTimeZone", r.recipient_locale as "recipientLocale",
+      r.booking_id as "bookingId", r.form_response_id as "formResponseId", w.trigger,
+      json_build_object('id', s.id, 'workflowId', s.workflow_id, 'stepNumber', s.step_number, 'action', s.action, 'recipient', s.recipient, 'template', s.template,
+        'sender', s.sender, 'subject', s.subject, 'html', s.html, 'text', s.text, 'email', s.email, 'phone', s.phone, 'includeCalendarEvent', s.include_calendar_event) as step
+    from workflow_reminders r join workflow_steps s on s.id = r.step_id join workflows w on w.id = r.workflow_id
+    where r.id = ${id}${lock ? sql` for update of r` : sql``}`);
+  const row = (result as unknown as { rows: (DueReminder & { step: unknown })[] }).rows[0];
+  if (!row) return undefined;
+  return { ...row, id: Number(row.id), step: (typeof row.step === 'string' ? JSON.parse(row.step) : row.step) as StepRow };
+}
+
+export async function markReminder(db: Db, id: number, outcome: { status: 'sent' | 'cancelled' | 'failed'; messageUid?: string; error?: string }): Promise<void> {
+  await db.execute(sql`update workflow_reminders
+    set status = ${outcome.status}, message_uid = ${outcome.messageUid ?? null}, last_error = ${outcome.error ?? null},
+      sent_at = case when ${outcome.status} = 'sent' then now() else sent_at end
+    where id = ${id}`);
+}
+
+/** Reminders sent, dropped or failed that were made before `createdBefore`: up to `limit`, oldest first; returns how many. */
+export async function deleteEndedReminders(db: Db, createdBefore: Date, limit: number): Promise<number> {
+  const result = await db.execute(sql`
+    delete from workflow_reminders where id in (
+      select id from workflow_reminders where status <> 'scheduled' and created_at < ${createdBefore.toISOString()}::timestamptz order by id limit ${limit}
+    ) returning id`);
+  return (result as unknown as { rows: unknown[] }).rows.length;
+}
