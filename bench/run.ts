@@ -1145,6 +1145,13 @@ async function main() {
     notes.push(ROUTING_NOTE);
     return { machine: machineOf(loadAtStart), routing, totalSeconds: round((performance.now() - began) / 1000), notes };
   }
+  // `npm run bench -- --only=workflows`: 10,000 due reminders sent by one worker, and what 3 workflows cost POST /v2/bookings (bench/workflows.ts), alone.
+  if (process.argv.includes('--only=workflows')) {
+    const output = execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/workflows.ts')], { cwd: root, stdio: ['ignore', 'pipe', 2], encoding: 'utf8' });
+    const { note, ...workflows } = (JSON.parse(output.trim().split('\n').at(-1)!) as { workflows: { note: string } }).workflows;
+    notes.push(note);
+    return { machine: machineOf(loadAtStart), workflows, totalSeconds: round((performance.now() - began) / 1000), notes };
+  }
   // `npm run bench -- --only=team`: the team scheduling benchmark alone.
   if (process.argv.includes('--only=team')) {
     const team = await teamOnBothStores();

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { BOOKINGS_VERSION, booked } from '../bookings/helpers.js';
 import { createEventType, createHost, type Host, slotsOf, startsOf } from '../slots/helpers.js';
+import { eventually } from '../support/eventually.js';
 import { createTeamWithEventType } from '../support/team-scheduling.js';
 import { createOrganization } from '../support/tenancy.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -160,6 +161,9 @@ describe('booking mail', () => {
     const [start] = startsOf(await slotsOf(api, { eventTypeId: eventType.id, start: '2027-03-02', end: '2027-03-03', timeZone: 'UTC' }));
     const attendee = { name: 'Dee', email: 'dee@example.com', timeZone: 'UTC' };
     const [annEmail, benEmail] = [await emailOf(ann), await emailOf(ben)];
+    // Their invitations to the team come first: a slow one must not land among the booking's messages.
+    const invited = (email: string) => smtp.to(email).some((message) => message.email.subject?.startsWith('Invitation to join'));
+    await eventually(async () => invited(annEmail) && invited(benEmail), 10_000);
     const messages = await next(3, () => booked(api, { eventTypeId: eventType.id, start, attendee }));
     const toAnn = only(messages, annEmail);
     const toBen = only(messages, benEmail);

@@ -306,6 +306,38 @@ describe(`workflows (${backend})`, () => {
     for (const workflow of [onNew, onCancel, elsewhere]) assert.equal((await admin('DELETE', `${base()}/${workflow.body.data.id}`)).status, 200);
   });
 
+  test('bookings that need confirmation: bookingRequested at once, bookingRejected on a decline, reminders only once confirmed', async () => {
+    const team = await setUpWorkflowTeam(api, ['confirm']);
+    const typeId = team.eventTypeIds.confirm!;
+    const patched = await api.request('PATCH', `/v2/organizations/${team.orgId}/teams/${team.teamId}/event-types/${typeId}`, { key: team.owner.apiKey, body: { confirmationPolicy: { type: 'always', blockUnconfirmedBookingsInBooker: true } } });
+    assert.equal(patched.status, 200, patched.text);
+    const mailStep = (subject: string) => ({ stepNumber: 1, action: 'email_attendee', recipient: 'attendee', template: 'custom', sender: 'Desk', message: { subject, html: '<p>{EVENT_NAME}</p>' } });
+    for (const [type, subject] of [['bookingRequested', 'Workflow requested: {ATTENDEE}'], ['bookingRejected', 'Workflow declined: {ATTENDEE}'], ['beforeEvent', 'Workflow soon: {ATTENDEE}']] as const) {
+      const created = await api.request('POST', team.workflows, {
+        key: team.owner.apiKey,
+        body: { name: type, activation: { isActiveOnAllEventTypes: true }, trigger: { type, ...(type === 'beforeEvent' ? { offset: { value: 1, unit: 'hour' } } : {}) }, steps: [mailStep(subject)] },
+      });
+      assert.equal(created.status, 201, created.text);
+    }
+    const subjectsTo = (address: string) => smtp.to(address).map((m) => m.email.subject ?? '').filter((subject) => subject.startsWith('Workflow ')).sort();
+    const declined = await bookAsAttendee(api, typeId, '2027-03-22T09:00:00.000Z', { name: 'Dee Clined' });
+    const confirmed = await bookAsAttendee(api, typeId, '2027-03-22T10:00:00.000Z', { name: 'Con Firmed' });
+    const [declinedTo, confirmedTo] = [declined.attendees[0]!.email, confirmed.attendees[0]!.email];
+    await eventually(async () => subjectsTo(declinedTo).length === 1 && subjectsTo(confirmedTo).length === 1, 10_000);
+    assert.deepEqual(await remindersOf(confirmed.uid).then((list) => list.map((r) => r.status)), ['sent'], 'no reminder for a booking not confirmed yet');
+    const decision = (uid: string, verb: string) => api.request('POST', `/v2/bookings/${uid}/${verb}`, { version: BOOKINGS_VERSION, key: team.host.apiKey, ...(verb === 'decline' ? { body: { reason: 'Full' } } : {}) });
+    assert.equal((await decision(declined.uid, 'decline')).status, 200);
+    assert.equal((await decision(confirmed.uid, 'confirm')).status, 200);
+    await eventually(async () => subjectsTo(declinedTo).length === 2, 10_000);
+    assert.deepEqual(subjectsTo(declinedTo), ['Workflow declined: Dee Clined', 'Workflow requested: Dee Clined']);
+    const reminders = await remindersOf(confirmed.uid);
+    assert.deepEqual(reminders.map((r) => [r.status, new Date(r.scheduled_at).toISOString()]).sort(), [
+      ['scheduled', '2027-03-22T09:00:00.000Z'],
+      ['sent', new Date(reminders.find((r) => r.status === 'sent')!.scheduled_at).toISOString()],
+    ]);
+    assert.deepEqual(subjectsTo(confirmedTo), ['Workflow requested: Con Firmed']);
+  });
+
   test('routing-form workflows: formSubmitted mails the address the response gives', async () => {
     const form = await admin('POST', `/v2/organizations/${orgId}/teams/${teamId}/routing-forms`, {
       name: 'Intake',

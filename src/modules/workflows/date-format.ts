@@ -19,6 +19,8 @@ export interface ZonedParts {
 const MAX_CACHED = 500;
 /** Formatters by zone or locale: making one costs far more than formatting with it. */
 const clockFormatters = new Map<string, Intl.DateTimeFormat>();
+// Building a formatter costs far more than formatting with it: one per language and zone is kept.
+const longDateFormatters = new Map<string, Intl.DateTimeFormat>();
 const localeNames = new Map<string, LocaleNames>();
 const resolvedLocales = new Map<string, string>();
 const knownZones = new Map<string, boolean>();
@@ -186,5 +188,12 @@ export function formatInZone(instant: Date, format: string, timeZone: string, lo
 /** "Monday, January 15, 2025" in the locale and zone (the reference's EVENT_DATE: Intl, weekday and month long). */
 export function longDateInZone(instant: Date, timeZone: string, locale: string | null | undefined): string {
   const zone = isKnownZone(timeZone) ? timeZone : 'UTC';
-  return new Intl.DateTimeFormat(supportedLocale(locale), { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric', timeZone: zone }).format(instant);
+  const language = supportedLocale(locale);
+  const key = `${language}|${zone}`;
+  let format = longDateFormatters.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language, { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric', timeZone: zone });
+    longDateFormatters.set(key, format);
+  }
+  return format.format(instant);
 }
