@@ -142,6 +142,5 @@ CREATE UNIQUE INDEX "verified_phones_team_key" ON "verified_phones" USING btree 
 CREATE UNIQUE INDEX "workflow_reminders_dedupe_key" ON "workflow_reminders" USING btree ("dedupe_key") WHERE status <> 'cancelled';--> statement-breakpoint
 CREATE INDEX "workflow_reminders_booking_idx" ON "workflow_reminders" USING btree ("booking_id");--> statement-breakpoint
 CREATE INDEX "workflow_reminders_step_idx" ON "workflow_reminders" USING btree ("step_id");--> statement-breakpoint
-CREATE INDEX "workflow_reminders_due_idx" ON "workflow_reminders" USING btree ("scheduled_at") WHERE status = 'scheduled';--> statement-breakpoint
 CREATE INDEX "workflow_steps_workflow_idx" ON "workflow_steps" USING btree ("workflow_id","step_number");--> statement-breakpoint
 CREATE INDEX "workflows_team_idx" ON "workflows" USING btree ("team_id","type");

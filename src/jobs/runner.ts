@@ -113,6 +113,9 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   let stopped = false;
   let claiming: Promise<void> | null = null;
   let again = false;
+  // The last claim found fewer due jobs than it could take: until a NOTIFY, the poll or a retry's timer
+  // says otherwise, a finished job does not claim again (an empty queue would answer every one).
+  let drained = false;
 
   // Finished jobs are marked done in batches: by the next claim's statement, or after DONE_FLUSH_MS. Until
   // then they stay leased to this worker; if it dies first they run again, as after any crash between a
@@ -166,7 +169,7 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
       }
       log.warn({ jobId: job.id, kind: job.kind, attempt: job.attempts, maxAttempts: job.maxAttempts, error: message, retryAt: retryAt.toISOString() }, 'job attempt failed; it will be retried');
       // A retry due before the next poll: look again when it is due (nothing NOTIFYs a retry).
-      if (recorded && delay < pollMs) setTimeout(wake, delay + 5).unref();
+      if (recorded && delay < pollMs) setTimeout(signal, delay + 5).unref();
     }
   };
 
@@ -178,13 +181,14 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
         doneTimer ??= setTimeout(() => void flushDone(), DONE_FLUSH_MS);
         throw error;
       });
+      drained = batch.length < concurrency - running.size;
       if (batch.length === 0) return;
       for (const job of batch) {
         const task = runJob(job).finally(() => {
           running.delete(task);
           // Refill once half the slots are free: one claim for several jobs instead of one per job. New
           // jobs (NOTIFY) and the poll still claim at once into any free slot.
-          if (running.size <= concurrency / 2) wake();
+          if (running.size <= concurrency / 2 && !drained) wake();
         });
         running.add(task);
       }
@@ -211,11 +215,17 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
     });
   };
 
-  const unlisten = await database.listen(JOBS_CHANNEL, wake, wake).catch((error: unknown) => {
+  /** Something may have become due (a NOTIFY, the poll, a retry's time): claim. */
+  const signal = () => {
+    drained = false;
+    wake();
+  };
+
+  const unlisten = await database.listen(JOBS_CHANNEL, signal, signal).catch((error: unknown) => {
     log.warn({ err: error }, 'cannot listen for new jobs; polling only');
     return null;
   });
-  const timer = setInterval(wake, pollMs);
+  const timer = setInterval(signal, pollMs);
   timer.unref();
   for (const job of recurring.values()) await scheduleNext(job);
   wake();
@@ -234,7 +244,7 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
       if (handlers instanceof JobRegistry) for (const close of handlers.closers) close();
     },
     async drain() {
-      wake();
+      signal();
       while (claiming || running.size > 0) await Promise.race([claiming, ...running].filter(Boolean));
       await flushDone();
     },

@@ -101,7 +101,6 @@ export const workflowReminders = pgTable(
     uniqueIndex('workflow_reminders_dedupe_key').on(t.dedupeKey).where(sql`status <> 'cancelled'`),
     index('workflow_reminders_booking_idx').on(t.bookingId),
     index('workflow_reminders_step_idx').on(t.stepId),
-    index('workflow_reminders_due_idx').on(t.scheduledAt).where(sql`status = 'scheduled'`),
   ],
 );
 

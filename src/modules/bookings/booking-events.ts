@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { JOBS_CHANNEL } from '../../jobs/jobs.repository.js';
 import { mailKindOf, queueBookingMail, type RemovedAttendee, revises } from '../mail/booking-mail.js';
 import { bookingMailAudienceQuery, parseMailAudience } from '../mail/mail.repository.js';
 import type { OutsideMailTally } from '../mail/mail-budget.js';
@@ -51,8 +52,20 @@ export interface RecordedBookingEvent {
 export interface BookingEventListener {
   /** A query of those the event may concern, run by the event's own insert (null: nobody). */
   audienceQuery(trigger: BookingTrigger | BookingChangeTrigger, record: BookingRecord, alsoUserIds: readonly number[]): SQL | null;
-  /** Acts on the event, given the rows its audience query found. */
-  hear(tx: Db, event: RecordedBookingEvent, audience: Record<string, unknown>[]): Promise<void>;
+  /**
+   * Acts on the event, given the rows its audience query found. It may answer writes of its own as
+   * data-modifying CTEs (a rider): they run with the event's next statement (its mail) instead of
+   * costing a round trip of their own.
+   */
+  hear(tx: Db, event: RecordedBookingEvent, audience: Record<string, unknown>[]): Promise<StatementRider | null | void>;
+}
+
+/** Named data-modifying CTEs (`name as (insert ...)`, comma-separated) to run within another statement's WITH. */
+export type StatementRider = SQL;
+
+/** Runs a rider on its own, when no statement was there to take it (waking the workers for jobs it queued). */
+export async function runRider(tx: Db, rider: StatementRider | null): Promise<void> {
+  if (rider) await tx.execute(sql`with ${rider} select pg_notify(${JOBS_CHANNEL}, '')`);
 }
 
 /**
@@ -71,7 +84,12 @@ export function bookingEventListeners(listeners: readonly BookingEventListener[]
       )}`;
     },
     async hear(tx, event, audience) {
-      for (const listener of listeners) await listener.hear(tx, event, audience);
+      const riders: SQL[] = [];
+      for (const listener of listeners) {
+        const rider = await listener.hear(tx, event, audience);
+        if (rider) riders.push(rider);
+      }
+      return riders.length ? sql.join(riders, sql`, `) : undefined;
     },
   };
 }
@@ -126,11 +144,14 @@ export async function recordBookingEvent(
     listener.audienceQuery(trigger, record, alsoUserIds),
     audienceQuery && { with: audienceQuery.bump, value: audienceQuery.audience },
   );
-  await listener.hear(tx, { trigger, bookingEventId: event.id, createdAt: event.createdAt, record, extra, alsoUserIds }, event.alongside);
+  const rider = (await listener.hear(tx, { trigger, bookingEventId: event.id, createdAt: event.createdAt, record, extra, alsoUserIds }, event.alongside)) ?? null;
   if (kind) {
     const toGuests = mail.toGuests ?? record.booking.status === 'accepted';
     const change = { kind, bookingEventId: event.id, record, extra, alsoUserIds, removedAttendee: mail.removedAttendee, toGuests, tally: mail.tally ?? undefined };
-    await queueBookingMail(tx, change, parseMailAudience(event.partValue, record.booking));
+    const taken = await queueBookingMail(tx, change, parseMailAudience(event.partValue, record.booking), rider);
+    if (!taken) await runRider(tx, rider);
+  } else {
+    await runRider(tx, rider);
   }
 }
 

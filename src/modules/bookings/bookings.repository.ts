@@ -58,6 +58,11 @@ export async function findBookingById(db: Db, id: number): Promise<BookingRow | 
   return row;
 }
 
+export async function findBookingsByIds(db: Db, ids: number[]): Promise<BookingRow[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(bookings).where(inArray(bookings.id, ids));
+}
+
 export async function findBookingByUid(db: Db, uid: string): Promise<BookingRow | undefined> {
   const [row] = await db.select().from(bookings).where(eq(bookings.uid, uid));
   return row;

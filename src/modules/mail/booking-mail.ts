@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { BookingRecord } from '../bookings/bookings.repository.js';
 import { type BookingMailAudience, insertMailMessages, loadBookingMailAudience, type NewMailMessage } from './mail.repository.js';
@@ -124,11 +125,11 @@ function recipients(change: BookingChangeMail, audience: BookingMailAudience): R
  * own statement read it (else it is read here). Nothing is rendered here: the sender renders each
  * message from the booking event when it sends it.
  */
-export async function queueBookingMail(tx: Db, change: BookingChangeMail, readAudience?: BookingMailAudience): Promise<void> {
+export async function queueBookingMail(tx: Db, change: BookingChangeMail, readAudience?: BookingMailAudience, rider: SQL | null = null): Promise<boolean> {
   const { booking } = change.record;
   const audience = readAudience ?? (await loadBookingMailAudience(tx, booking, change.alsoUserIds, revises(change.kind)));
   // A platform client that turned emails off: its managed users' bookings are not mailed by svc.
-  if (audience.platformEmailsEnabled === false) return;
+  if (audience.platformEmailsEnabled === false) return false;
   const settings = audience.emailSettings;
   const sent = recipients(change, audience).filter((recipient) => !(recipient.role === 'attendee' ? settings?.disableEmailsToAttendees : settings?.disableEmailsToHosts));
   if (change.tally) {
@@ -150,5 +151,5 @@ export async function queueBookingMail(tx: Db, change: BookingChangeMail, readAu
         sequence: audience.sequence,
       }),
     );
-  await insertMailMessages(tx, messages, MAIL_SEND_JOB, MAIL_MAX_ATTEMPTS);
+  return insertMailMessages(tx, messages, MAIL_SEND_JOB, MAIL_MAX_ATTEMPTS, rider);
 }

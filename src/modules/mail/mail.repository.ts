@@ -90,16 +90,18 @@ export async function loadBookingMailAudience(db: Db, booking: AudienceBooking, 
 
 /**
  * Writes messages and one send job each (payload `{messageId}`), and wakes the workers once the
- * transaction commits: one statement, inside the caller's transaction.
+ * transaction commits: one statement, inside the caller's transaction. `rider`: other writes of the
+ * change (data-modifying CTEs) run by the same statement. Returns whether it ran (with no messages, the
+ * rider is left to the caller).
  */
-export async function insertMailMessages(db: Db, messages: NewMailMessage[], jobKind: string, maxAttempts: number): Promise<void> {
-  if (messages.length === 0) return;
+export async function insertMailMessages(db: Db, messages: NewMailMessage[], jobKind: string, maxAttempts: number, rider: SQL | null = null): Promise<boolean> {
+  if (messages.length === 0) return false;
   const rows = messages.map(
     (m) =>
       sql`(${m.uid}::text, ${m.bookingEventId ?? null}::bigint, ${m.kind}::text, ${m.recipientEmail}::text, ${m.recipientName ?? null}::text, ${m.recipientRole}::text, ${m.recipientTimeZone}::text, ${m.recipientLocale ?? null}::text, ${m.method ?? null}::text, ${m.sequence ?? 0}::int, ${m.subject ?? null}::text, ${m.textBody ?? null}::text, ${m.htmlBody ?? null}::text, ${m.bodySealed ?? false}::boolean, ${m.invitationIcs ?? null}::text, ${m.senderName ?? null}::text)`,
   );
   await db.execute(sql`
-    with message (uid, booking_event_id, kind, recipient_email, recipient_name, recipient_role, recipient_time_zone, recipient_locale, method, sequence, subject, text_body, html_body, body_sealed, invitation_ics, sender_name) as (values ${sql.join(rows, sql`, `)}),
+    with ${rider ? sql`${rider}, ` : sql``}message (uid, booking_event_id, kind, recipient_email, recipient_name, recipient_role, recipient_time_zone, recipient_locale, method, sequence, subject, text_body, html_body, body_sealed, invitation_ics, sender_name) as (values ${sql.join(rows, sql`, `)}),
     inserted as (
       insert into ${mailMessages} (uid, booking_event_id, kind, recipient_email, recipient_name, recipient_role, recipient_time_zone, recipient_locale, method, sequence, subject, text_body, html_body, body_sealed, invitation_ics, sender_name)
       select * from message returning id
@@ -107,6 +109,7 @@ export async function insertMailMessages(db: Db, messages: NewMailMessage[], job
       insert into jobs (kind, payload, max_attempts) select ${jobKind}, jsonb_build_object('messageId', id), ${maxAttempts} from inserted returning id
     )
     select pg_notify(${JOBS_CHANNEL}, '') from (select count(*) from queued) done`);
+  return true;
 }
 
 /** A message with the booking event it tells of (the booking as that change left it), if it has one. */

@@ -70,31 +70,38 @@ export interface NewReminder {
   recipientTimeZone: string;
   recipientLocale: string | null;
   scheduledAt: Date;
+  /** A no-show trigger's: the video room is read before the message is sent (the job says so). */
+  videoCheck: boolean;
 }
 
 /**
- * Writes reminders and a send job due at each one's time, in one statement inside the caller's
- * transaction. A reminder whose key is held already (the same message scheduled before) is skipped
- * with its job. Returns how many were written.
+ * The writes of `reminders` as data-modifying CTEs (a rider for another statement's WITH): each
+ * reminder and a send job due at its time. A reminder whose key is held already (the same message
+ * scheduled before) is skipped with its job. Null when there is nothing to write.
  */
-export async function insertReminders(db: Db, reminders: NewReminder[]): Promise<number> {
-  if (reminders.length === 0) return 0;
+export function remindersRider(reminders: NewReminder[]): SQL | null {
+  if (reminders.length === 0) return null;
   const rows = reminders.map(
     (r) =>
-      sql`(${r.dedupeKey}::text, ${r.workflowId}::int, ${r.stepId}::int, ${r.bookingId}::int, ${r.formResponseId}::int, ${r.channel}::text, ${r.recipientAddress}::text, ${r.recipientName}::text, ${r.recipientRole}::text, ${r.recipientTimeZone}::text, ${r.recipientLocale}::text, ${r.scheduledAt.toISOString()}::timestamptz)`,
+      sql`(${r.dedupeKey}::text, ${r.workflowId}::int, ${r.stepId}::int, ${r.bookingId}::int, ${r.formResponseId}::int, ${r.channel}::text, ${r.recipientAddress}::text, ${r.recipientName}::text, ${r.recipientRole}::text, ${r.recipientTimeZone}::text, ${r.recipientLocale}::text, ${r.scheduledAt.toISOString()}::timestamptz, ${r.videoCheck}::boolean)`,
   );
-  const result = await db.execute(sql`
-    with reminder (dedupe_key, workflow_id, step_id, booking_id, form_response_id, channel, recipient_address, recipient_name, recipient_role, recipient_time_zone, recipient_locale, scheduled_at) as (values ${sql.join(rows, sql`, `)}),
-    inserted as (
+  return sql`wf_reminder (dedupe_key, workflow_id, step_id, booking_id, form_response_id, channel, recipient_address, recipient_name, recipient_role, recipient_time_zone, recipient_locale, scheduled_at, video_check) as (values ${sql.join(rows, sql`, `)}),
+    wf_inserted as (
       insert into workflow_reminders (dedupe_key, workflow_id, step_id, booking_id, form_response_id, channel, recipient_address, recipient_name, recipient_role, recipient_time_zone, recipient_locale, scheduled_at)
-      select * from reminder
+      select dedupe_key, workflow_id, step_id, booking_id, form_response_id, channel, recipient_address, recipient_name, recipient_role, recipient_time_zone, recipient_locale, scheduled_at from wf_reminder
       on conflict (dedupe_key) where status <> 'cancelled' do nothing
-      returning id, scheduled_at
-    ), queued as (
-      insert into jobs (kind, payload, run_at, max_attempts) select ${WORKFLOW_SEND_JOB}, jsonb_build_object('reminderId', id), scheduled_at, 10 from inserted returning id
-    )
-    select count(*)::int as written, pg_notify(${JOBS_CHANNEL}, '') from queued`);
-  return Number((result as unknown as { rows: { written: number }[] }).rows[0]?.written ?? 0);
+      returning id, scheduled_at, dedupe_key
+    ), wf_queued as (
+      insert into jobs (kind, payload, run_at, max_attempts)
+      select ${WORKFLOW_SEND_JOB}, case when wf_reminder.video_check then jsonb_build_object('reminderId', wf_inserted.id, 'videoCheck', true) else jsonb_build_object('reminderId', wf_inserted.id) end, wf_inserted.scheduled_at, 10
+      from wf_inserted join wf_reminder on wf_reminder.dedupe_key = wf_inserted.dedupe_key returning id
+    )`;
+}
+
+/** Writes reminders and their send jobs (see remindersRider) in one statement inside the caller's transaction. */
+export async function insertReminders(db: Db, reminders: NewReminder[]): Promise<void> {
+  const rider = remindersRider(reminders);
+  if (rider) await db.execute(sql`with ${rider} select pg_notify(${JOBS_CHANNEL}, '')`);
 }
 
 /** Reminders of these bookings not sent yet are dropped (their jobs find nothing to do). */
@@ -134,8 +141,9 @@ export interface DueReminder extends Omit<NewReminder, 'workflowId' | 'stepId' |
   trigger: string;
 }
 
-/** The reminder (locked unless `lock` is false) with its step and workflow's trigger; undefined when it is gone. */
-export async function lockReminder(db: Db, id: number, lock = true): Promise<DueReminder | undefined> {
+/** The reminders (locked unless `lock` is false, in id order) with their steps and workflows' triggers; gone ones are missing. */
+export async function lockReminders(db: Db, ids: number[], lock = true): Promise<DueReminder[]> {
+  if (ids.length === 0) return [];
   const result = await db.execute(sql`
     select r.id, r.status, r.dedupe_key as "dedupeKey", r.channel, r.recipient_address as "recipientAddress", r.recipient_name as "recipientName",
       r.recipient_role as "recipientRole", r.recipient_time_zone as "recipientTimeZone", r.recipient_locale as "recipientLocale",
@@ -143,18 +151,32 @@ export async function lockReminder(db: Db, id: number, lock = true): Promise<Due
       json_build_object('id', s.id, 'workflowId', s.workflow_id, 'stepNumber', s.step_number, 'action', s.action, 'recipient', s.recipient, 'template', s.template,
         'sender', s.sender, 'subject', s.subject, 'html', s.html, 'text', s.text, 'email', s.email, 'phone', s.phone, 'includeCalendarEvent', s.include_calendar_event) as step
     from workflow_reminders r join workflow_steps s on s.id = r.step_id join workflows w on w.id = r.workflow_id
-    where r.id = ${id}${lock ? sql` for update of r` : sql``}`);
-  const row = (result as unknown as { rows: (DueReminder & { step: unknown })[] }).rows[0];
-  if (!row) return undefined;
-  return { ...row, id: Number(row.id), step: (typeof row.step === 'string' ? JSON.parse(row.step) : row.step) as StepRow };
+    where r.id = any(${sql.param(ids)}::bigint[])
+    order by r.id${lock ? sql` for update of r` : sql``}`);
+  return (result as unknown as { rows: (DueReminder & { step: unknown })[] }).rows.map((row) => ({
+    ...row,
+    id: Number(row.id),
+    step: (typeof row.step === 'string' ? JSON.parse(row.step) : row.step) as StepRow,
+  }));
 }
 
-export async function markReminder(db: Db, id: number, outcome: { status: 'sent' | 'cancelled' | 'failed'; messageUid?: string; error?: string }): Promise<void> {
-  await db.execute(sql`update workflow_reminders
-    set status = ${outcome.status}, message_uid = ${outcome.messageUid ?? null}, last_error = ${outcome.error ?? null},
-      sent_at = case when ${outcome.status} = 'sent' then now() else sent_at end
-    where id = ${id}`);
+export interface ReminderOutcome {
+  id: number;
+  status: 'sent' | 'cancelled' | 'failed';
+  messageUid?: string;
+  error?: string;
 }
+
+/** The outcomes of a group of reminders, one statement. */
+export async function markReminders(db: Db, outcomes: ReminderOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const rows = outcomes.map((o) => sql`(${o.id}::bigint, ${o.status}::text, ${o.messageUid ?? null}::text, ${o.error ?? null}::text)`);
+  await db.execute(sql`update workflow_reminders r
+    set status = o.status, message_uid = o.message_uid, last_error = o.error, sent_at = case when o.status = 'sent' then now() else r.sent_at end
+    from (values ${sql.join(rows, sql`, `)}) as o (id, status, message_uid, error)
+    where r.id = o.id`);
+}
+
 
 /** Reminders sent, dropped or failed that were made before `createdBefore`: up to `limit`, oldest first; returns how many. */
 export async function deleteEndedReminders(db: Db, createdBefore: Date, limit: number): Promise<number> {

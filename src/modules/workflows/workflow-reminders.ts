@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.js';
-import type { BookingEventListener, RecordedBookingEvent } from '../bookings/booking-events.js';
+import type { BookingEventListener, RecordedBookingEvent, StatementRider } from '../bookings/booking-events.js';
 import type { BookingRecord } from '../bookings/bookings.repository.js';
 import { channelOf, offsetMs, type TimeUnit } from './workflow-model.js';
 import {
@@ -7,7 +7,7 @@ import {
   applicableWorkflowsQuery,
   cancelBookingReminders,
   cancelReplacedBookingReminders,
-  insertReminders,
+  remindersRider,
   type NewReminder,
   parseApplicableWorkflows,
 } from './workflow-reminders.repository.js';
@@ -128,6 +128,7 @@ export function remindersFor(workflows: ApplicableWorkflow[], record: BookingRec
           recipientTimeZone: recipient.timeZone,
           recipientLocale: recipient.locale,
           scheduledAt: dueAt ?? new Date(nowMs),
+          videoCheck: NO_SHOW_TRIGGERS.has(workflow.trigger),
         });
       }
     }
@@ -140,7 +141,7 @@ export function remindersFor(workflows: ApplicableWorkflow[], record: BookingRec
  * still owed (a reschedule's new booking schedules its own; a reassigned one is scheduled again for its
  * new host), then the workflows that apply schedule their messages.
  */
-async function hearBookingEvent(tx: Db, event: RecordedBookingEvent, rows: Record<string, unknown>[]): Promise<void> {
+async function hearBookingEvent(tx: Db, event: RecordedBookingEvent, rows: Record<string, unknown>[]): Promise<StatementRider | null> {
   const { trigger, record } = event;
   if (trigger === 'BOOKING_CANCELLED' || trigger === 'BOOKING_REJECTED') await cancelBookingReminders(tx, [record.booking.id]);
   if (trigger === 'BOOKING_REASSIGNED') await cancelBookingReminders(tx, [record.booking.id], true);
@@ -149,11 +150,12 @@ async function hearBookingEvent(tx: Db, event: RecordedBookingEvent, rows: Recor
     await cancelReplacedBookingReminders(tx, event.extra.rescheduleUid, seatHolders);
   }
   const workflows = parseApplicableWorkflows(rows);
-  if (workflows.length === 0) return;
+  if (workflows.length === 0) return null;
   const { now, timed } = workflowTriggersOf(event);
   const timedTriggers = timed ? timedTriggersOf(record) : [];
   const due = workflows.filter((workflow) => now.includes(workflow.trigger) || timedTriggers.includes(workflow.trigger));
-  await insertReminders(tx, remindersFor(due, record, event.createdAt.getTime(), String(event.bookingEventId)));
+  // Written by the event's next statement (its mail), not a round trip of their own.
+  return remindersRider(remindersFor(due, record, event.createdAt.getTime(), String(event.bookingEventId)));
 }
 
 /** How booking events reach workflows: what the app hands to the booking services beside the webhooks. */

@@ -1,16 +1,26 @@
 // The `workflow.send` job: a due reminder rendered for its recipient and handed to the mail or
 // text-message outbox, in one transaction that also marks it sent. The reminder row is locked, so of
 // several workers that run its job (a retry after a crash, a second worker after a lease ran out) one
-// queues the message and the others find it sent.
+// queues the message and the others find it sent. Jobs running at once are handled as one group.
 import { randomUUID } from 'node:crypto';
 import type { Database, Db } from '../../db/client.js';
-import { type BookingRecord, findBookingById, loadRecords } from '../bookings/bookings.repository.js';
+import type { JobHandler } from '../../jobs/runner.js';
+import { groupedCalls } from '../../lib/grouped-calls.js';
+import { type BookingRecord, findBookingsByIds, loadRecords } from '../bookings/bookings.repository.js';
 import { invitationIcs } from '../mail/invitation.js';
-import { insertMailMessages } from '../mail/mail.repository.js';
+import { insertMailMessages, type NewMailMessage } from '../mail/mail.repository.js';
 import { MAIL_MAX_ATTEMPTS, MAIL_SEND_JOB } from '../mail/mail-sender.js';
-import { insertTextMessages } from '../text-messages/text-messages.repository.js';
+import { insertTextMessages, type NewTextMessage } from '../text-messages/text-messages.repository.js';
 import { TEXT_MAX_ATTEMPTS } from '../text-messages/text-message-sender.js';
-import { applicableWorkflowsQuery, type DueReminder, lockReminder, markReminder, parseApplicableWorkflows } from './workflow-reminders.repository.js';
+import {
+  type ApplicableWorkflow,
+  applicableWorkflowsQuery,
+  type DueReminder,
+  lockReminders,
+  markReminders,
+  parseApplicableWorkflows,
+  type ReminderOutcome,
+} from './workflow-reminders.repository.js';
 import { dueAtOf, NO_SHOW_TRIGGERS } from './workflow-reminders.js';
 import { type NoShowDeps, type NoShowVerdict, readNoShowVerdict } from '../conferencing/video-no-shows.service.js';
 import { formReminderOwed, formTemplateBooking } from './workflow-form-reminders.js';
@@ -46,17 +56,25 @@ export function templateBooking(record: BookingRecord): TemplateBooking {
   };
 }
 
+/** Applicable workflows by event type and trigger, read once for a group of reminders. */
+type ApplicableCache = Map<string, Promise<ApplicableWorkflow[]>>;
+
 /**
  * Whether the reminder is still owed when it comes due: its workflow still applies to the booking's
  * event type with the same trigger and, for a timed one, the time it was made for is still the
  * booking's (a workflow changed meanwhile schedules anew; a booking written while it changed may have
  * made a reminder from the old definition). A timed reminder needs the booking accepted.
  */
-async function stillOwed(tx: Db, reminder: DueReminder, record: BookingRecord): Promise<boolean> {
+async function stillOwed(tx: Db, reminder: DueReminder, record: BookingRecord, cache: ApplicableCache): Promise<boolean> {
   const eventType = record.eventType;
   if (!eventType || eventType.teamId === null) return false;
-  const rows = (await tx.execute(applicableWorkflowsQuery({ id: eventType.id, teamId: eventType.teamId }, [reminder.trigger]))) as unknown as { rows: Record<string, unknown>[] };
-  const workflow = parseApplicableWorkflows(rows.rows).find((candidate) => candidate.steps.some((step) => step.id === reminder.step.id));
+  const key = `${eventType.id}|${reminder.trigger}`;
+  let applicable = cache.get(key);
+  if (!applicable) {
+    applicable = tx.execute(applicableWorkflowsQuery({ id: eventType.id, teamId: eventType.teamId }, [reminder.trigger])).then((result) => parseApplicableWorkflows((result as unknown as { rows: Record<string, unknown>[] }).rows));
+    cache.set(key, applicable);
+  }
+  const workflow = (await applicable).find((candidate) => candidate.steps.some((step) => step.id === reminder.step.id));
   if (!workflow) return false;
   const dueAt = dueAtOf(workflow, record);
   if (dueAt === null) return true;
@@ -103,12 +121,11 @@ function invitationOf(record: BookingRecord, summary: string): string {
   });
 }
 
-/** What the reminder is about, as its templates read it, if it is still owed (else null). */
-async function subjectOf(tx: Db, reminder: DueReminder): Promise<{ template: TemplateBooking; record: BookingRecord | null } | null> {
+/** What a reminder is about, as its templates read it, if it is still owed (else null). */
+async function subjectOf(tx: Db, reminder: DueReminder, records: Map<number, BookingRecord>, cache: ApplicableCache): Promise<{ template: TemplateBooking; record: BookingRecord | null } | null> {
   if (reminder.bookingId !== null) {
-    const booking = await findBookingById(tx, reminder.bookingId);
-    const [record] = booking ? await loadRecords(tx, [booking]) : [];
-    return record && (await stillOwed(tx, reminder, record)) ? { template: templateBooking(record), record } : null;
+    const record = records.get(reminder.bookingId);
+    return record && (await stillOwed(tx, reminder, record, cache)) ? { template: templateBooking(record), record } : null;
   }
   if (reminder.formResponseId === null) return null;
   const found = await lockResponseWithForm(tx, reminder.formResponseId);
@@ -117,61 +134,96 @@ async function subjectOf(tx: Db, reminder: DueReminder): Promise<{ template: Tem
 }
 
 /**
- * For a no-show trigger, what the booking's video room shows, read before the transaction (a provider
- * call); null when the reminder is not a no-show one. A booking not on svc's Daily video has no verdict.
+ * What the booking's video room shows, for a no-show reminder, read before the transaction (a provider
+ * call; a failure fails the job, which is retried). 'none': the booking is not on svc's Daily video.
  */
-async function noShowVerdictOf(deps: WorkflowSendDeps, reminderId: number): Promise<NoShowVerdict | 'none' | null> {
-  const reminder = await lockReminder(deps.database.db, reminderId, false);
-  if (!reminder || reminder.status !== 'scheduled' || !NO_SHOW_TRIGGERS.has(reminder.trigger) || reminder.bookingId === null) return null;
-  const booking = await findBookingById(deps.database.db, reminder.bookingId);
-  const [record] = booking ? await loadRecords(deps.database.db, [booking]) : [];
+async function noShowVerdictOf(deps: WorkflowSendDeps, reminderId: number): Promise<NoShowVerdict | 'none'> {
+  const [reminder] = await lockReminders(deps.database.db, [reminderId], false);
+  if (!reminder || reminder.bookingId === null) return 'none';
+  const [record] = await loadRecords(deps.database.db, await findBookingsByIds(deps.database.db, [reminder.bookingId]));
   return (record && (await readNoShowVerdict({ database: deps.database, config: deps.config }, record))) ?? 'none';
 }
 
 /** Whether the no-show a reminder waits for happened: a host absent, or no guest joined. */
-const noShowHappened = (trigger: string, verdict: NoShowVerdict | 'none') =>
-  verdict !== 'none' && (trigger === 'afterHostsSvcVideoNoShow' ? verdict.absentHosts.length > 0 : !verdict.guestJoined);
+const noShowHappened = (trigger: string, verdict: NoShowVerdict | 'none' | undefined) =>
+  verdict !== undefined && verdict !== 'none' && (trigger === 'afterHostsSvcVideoNoShow' ? verdict.absentHosts.length > 0 : !verdict.guestJoined);
 
-export async function runWorkflowSend(deps: WorkflowSendDeps, payload: { reminderId: number }): Promise<void> {
-  const verdict = await noShowVerdictOf(deps, payload.reminderId);
+/** The message one due reminder becomes, or why it is not sent. */
+function messageOf(deps: WorkflowSendDeps, reminder: DueReminder, subject: { template: TemplateBooking; record: BookingRecord | null }) {
+  const content = renderedContent(reminder, subject.template, deps.appUrl);
+  const uid = randomUUID();
+  if (reminder.channel !== 'email') {
+    return { uid, text: { uid, channel: reminder.channel, toNumber: reminder.recipientAddress, body: content.text, bodySealed: false, purpose: 'workflow' as const } };
+  }
+  const { record } = subject;
+  const mail: NewMailMessage = {
+    uid,
+    bookingEventId: null,
+    kind: 'workflow',
+    recipientEmail: reminder.recipientAddress,
+    recipientName: reminder.recipientName,
+    recipientRole: reminder.recipientRole === 'attendee' ? 'attendee' : 'host',
+    recipientTimeZone: reminder.recipientTimeZone,
+    recipientLocale: reminder.recipientLocale,
+    subject: content.subject,
+    textBody: content.text,
+    htmlBody: content.html,
+    invitationIcs: record && reminder.step.includeCalendarEvent ? invitationOf(record, record.booking.title) : null,
+    senderName: reminder.step.sender,
+  };
+  return { uid, mail };
+}
+
+export interface WorkflowSendJob {
+  reminderId: number;
+  /** A no-show trigger's reminder: the video room is read first. */
+  videoCheck?: boolean;
+}
+
+/**
+ * Due reminders, a group at a time (the jobs the runner runs at once): locked together, their bookings
+ * read with one query, each checked and rendered, and every message written to its outbox with one
+ * statement per outbox, the reminders marked with one more, all in one transaction.
+ */
+async function sendReminders(deps: WorkflowSendDeps, jobs: WorkflowSendJob[]): Promise<void> {
+  const verdicts = new Map<number, NoShowVerdict | 'none'>();
+  for (const job of jobs) if (job.videoCheck) verdicts.set(job.reminderId, await noShowVerdictOf(deps, job.reminderId));
   await deps.database.transaction(async (tx) => {
-    const reminder = await lockReminder(tx, payload.reminderId);
-    if (!reminder || reminder.status !== 'scheduled') return;
-    const subject = await subjectOf(tx, reminder);
-    const noShow = NO_SHOW_TRIGGERS.has(reminder.trigger);
-    if (!subject || (noShow && (verdict === null || !noShowHappened(reminder.trigger, verdict)))) {
-      await markReminder(tx, reminder.id, { status: 'cancelled' });
-      return;
+    const reminders = (await lockReminders(tx, [...new Set(jobs.map((job) => job.reminderId))])).filter((reminder) => reminder.status === 'scheduled');
+    if (reminders.length === 0) return;
+    const bookingIds = [...new Set(reminders.flatMap((reminder) => (reminder.bookingId === null ? [] : [reminder.bookingId])))];
+    const records = new Map((await loadRecords(tx, await findBookingsByIds(tx, bookingIds))).map((record) => [record.booking.id, record]));
+    const cache: ApplicableCache = new Map();
+    const mails: NewMailMessage[] = [];
+    const texts: NewTextMessage[] = [];
+    const outcomes: ReminderOutcome[] = [];
+    for (const reminder of reminders) {
+      const subject = await subjectOf(tx, reminder, records, cache);
+      if (!subject || (NO_SHOW_TRIGGERS.has(reminder.trigger) && !noShowHappened(reminder.trigger, verdicts.get(reminder.id)))) {
+        outcomes.push({ id: reminder.id, status: 'cancelled' });
+        continue;
+      }
+      try {
+        const message = messageOf(deps, reminder, subject);
+        if (message.mail) mails.push(message.mail);
+        if (message.text) texts.push(message.text);
+        outcomes.push({ id: reminder.id, status: 'sent', messageUid: message.uid });
+      } catch (error) {
+        // A message that cannot be rendered would fail the same way again: it fails alone, not its group.
+        outcomes.push({ id: reminder.id, status: 'failed', error: (error instanceof Error ? error.message : String(error)).slice(0, 2000) });
+      }
     }
-    const { record } = subject;
-    const content = renderedContent(reminder, subject.template, deps.appUrl);
-    const uid = randomUUID();
-    if (reminder.channel === 'email') {
-      await insertMailMessages(
-        tx,
-        [
-          {
-            uid,
-            bookingEventId: null,
-            kind: 'workflow',
-            recipientEmail: reminder.recipientAddress,
-            recipientName: reminder.recipientName,
-            recipientRole: reminder.recipientRole === 'attendee' ? 'attendee' : 'host',
-            recipientTimeZone: reminder.recipientTimeZone,
-            recipientLocale: reminder.recipientLocale,
-            subject: content.subject,
-            textBody: content.text,
-            htmlBody: content.html,
-            invitationIcs: record && reminder.step.includeCalendarEvent ? invitationOf(record, record.booking.title) : null,
-            senderName: reminder.step.sender,
-          },
-        ],
-        MAIL_SEND_JOB,
-        MAIL_MAX_ATTEMPTS,
-      );
-    } else {
-      await insertTextMessages(tx, [{ uid, channel: reminder.channel, toNumber: reminder.recipientAddress, body: content.text, bodySealed: false, purpose: 'workflow' }], TEXT_MAX_ATTEMPTS);
-    }
-    await markReminder(tx, reminder.id, { status: 'sent', messageUid: uid });
+    await insertMailMessages(tx, mails, MAIL_SEND_JOB, MAIL_MAX_ATTEMPTS);
+    await insertTextMessages(tx, texts, TEXT_MAX_ATTEMPTS);
+    await markReminders(tx, outcomes);
   });
+}
+
+/** The `workflow.send` job handler: the jobs running at once are sent as one group (see sendReminders). */
+export function createWorkflowSender(deps: WorkflowSendDeps): JobHandler {
+  const send = groupedCalls(async (jobs: WorkflowSendJob[]) => {
+    await sendReminders(deps, jobs);
+    return jobs.map(() => undefined);
+  });
+  return (payload: WorkflowSendJob) => send(payload);
 }
