@@ -1,16 +1,32 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from './client.js';
 
-/** Lock class of "this host's time": taken by every write that must see the host's busy time unchanged. */
-const HOST_TIME_LOCK = 0x5376_0001;
-/** Lock class of "this team event type's bookings": round-robin choices and its limits are decided under it. */
-const EVENT_TYPE_BOOKINGS_LOCK = 0x5376_0002;
-/** Lock class of "this team's bookings": its own booking limits count bookings of all its event types. */
-const TEAM_BOOKINGS_LOCK = 0x5376_0003;
+/**
+ * Every advisory lock class of svc (the first key of pg_advisory_xact_lock), in one place so that no two
+ * share a number: two classes with one number make unrelated writes wait on each other.
+ */
+export const LOCK_CLASSES = {
+  /** "This host's time": taken by every write that must see the host's busy time unchanged. */
+  hostTime: 0x5376_0001,
+  /** "This team event type's bookings": round-robin choices and its limits are decided under it. */
+  eventTypeBookings: 0x5376_0002,
+  /** "This team's bookings": its own booking limits count bookings of all its event types. */
+  teamBookings: 0x5376_0003,
+  /** One web-login account (the hash of the email as typed), and one client address. */
+  loginAccount: 0x5376_0004,
+  loginClient: 0x5376_0005,
+  /** One owner's webhook subscriptions. */
+  webhookOwner: 0x5376_0006,
+  /** One caller's verification codes, and one address or number's. */
+  verificationCaller: 0x5376_0010,
+  verificationDestination: 0x5376_0011,
+} as const;
 
-/** Lock classes of one web-login account (the hash of the email as typed) and of one client address. */
-const LOGIN_ACCOUNT_LOCK = 0x5376_0004;
-const LOGIN_CLIENT_LOCK = 0x5376_0005;
+const HOST_TIME_LOCK = LOCK_CLASSES.hostTime;
+const EVENT_TYPE_BOOKINGS_LOCK = LOCK_CLASSES.eventTypeBookings;
+const TEAM_BOOKINGS_LOCK = LOCK_CLASSES.teamBookings;
+const LOGIN_ACCOUNT_LOCK = LOCK_CLASSES.loginAccount;
+const LOGIN_CLIENT_LOCK = LOCK_CLASSES.loginClient;
 
 /*
  * Order of locks, the same for every writer so that none waits on another in a cycle: a team's, then

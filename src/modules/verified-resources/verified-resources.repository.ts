@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, min, type SQL, sql } from 'drizzle-orm';
+import { LOCK_CLASSES } from '../../db/locks.js';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { verificationCodes, verificationFailures, verifiedEmails, verifiedPhones } from '../../db/schema.js';
@@ -27,9 +28,8 @@ export interface WindowCount {
   oldest: Date | null;
 }
 
-// Advisory lock classes (next to those of src/db/locks.ts): a caller's codes, and one destination's.
-const CALLER_LOCK = 0x5376_0010;
-const DESTINATION_LOCK = 0x5376_0011;
+const CALLER_LOCK = LOCK_CLASSES.verificationCaller;
+const DESTINATION_LOCK = LOCK_CLASSES.verificationDestination;
 
 /**
  * Serializes a caller's requests and verifies, so that counts read under it hold until the transaction

@@ -1,4 +1,5 @@
 import { and, asc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { LOCK_CLASSES } from '../../db/locks.js';
 import type { Db } from '../../db/client.js';
 import { webhooks } from '../../db/schema.js';
 import type { NoShowTimeUnit } from './webhook-triggers.js';
@@ -63,8 +64,7 @@ function ownerKey(owner: WebhookOwner): string {
   return `${owner.kind}:${id}`;
 }
 
-/** Lock class of "one owner's subscriptions". */
-const WEBHOOK_OWNER_LOCK = 0x5376_0002;
+const WEBHOOK_OWNER_LOCK = LOCK_CLASSES.webhookOwner;
 
 /**
  * Serializes writes to one owner's subscriptions until the transaction ends, so "no other subscription
