@@ -25,10 +25,10 @@
 // a window end of its own (the file's end minus 1, 2, 3... ms: the same slots, a new listing key), so each
 // one computes its listing (the hosts' busy time still comes from svc's availability cache).
 import autocannon from 'autocannon';
-import { killAllChildren, startServer } from '../test/support/child-server.js';
+import { startServer } from '../test/support/child-server.js';
 import { SLOTS_API_VERSION } from './slots-e2e.js';
 import { type BuiltTeam, buildTeam, expectedTeamStarts, loadTeamFixture, type TeamFixture, teamServerEnv, teamSlotsPath, windowQuery } from './team-e2e.js';
-import { onBothStores, stopServer } from './store-runs.js';
+import { benchOnBothStores, stopServer } from './store-runs.js';
 
 export const ROUTING_GOAL_RATIO = 0.8;
 const CONNECTIONS = 10;
@@ -371,13 +371,5 @@ async function storeRun(store: 'embedded' | 'postgres', storeEnv: Record<string,
   }
 }
 
-async function main() {
-  try {
-    const { embedded, postgres } = await onBothStores(log, 'routing', (store, env) => storeRun(store, env));
-    process.stdout.write(`${JSON.stringify({ routing: { embedded, postgres, goalRatio: ROUTING_GOAL_RATIO } })}\n`);
-  } finally {
-    await killAllChildren();
-  }
-}
+await benchOnBothStores(log, 'routing', storeRun, { goalRatio: ROUTING_GOAL_RATIO });
 
-await main();

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { startServer } from '../test/support/child-server.js';
+import { killAllChildren, type startServer } from '../test/support/child-server.js';
 import { createTestDatabase, postgresAvailable } from '../test/support/postgres.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
@@ -49,4 +49,17 @@ export async function onBothStores(log: (message: string) => void, name: string,
     }
   }
   return { embedded, postgres };
+}
+
+/**
+ * A bench of one feature: `run` on both stores, then ONE JSON object `{[key]: {embedded, postgres, ...extra}}`
+ * on stdout, and no child server left behind whatever happened.
+ */
+export async function benchOnBothStores(log: (message: string) => void, key: string, run: (store: 'embedded' | 'postgres', env: Record<string, string>) => Promise<unknown>, extra: Record<string, unknown> = {}): Promise<void> {
+  try {
+    const { embedded, postgres } = await onBothStores(log, key, run);
+    process.stdout.write(`${JSON.stringify({ [key]: { embedded, postgres, ...extra } })}\n`);
+  } finally {
+    await killAllChildren();
+  }
 }

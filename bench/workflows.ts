@@ -5,10 +5,10 @@
 import os from 'node:os';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, openDatabase } from '../src/db/client.js';
-import { type ChildServer, killAllChildren, startServer } from '../test/support/child-server.js';
+import { type ChildServer, startServer } from '../test/support/child-server.js';
 import { type BenchSmtp, startBenchSmtp } from './mail-e2e.js';
 import { SLOTS_API_VERSION } from './slots-e2e.js';
-import { onBothStores, stopServer } from './store-runs.js';
+import { benchOnBothStores, stopServer } from './store-runs.js';
 
 const REMINDERS = 10_000;
 const API_BOOKINGS = 40;
@@ -335,13 +335,5 @@ async function storeRun(store: 'embedded' | 'postgres', storeEnv: Record<string,
   }
 }
 
-async function main() {
-  try {
-    const { embedded, postgres } = await onBothStores(log, 'workflows', (store, env) => storeRun(store, env));
-    process.stdout.write(`${JSON.stringify({ workflows: { embedded, postgres, note: NOTE } })}\n`);
-  } finally {
-    await killAllChildren();
-  }
-}
+await benchOnBothStores(log, 'workflows', storeRun, { note: NOTE });
 
-await main();
