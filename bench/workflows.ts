@@ -30,9 +30,9 @@ const NOTE =
   `workflows: per store a fresh \`svc serve\` child (its own job runner, SVC_JOB_CONCURRENCY unset = ${JOB_CONCURRENCY}, LOG_LEVEL=info, SMTP_URL at an SMTP sink ` +
   'in the bench process that accepts at once), an organization team made over HTTP with 4 hosts (UTC, default hours), each hosting one 30-min collective event type. ' +
   `burst: type R has a beforeEvent 24 h workflow (one email_attendee step, template reminder, event attached); ${API_BOOKINGS} bookings of R over HTTP (the app ` +
-  `writes their reminders), then up to ${REMINDERS} reminders with SQL in one transaction: bookings copied from the last HTTP one (30-min slots back to back from 2 days ` +
-  'after it), one attendee each, workflow_reminders + jobs rows as insertReminders writes them (same dedupe key: still owed when sent); then ANALYZE (statistics ' +
-  'as a store grown to this size has them); then every workflow.send job of R gets run_at = dueAt: on PostgreSQL with the server running, now + ' +
+  `queues their workflow.due jobs), then up to ${REMINDERS} bookings with SQL in one transaction: copied from the last HTTP one (30-min slots back to back from 2 days ` +
+  'after it), one attendee each, each with its workflow.due job as svc queues it (same payload and dedupe key: still owed when due); then ANALYZE (statistics ' +
+  'as a store grown to this size has them); then every workflow.due job of R gets run_at = dueAt: on PostgreSQL with the server running, now + ' +
   `${DUE_AHEAD_MS / 1000} s; on the embedded store (one process opens the data dir) with the server stopped, dueAt falling after the restarted server is ready ` +
   '(readyBeforeDueMs). From dueAt: firstReceivedS and allReceivedS at the sink, allSentS the last "mail sent" log line of kind workflow (marked sent in the store; ' +
   'pino time); seconds = the later of the two; db: counted in the store afterwards; ok: all 10,000 reminders and messages sent, seconds < 60. latency: ' +
@@ -72,7 +72,7 @@ type Side = 'a' | 'b' | 'c';
 
 interface Setup {
   typeIds: Record<Side | 'r', number>;
-  burst: { workflowId: number; stepId: number };
+  burst: { workflowId: number };
 }
 
 const step = (stepNumber: number, action: string, template: string, extra: Record<string, unknown> = {}) =>
@@ -105,7 +105,7 @@ async function setUp(baseUrl: string): Promise<Setup> {
   await workflow('Welcome', [b], { type: 'newEvent' }, welcome);
   await workflow('Heads-up', [c], { type: 'beforeEvent', offset: { value: 1, unit: 'hour' } }, welcome);
   const burst = await workflow('Burst reminder', [r], day, [step(1, 'email_attendee', 'reminder', { includeCalendarEvent: true })]);
-  return { typeIds: { a, b, c, r }, burst: { workflowId: burst.id, stepId: burst.steps[0]!.id } };
+  return { typeIds: { a, b, c, r }, burst: { workflowId: burst.id } };
 }
 
 /** Free starts of an event type from `from` over 40 days (GET /v2/slots, UTC), in order. */
@@ -194,11 +194,14 @@ async function settle(smtp: BenchSmtp): Promise<void> {
   }
 }
 
-/** The rest of the burst's reminders, written as insertReminders writes them, and every one of its send jobs due at `dueAt`. */
+/** The rest of the burst's bookings, each owed its reminder by a workflow.due job as svc queues it, and every due job of the burst at `dueAt`. */
 async function seedBurst(db: Db, setup: Setup, dueAt: () => number) {
-  const { workflowId, stepId } = setup.burst;
+  const { workflowId } = setup.burst;
   const seeded = await db.transaction(async (tx) => {
-    const [made] = await rowsOf<{ made: number; template: number }>(tx, sql`select count(*)::int as made, max(booking_id)::int as template from workflow_reminders where workflow_id = ${workflowId}`);
+    const [made] = await rowsOf<{ made: number; template: number }>(
+      tx,
+      sql`select count(*)::int as made, max((payload->>'bookingId')::int) as template from jobs where kind = 'workflow.due' and (payload->>'workflowId')::int = ${workflowId}`,
+    );
     const missing = REMINDERS - made!.made;
     await tx.execute(sql`with t as (select * from bookings where id = ${made!.template}),
       a as (select * from booking_attendees where booking_id = ${made!.template} order by id limit 1),
@@ -211,23 +214,20 @@ async function seedBurst(db: Db, setup: Setup, dueAt: () => number) {
       )
       insert into booking_attendees (booking_id, name, email, time_zone, locale, phone_number)
       select b.id, a.name, b.uid || '@example.com', a.time_zone, a.locale, a.phone_number from b, a`);
-    await tx.execute(sql`with r as (
-        insert into workflow_reminders (dedupe_key, workflow_id, step_id, booking_id, channel, recipient_address, recipient_name, recipient_role, recipient_time_zone, recipient_locale, scheduled_at)
-        select ${`${stepId}:`}::text || b.id || ':at:' || (extract(epoch from b.start_at - interval '24 hours') * 1000)::bigint || ':' || lower(a.email),
-          ${workflowId}::int, ${stepId}::int, b.id, 'email', a.email, a.name, 'attendee', a.time_zone, a.locale, b.start_at - interval '24 hours'
-        from bookings b join booking_attendees a on a.booking_id = b.id where b.uid like 'wf-bench-%'
-        returning id, scheduled_at
-      )
-      insert into jobs (kind, payload, run_at, max_attempts) select 'workflow.send', jsonb_build_object('reminderId', id), scheduled_at, 10 from r`);
+    await tx.execute(sql`insert into jobs (kind, payload, run_at, max_attempts, dedupe_key)
+      select 'workflow.due', jsonb_build_object('workflowId', ${workflowId}::int, 'bookingId', b.id, 'dueAt', due.ms, 'occasion', 'bench'), b.start_at - interval '24 hours', 10,
+        'wf-due:' || ${workflowId}::int || ':' || b.id || ':at:' || due.ms
+      from bookings b, lateral (select (extract(epoch from b.start_at - interval '24 hours') * 1000)::bigint as ms) due
+      where b.uid like 'wf-bench-%'`);
     return { apiBookings: made!.made, sqlBookings: missing };
   });
   // Statistics as a store that grew to this size over time has them (autovacuum; on the embedded store the hourly housekeeping).
   await db.execute(sql`analyze`);
   const due = dueAt();
   const [moved] = await rowsOf<{ jobs: number }>(db, sql`with moved as (update jobs set run_at = ${new Date(due).toISOString()}::timestamptz
-        where kind = 'workflow.send' and status = 'pending' and (payload->>'reminderId')::bigint in (select id from workflow_reminders where workflow_id = ${workflowId} and status = 'scheduled')
+        where kind = 'workflow.due' and status = 'pending' and (payload->>'workflowId')::int = ${workflowId}
         returning id) select count(*)::int as jobs from moved`);
-  if (moved!.jobs !== REMINDERS) throw new Error(`${moved!.jobs} send jobs made due, not ${REMINDERS}`);
+  if (moved!.jobs !== REMINDERS) throw new Error(`${moved!.jobs} due jobs made due, not ${REMINDERS}`);
   return { ...seeded, dueAt: due };
 }
 
@@ -238,8 +238,7 @@ async function burstInStore(db: Db, workflowId: number) {
     sql`select count(*) filter (where r.status = 'sent')::int as "remindersSent", count(*) filter (where r.status <> 'sent')::int as "remindersNotSent",
       count(m.id) filter (where m.status = 'sent')::int as "mailSent", count(m.id) filter (where m.status = 'pending')::int as "mailPending",
       count(m.id) filter (where m.status = 'failed')::int as "mailFailed",
-      (select count(*)::int from jobs j where j.kind = 'workflow.send' and j.attempts > 1
-        and (j.payload->>'reminderId')::bigint in (select id from workflow_reminders where workflow_id = ${workflowId})) as "sendJobRetries",
+      (select count(*)::int from jobs j where j.kind = 'workflow.due' and j.attempts > 1 and (j.payload->>'workflowId')::int = ${workflowId}) as "sendJobRetries",
       (select count(*)::int from jobs j where j.kind = 'mail.send' and j.attempts > 1
         and (j.payload->>'messageId')::bigint in (select m2.id from mail_messages m2 join workflow_reminders r2 on r2.message_uid = m2.uid where r2.workflow_id = ${workflowId})) as "mailJobRetries"
     from workflow_reminders r left join mail_messages m on m.uid = r.message_uid where r.workflow_id = ${workflowId}`,

@@ -19,8 +19,8 @@ import { bookingEventListener } from '../app/booking-event-listener.js';
 import { createTextSender } from '../modules/text-messages/text-message-sender.js';
 import { TEXT_SEND_JOB } from '../modules/text-messages/text-messages.repository.js';
 import { runWorkflowActivation } from '../modules/workflows/workflow-activation.js';
-import { WORKFLOW_SEND_JOB } from '../modules/workflows/workflow-reminders.repository.js';
-import { createWorkflowSender } from '../modules/workflows/workflow-sender.js';
+import { WORKFLOW_DUE_JOB, WORKFLOW_SEND_JOB } from '../modules/workflows/workflow-reminders.repository.js';
+import { createWorkflowDueSender, createWorkflowSender } from '../modules/workflows/workflow-sender.js';
 import { WORKFLOW_ACTIVATE_JOB } from '../modules/workflows/workflows.service.js';
 import { HOUSEKEEPING, runHousekeeping } from './housekeeping.js';
 import { JobRegistry } from './runner.js';
@@ -63,6 +63,7 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
       [FORM_NO_EVENT_JOB, (payload) => runNoEventJob(database, payload)],
       [WORKFLOW_ACTIVATE_JOB, (payload) => runWorkflowActivation(database, payload)],
       [WORKFLOW_SEND_JOB, createWorkflowSender({ database, appUrl: config.appUrl, config })],
+      [WORKFLOW_DUE_JOB, createWorkflowDueSender({ database, appUrl: config.appUrl, config })],
       [TEXT_SEND_JOB, createTextSender({ database, twilio: config.twilio, secrets, ...(log ? { log } : {}) })],
     ],
     { retryBaseMs: config.jobs.retryBaseMs, leaseMs: config.jobs.leaseMs, concurrency: config.jobs.concurrency },

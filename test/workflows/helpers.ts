@@ -82,6 +82,37 @@ export const remindersOfBooking = (db: Db, bookingUid: string) =>
       where b.uid = ${bookingUid} order by r.scheduled_at, r.channel, r.recipient_address`,
   );
 
+export interface DueJobRow {
+  id: number;
+  workflow_id: number;
+  run_at: string;
+  status: string;
+}
+
+/** The booking's workflow.due jobs (what its workflows owe it, and when), by time then workflow. */
+export const dueJobsOf = (db: Db, bookingUid: string) =>
+  rowsOf<DueJobRow>(
+    db,
+    sql`select j.id, (j.payload->>'workflowId')::int as workflow_id, j.run_at, j.status from jobs j
+      where j.kind = 'workflow.due' and (j.payload->>'bookingId')::int = (select id from bookings where uid = ${bookingUid})
+      order by j.run_at, (j.payload->>'workflowId')::int`,
+  );
+
+/** A clock reaching the booking's workflow times: its pending workflow.due jobs made due now. */
+export async function reachDueJobs(db: Db, bookingUids: string[]): Promise<void> {
+  for (const uid of bookingUids) {
+    await db.execute(sql`update jobs set run_at = now() where kind = 'workflow.due' and status = 'pending'
+      and (payload->>'bookingId')::int = (select id from bookings where uid = ${uid})`);
+  }
+  await db.execute(sql`select pg_notify('svc_jobs', '')`);
+}
+
+/** Whether every workflow.due job of these bookings has run. */
+export async function dueJobsDone(db: Db, bookingUids: string[]): Promise<boolean> {
+  for (const uid of bookingUids) if ((await dueJobsOf(db, uid)).some((job) => job.status === 'pending')) return false;
+  return true;
+}
+
 /** A clock reaching these reminders: their send jobs made due now. */
 export async function reachReminders(db: Db, ids: number[]): Promise<void> {
   if (ids.length === 0) return;

@@ -16,7 +16,7 @@ import { eventually } from '../support/eventually.js';
 import { type FakeTwilio, startFakeTwilio } from '../support/fake-twilio.js';
 import type { Member } from '../support/tenancy.js';
 import { backend, createTestApp, type TestApp } from '../support/test-app.js';
-import { ATTENDEE_PHONE, attendeeEmailStep as reminderStep, attendeeSmsStep as smsStep, bookAsAttendee, reachReminders as reach, remindersOfBooking, setUpWorkflowTeam } from './helpers.js';
+import { ATTENDEE_PHONE, attendeeEmailStep as reminderStep, attendeeSmsStep as smsStep, bookAsAttendee, dueJobsDone, dueJobsOf, reachDueJobs, remindersOfBooking, setUpWorkflowTeam } from './helpers.js';
 
 // 2027-03-10 is a Wednesday; the host works 09:00-17:00 UTC. The attendee is in Kathmandu (+05:45).
 const START = '2027-03-10T10:00:00.000Z';
@@ -41,7 +41,6 @@ describe(`workflows (${backend})`, () => {
   const admin = (method: string, url: string, body?: unknown, key = owner.apiKey) => api.request(method, url, { key, ...(body === undefined ? {} : { body }) });
   const base = () => workflowsPath;
   const remindersOf = (bookingUid: string) => remindersOfBooking(db(), bookingUid);
-  const reachReminders = (ids: number[]) => reach(db(), ids);
   const book = (start: string, attendee: Record<string, unknown> = {}) => bookAsAttendee(api, eventTypeId, start, attendee);
 
   before(async () => {
@@ -179,36 +178,35 @@ describe(`workflows (${backend})`, () => {
     const smsBefore = twilio.messages.length;
     const booking = await book(START);
     const attendee = booking.attendees[0]!.email;
-    const scheduled = await remindersOf(booking.uid);
-    assert.deepEqual(
-      scheduled.map((r) => [r.channel, r.recipient_address, new Date(r.scheduled_at).toISOString(), r.status]),
-      [
-        ['email', attendee, new Date(Date.parse(START) - 24 * HOUR).toISOString(), 'scheduled'],
-        ['sms', '+9779841234567', new Date(Date.parse(START) - 24 * HOUR).toISOString(), 'scheduled'],
-        ['email', host.user.email, new Date(Date.parse(START) + 30 * 60_000 + HOUR).toISOString(), 'scheduled'],
-      ],
-    );
+    const times = async (uid: string) => (await dueJobsOf(db(), uid)).map((job) => [job.workflow_id, new Date(job.run_at).toISOString()]);
+    const [reminderId, followUpId] = [reminder.body.data.id, followUp.body.data.id];
+    assert.deepEqual(await times(booking.uid), [
+      [reminderId, new Date(Date.parse(START) - 24 * HOUR).toISOString()],
+      [followUpId, new Date(Date.parse(START) + 30 * 60_000 + HOUR).toISOString()],
+    ]);
 
-    // Moved: the old booking's messages are dropped, the new one's are due 24 hours before its new start.
+    // Moved: the new booking is owed its messages 24 hours before its new start and an hour after its end.
     const moved = await api.request('POST', `/v2/bookings/${booking.uid}/reschedule`, { version: BOOKINGS_VERSION, key: host.apiKey, body: { start: MOVED, reschedulingReason: 'Clash' } });
     assert.equal(moved.status, 201, moved.text);
     const newUid: string = moved.body.data.uid;
     const title: string = moved.body.data.title;
-    assert.ok((await remindersOf(booking.uid)).every((r) => r.status === 'cancelled'));
-    const movedReminders = await remindersOf(newUid);
+    assert.deepEqual(await times(newUid), [
+      [reminderId, new Date(Date.parse(MOVED) - 24 * HOUR).toISOString()],
+      [followUpId, new Date(Date.parse(MOVED) + 30 * 60_000 + HOUR).toISOString()],
+    ]);
+
+    // The clock reaches the old booking's times too: it owes nothing any more.
+    await reachDueJobs(db(), [booking.uid, newUid]);
+    await eventually(() => dueJobsDone(db(), [booking.uid, newUid]), 10_000);
+    assert.deepEqual(await remindersOf(booking.uid), [], 'nothing for the booking that was moved');
     assert.deepEqual(
-      movedReminders.map((r) => [r.channel, new Date(r.scheduled_at).toISOString(), r.status]),
+      (await remindersOf(newUid)).map((r) => [r.channel, r.recipient_address, new Date(r.scheduled_at).toISOString(), r.status]),
       [
-        ['email', new Date(Date.parse(MOVED) - 24 * HOUR).toISOString(), 'scheduled'],
-        ['sms', new Date(Date.parse(MOVED) - 24 * HOUR).toISOString(), 'scheduled'],
-        ['email', new Date(Date.parse(MOVED) + 30 * 60_000 + HOUR).toISOString(), 'scheduled'],
+        ['email', attendee, new Date(Date.parse(MOVED) - 24 * HOUR).toISOString(), 'sent'],
+        ['sms', ATTENDEE_PHONE, new Date(Date.parse(MOVED) - 24 * HOUR).toISOString(), 'sent'],
+        ['email', host.user.email, new Date(Date.parse(MOVED) + 30 * 60_000 + HOUR).toISOString(), 'sent'],
       ],
     );
-
-    // The clock reaches the cancelled ones too: nothing goes out for them.
-    await reachReminders(scheduled.map((r) => r.id));
-    await reachReminders(movedReminders.map((r) => r.id));
-    await eventually(async () => (await remindersOf(newUid)).every((r) => r.status === 'sent'), 10_000);
     const reminders = () => smtp.to(attendee).filter((m) => m.email.subject?.startsWith('Reminder'));
     const followUps = () => smtp.to(host.user.email).filter((m) => m.email.subject?.startsWith('How did'));
     await eventually(async () => reminders().length > 0 && followUps().length > 0 && twilio.messages.length > smsBefore, 10_000);
@@ -225,19 +223,25 @@ describe(`workflows (${backend})`, () => {
       twilio.messages.slice(smsBefore).map((t) => [t.to, t.body]),
       [[ATTENDEE_PHONE, `${title} at 19:45 (Asia/Kathmandu)`]],
     );
-    // Nothing more comes: the first booking's messages were dropped, each message went once.
+    // Nothing more comes: the first booking's messages were not sent, each message went once, and a
+    // second run of a due job (a retry after a crash) sends nothing again.
+    await db().execute(sql`update jobs set status = 'pending', run_at = now() where kind = 'workflow.due' and (payload->>'bookingId')::int = (select id from bookings where uid = ${newUid})`);
+    await db().execute(sql`select pg_notify('svc_jobs', '')`);
+    await eventually(() => dueJobsDone(db(), [newUid]), 10_000);
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(reminders().length, 1);
     assert.equal(followUps().length, 1);
     assert.equal(twilio.messages.length, smsBefore + 1);
 
-    // Cancelled: nothing more is owed.
+    // Cancelled: nothing is owed any more.
     const another = await book('2027-03-12T09:00:00.000Z');
-    assert.equal((await remindersOf(another.uid)).length, 3);
+    assert.equal((await dueJobsOf(db(), another.uid)).length, 2);
     const cancelled = await api.request('POST', `/v2/bookings/${another.uid}/cancel`, { version: BOOKINGS_VERSION, key: host.apiKey, body: { cancellationReason: 'Ill' } });
     assert.equal(cancelled.status, 200, cancelled.text);
-    assert.ok((await remindersOf(another.uid)).every((r) => r.status === 'cancelled'));
-    for (const id of [reminder.body.data.id, followUp.body.data.id]) assert.equal((await admin('DELETE', `${base()}/${id}`)).status, 200);
+    await reachDueJobs(db(), [another.uid]);
+    await eventually(() => dueJobsDone(db(), [another.uid]), 10_000);
+    assert.deepEqual(await remindersOf(another.uid), []);
+    for (const id of [reminderId, followUpId]) assert.equal((await admin('DELETE', `${base()}/${id}`)).status, 200);
   });
 
   test('a workflow made after bookings exist schedules what is still ahead, never what has passed', async () => {
@@ -246,27 +250,26 @@ describe(`workflows (${backend})`, () => {
     while ([0, 6].includes(soon.getUTCDay())) soon.setUTCDate(soon.getUTCDate() + 1);
     const near = await book(soon.toISOString());
     const far = await book('2027-03-15T11:00:00.000Z');
-    assert.equal((await remindersOf(near.uid)).length, 0, 'no workflow yet');
+    assert.deepEqual(await dueJobsOf(db(), near.uid), [], 'no workflow yet');
     // 100 hours before: past for the near booking, ahead for the far one.
     const created = await admin('POST', base(), { name: 'Early', activation: { activeOnEventTypeIds: [eventTypeId] }, trigger: { type: 'beforeEvent', offset: { value: 100, unit: 'hour' } }, steps: [reminderStep()] });
     assert.equal(created.status, 201, created.text);
-    await eventually(async () => (await remindersOf(far.uid)).length === 1, 10_000);
-    const [scheduled] = await remindersOf(far.uid);
-    assert.equal(new Date(scheduled!.scheduled_at).toISOString(), new Date(Date.parse('2027-03-15T11:00:00.000Z') - 100 * HOUR).toISOString());
-    assert.equal((await remindersOf(near.uid)).length, 0, 'its time has passed: not sent late');
-    // Changed: the old schedule is dropped, the new one made.
+    const timesOf = async (uid: string) => (await dueJobsOf(db(), uid)).map((job) => new Date(job.run_at).toISOString());
+    await eventually(async () => (await timesOf(far.uid)).length === 1, 10_000);
+    assert.deepEqual(await timesOf(far.uid), [new Date(Date.parse('2027-03-15T11:00:00.000Z') - 100 * HOUR).toISOString()]);
+    assert.deepEqual(await dueJobsOf(db(), near.uid), [], 'its time has passed: not sent late');
+    // Changed: owed at the new time; at the old one, nothing is owed any more.
     const changed = await admin('PATCH', `${base()}/${created.body.data.id}`, { trigger: { type: 'beforeEvent', offset: { value: 2, unit: 'day' } } });
     assert.equal(changed.status, 200, changed.text);
-    await eventually(async () => (await remindersOf(far.uid)).some((r) => r.status === 'scheduled' && Date.parse(r.scheduled_at) === Date.parse('2027-03-13T11:00:00.000Z')), 10_000);
-    assert.deepEqual(
-      (await remindersOf(far.uid)).map((r) => [new Date(r.scheduled_at).toISOString(), r.status]),
-      [
-        ['2027-03-11T07:00:00.000Z', 'cancelled'],
-        ['2027-03-13T11:00:00.000Z', 'scheduled'],
-      ],
-    );
+    await eventually(async () => (await timesOf(far.uid)).length === 2, 10_000);
+    assert.deepEqual(await timesOf(far.uid), ['2027-03-11T07:00:00.000Z', '2027-03-13T11:00:00.000Z']);
+    const sentBefore = smtp.messages.length;
+    await reachDueJobs(db(), [far.uid]);
+    await eventually(() => dueJobsDone(db(), [far.uid]), 10_000);
+    assert.deepEqual((await remindersOf(far.uid)).map((r) => [new Date(r.scheduled_at).toISOString(), r.status]), [['2027-03-13T11:00:00.000Z', 'sent']], 'once, for the time the workflow now has');
     assert.equal((await admin('DELETE', `${base()}/${created.body.data.id}`)).status, 200);
-    assert.equal((await remindersOf(far.uid)).length, 0, 'deleted with what it had not sent');
+    assert.deepEqual(await remindersOf(far.uid), [], 'deleted with what it had sent');
+    await eventually(async () => smtp.messages.length > sentBefore, 10_000);
   });
 
   test('newEvent and eventCancelled send at once; a workflow on another event type stays silent', async () => {
@@ -330,11 +333,9 @@ describe(`workflows (${backend})`, () => {
     assert.equal((await decision(confirmed.uid, 'confirm')).status, 200);
     await eventually(async () => subjectsTo(declinedTo).length === 2, 10_000);
     assert.deepEqual(subjectsTo(declinedTo), ['Workflow declined: Dee Clined', 'Workflow requested: Dee Clined']);
-    const reminders = await remindersOf(confirmed.uid);
-    assert.deepEqual(reminders.map((r) => [r.status, new Date(r.scheduled_at).toISOString()]).sort(), [
-      ['scheduled', '2027-03-22T09:00:00.000Z'],
-      ['sent', new Date(reminders.find((r) => r.status === 'sent')!.scheduled_at).toISOString()],
-    ]);
+    // Confirmed: its timed message is owed now, an hour before (none for the declined booking).
+    assert.deepEqual((await dueJobsOf(db(), confirmed.uid)).filter((job) => job.status === 'pending').map((job) => new Date(job.run_at).toISOString()), ['2027-03-22T09:00:00.000Z']);
+    assert.deepEqual((await dueJobsOf(db(), declined.uid)).filter((job) => job.status === 'pending'), []);
     assert.deepEqual(subjectsTo(confirmedTo), ['Workflow requested: Con Firmed']);
   });
 
@@ -376,15 +377,15 @@ describe(`workflows (${backend})`, () => {
     const made = [await workflow({ type: 'newEvent' }), await workflow({ type: 'beforeEvent', offset: { value: 1, unit: 'hour' } })];
     for (const response of made) assert.equal(response.status, 201, response.text);
     const kept = await book('2027-03-18T09:00:00.000Z');
-    const dropped = await book('2027-03-18T10:00:00.000Z');
-    // Cancelled once its booking message went (a cancellation drops one not sent yet).
-    const announced = async (uid: string) => (await remindersOf(uid)).some((r) => r.status === 'sent');
-    await eventually(async () => (await announced(kept.uid)) && (await announced(dropped.uid)), 10_000);
-    assert.equal((await api.request('POST', `/v2/bookings/${dropped.uid}/cancel`, { version: BOOKINGS_VERSION, key: host.apiKey, body: { cancellationReason: 'x' } })).status, 200);
-    const statuses = async () => [...(await remindersOf(kept.uid)), ...(await remindersOf(dropped.uid))].map((r) => r.status).sort();
-    assert.deepEqual(await statuses(), ['cancelled', 'scheduled', 'sent', 'sent']);
+    await eventually(async () => (await remindersOf(kept.uid)).length === 1, 10_000);
+    // A routing-form reminder still scheduled: housekeeping leaves it.
+    const [step] = (await db().execute(sql`select id, workflow_id from workflow_steps where workflow_id = ${made[1]!.body.data.id}`) as unknown as { rows: { id: number; workflow_id: number }[] }).rows;
+    await db().execute(sql`insert into workflow_reminders (dedupe_key, workflow_id, step_id, channel, recipient_address, recipient_role, recipient_time_zone, scheduled_at, created_at)
+      values ('hk-scheduled', ${step!.workflow_id}, ${step!.id}, 'email', 'x@example.com', 'address', 'UTC', now(), now() - interval '400 days')`);
+    const statuses = async () => ((await db().execute(sql`select status from workflow_reminders where booking_id = (select id from bookings where uid = ${kept.uid}) or dedupe_key = 'hk-scheduled' order by status`)) as unknown as { rows: { status: string }[] }).rows.map((row) => row.status);
+    assert.deepEqual(await statuses(), ['scheduled', 'sent']);
     const result = await runHousekeeping(db(), api.config.jobs, new Date(Date.now() + (api.config.jobs.webhookDeliveryRetentionDays + 1) * 86_400_000));
-    assert.ok(result.workflowReminders >= 3, `deleted ${result.workflowReminders}`);
+    assert.ok(result.workflowReminders >= 1, `deleted ${result.workflowReminders}`);
     assert.deepEqual(await statuses(), ['scheduled']);
     for (const response of made) assert.equal((await admin('DELETE', `${base()}/${response.body.data.id}`)).status, 200);
   });

@@ -58,9 +58,11 @@ export async function findBookingById(db: Db, id: number): Promise<BookingRow | 
   return row;
 }
 
-export async function findBookingsByIds(db: Db, ids: number[]): Promise<BookingRow[]> {
+/** `share`: locked against changes until the transaction ends (a change waits, and this waits for one under way). */
+export async function findBookingsByIds(db: Db, ids: number[], lock?: 'share'): Promise<BookingRow[]> {
   if (ids.length === 0) return [];
-  return db.select().from(bookings).where(inArray(bookings.id, ids));
+  const query = db.select().from(bookings).where(inArray(bookings.id, ids));
+  return lock ? query.for(lock) : query;
 }
 
 export async function findBookingByUid(db: Db, uid: string): Promise<BookingRow | undefined> {

@@ -7,8 +7,8 @@ import type { Database } from '../../db/client.js';
 import { bookings, eventTypes, workflows } from '../../db/schema.js';
 import { loadRecords } from '../bookings/bookings.repository.js';
 import { offsetMs } from './workflow-model.js';
-import { insertReminders } from './workflow-reminders.repository.js';
-import { remindersFor } from './workflow-reminders.js';
+import { insertDueJobs } from './workflow-reminders.repository.js';
+import { dueJobsFor } from './workflow-reminders.js';
 import * as repo from './workflows.repository.js';
 
 const PAGE = 500;
@@ -40,9 +40,10 @@ export async function runWorkflowActivation(database: Database, payload: { workf
       // The workflow may have changed since this job was queued: a later write queued its own run.
       const [current] = await tx.select({ updatedAt: workflows.updatedAt }).from(workflows).where(eq(workflows.id, workflow.id)).for('share');
       if (current?.updatedAt.getTime() !== workflow.updatedAt.getTime()) return false;
-      await insertReminders(
+      await insertDueJobs(
         tx,
-        records.flatMap((record) => remindersFor([applicable], record, nowMs, 'activation')),
+        records.flatMap((record) => dueJobsFor([applicable], record, nowMs, 'activation')),
+        new Date(nowMs),
       );
       return true;
     });

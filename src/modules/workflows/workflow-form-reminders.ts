@@ -61,8 +61,7 @@ export async function scheduleFormWorkflows(tx: Db, form: RoutingFormRow, respon
           recipientTimeZone: FORM_TIME_ZONE,
           recipientLocale: null,
           scheduledAt: new Date(dueAt),
-          videoCheck: false,
-        });
+            });
       }
     }
   }

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import { JOBS_CHANNEL } from '../../jobs/jobs.repository.js';
 import type { StepRow } from './workflows.repository.js';
 
-/** The job that turns one due reminder into an outbox message (payload `{reminderId}`). */
+/** The job that turns one due routing-form reminder into an outbox message (payload `{reminderId}`). */
 export const WORKFLOW_SEND_JOB = 'workflow.send';
 
 /** A workflow that applies to a booking event, with its steps, as the audience query reads it. */
@@ -23,10 +23,13 @@ const listOf = (values: readonly string[]) =>
     sql`, `,
   );
 
-/** The workflows `where` keeps, with their steps, as one json value in one row. */
-const workflowsWithSteps = (where: SQL) => sql`select coalesce(json_agg(json_build_object('id', w.id, 'trigger', w.trigger, 'offsetValue', w.offset_value, 'offsetUnit', w.offset_unit,
+/** What a message needs of a step, besides who it goes to. */
+const MESSAGE_FIELDS = sql`, 'recipient', s.recipient, 'sender', s.sender, 'subject', s.subject, 'html', s.html, 'text', s.text, 'includeCalendarEvent', s.include_calendar_event`;
+
+/** The workflows `where` keeps, with their steps (`messages`: with what their messages need), as one json value in one row. */
+const workflowsWithSteps = (where: SQL, messages = false) => sql`select coalesce(json_agg(json_build_object('id', w.id, 'trigger', w.trigger, 'offsetValue', w.offset_value, 'offsetUnit', w.offset_unit,
       'steps', (select coalesce(json_agg(json_build_object('id', s.id, 'workflowId', s.workflow_id, 'stepNumber', s.step_number, 'action', s.action, 'template', s.template,
-        'email', s.email, 'phone', s.phone) order by s.step_number, s.id), '[]'::json) from workflow_steps s where s.workflow_id = w.id))
+        'email', s.email, 'phone', s.phone${messages ? MESSAGE_FIELDS : sql``}) order by s.step_number, s.id), '[]'::json) from workflow_steps s where s.workflow_id = w.id))
       order by w.id), '[]'::json) as ${sql.identifier(AUDIENCE_COLUMN)}
     from workflows w
     where ${where}`;
@@ -36,11 +39,14 @@ const workflowsWithSteps = (where: SQL) => sql`select coalesce(json_agg(json_bui
  * id, on its managed parent, or on all of the team's types), with their steps: one json value in one row,
  * read by the booking event's own insert. Workflows are a team's: a personal event type has none.
  */
-export function applicableWorkflowsQuery(eventType: { id: number; teamId: number }, triggers: readonly string[]): SQL {
-  return workflowsWithSteps(sql`w.team_id = ${eventType.teamId}::int and w.type = 'event-type' and w.trigger in (${listOf(triggers)})
+export function applicableWorkflowsQuery(eventType: { id: number; teamId: number }, triggers: readonly string[], messages = false): SQL {
+  return workflowsWithSteps(
+    sql`w.team_id = ${eventType.teamId}::int and w.type = 'event-type' and w.trigger in (${listOf(triggers)})
       and (w.active_on_all
         or ${eventType.id}::int = any(w.event_type_ids)
-        or (select parent_id from event_types where id = ${eventType.id}::int) = any(w.event_type_ids))`);
+        or (select parent_id from event_types where id = ${eventType.id}::int) = any(w.event_type_ids))`,
+    messages,
+  );
 }
 
 /** The routing-form workflows of the form's team listing one of `triggers` that are active on it, with their steps. */
@@ -70,8 +76,6 @@ export interface NewReminder {
   recipientTimeZone: string;
   recipientLocale: string | null;
   scheduledAt: Date;
-  /** A no-show trigger's: the video room is read before the message is sent (the job says so). */
-  videoCheck: boolean;
 }
 
 /**
@@ -83,18 +87,16 @@ export function remindersRider(reminders: NewReminder[]): SQL | null {
   if (reminders.length === 0) return null;
   const rows = reminders.map(
     (r) =>
-      sql`(${r.dedupeKey}::text, ${r.workflowId}::int, ${r.stepId}::int, ${r.bookingId}::int, ${r.formResponseId}::int, ${r.channel}::text, ${r.recipientAddress}::text, ${r.recipientName}::text, ${r.recipientRole}::text, ${r.recipientTimeZone}::text, ${r.recipientLocale}::text, ${r.scheduledAt.toISOString()}::timestamptz, ${r.videoCheck}::boolean)`,
+      sql`(${r.dedupeKey}::text, ${r.workflowId}::int, ${r.stepId}::int, ${r.bookingId}::int, ${r.formResponseId}::int, ${r.channel}::text, ${r.recipientAddress}::text, ${r.recipientName}::text, ${r.recipientRole}::text, ${r.recipientTimeZone}::text, ${r.recipientLocale}::text, ${r.scheduledAt.toISOString()}::timestamptz)`,
   );
-  return sql`wf_reminder (dedupe_key, workflow_id, step_id, booking_id, form_response_id, channel, recipient_address, recipient_name, recipient_role, recipient_time_zone, recipient_locale, scheduled_at, video_check) as (values ${sql.join(rows, sql`, `)}),
+  return sql`wf_reminder (dedupe_key, workflow_id, step_id, booking_id, form_response_id, channel, recipient_address, recipient_name, recipient_role, recipient_time_zone, recipient_locale, scheduled_at) as (values ${sql.join(rows, sql`, `)}),
     wf_inserted as (
       insert into workflow_reminders (dedupe_key, workflow_id, step_id, booking_id, form_response_id, channel, recipient_address, recipient_name, recipient_role, recipient_time_zone, recipient_locale, scheduled_at)
-      select dedupe_key, workflow_id, step_id, booking_id, form_response_id, channel, recipient_address, recipient_name, recipient_role, recipient_time_zone, recipient_locale, scheduled_at from wf_reminder
+      select * from wf_reminder
       on conflict (dedupe_key) where status <> 'cancelled' do nothing
-      returning id, scheduled_at, dedupe_key
+      returning id, scheduled_at
     ), wf_queued as (
-      insert into jobs (kind, payload, run_at, max_attempts)
-      select ${WORKFLOW_SEND_JOB}, case when wf_reminder.video_check then jsonb_build_object('reminderId', wf_inserted.id, 'videoCheck', true) else jsonb_build_object('reminderId', wf_inserted.id) end, wf_inserted.scheduled_at, 10
-      from wf_inserted join wf_reminder on wf_reminder.dedupe_key = wf_inserted.dedupe_key returning id
+      insert into jobs (kind, payload, run_at, max_attempts) select ${WORKFLOW_SEND_JOB}, jsonb_build_object('reminderId', id), scheduled_at, 10 from wf_inserted returning id
     )`;
 }
 
@@ -102,26 +104,6 @@ export function remindersRider(reminders: NewReminder[]): SQL | null {
 export async function insertReminders(db: Db, reminders: NewReminder[]): Promise<void> {
   const rider = remindersRider(reminders);
   if (rider) await db.execute(sql`with ${rider} select pg_notify(${JOBS_CHANNEL}, '')`);
-}
-
-/** Reminders of these bookings not sent yet are dropped (their jobs find nothing to do). */
-export async function cancelBookingReminders(db: Db, bookingIds: number[], onlyTimed = false): Promise<void> {
-  if (bookingIds.length === 0) return;
-  await db.execute(sql`update workflow_reminders set status = 'cancelled'
-    where booking_id in (${sql.join(
-      bookingIds.map((id) => sql`${id}::int`),
-      sql`, `,
-    )}) and status = 'scheduled'${onlyTimed ? sql` and dedupe_key like '%:at:%'` : sql``}`);
-}
-
-/**
- * Reminders not sent yet of the booking a reschedule replaced: all of them, or (a seat moved to another
- * time) those addressed to the seat's holder.
- */
-export async function cancelReplacedBookingReminders(db: Db, bookingUid: string, onlyAddresses: string[] | null): Promise<void> {
-  const addresses = onlyAddresses === null ? sql`` : sql` and lower(recipient_address) in (${sql.join(onlyAddresses.length ? onlyAddresses.map((a) => sql`${a.toLowerCase()}`) : [sql`null`], sql`, `)})`;
-  await db.execute(sql`update workflow_reminders set status = 'cancelled'
-    where booking_id = (select id from bookings where uid = ${bookingUid}) and status = 'scheduled'${addresses}`);
 }
 
 /** Reminders of these steps not sent yet are dropped: the step changed or went. */
@@ -134,6 +116,55 @@ export async function cancelStepReminders(db: Db, stepIds: number[]): Promise<vo
     )}) and status = 'scheduled'`);
 }
 
+/** The job that sends what one workflow owes one booking at one time (payload DueJob). */
+export const WORKFLOW_DUE_JOB = 'workflow.due';
+
+/** What one workflow owes one booking: at `dueAt` (a timed trigger) or at once (an event's, `occasion` naming it). */
+export interface DueJob {
+  workflowId: number;
+  bookingId: number;
+  /** Epoch ms; null: an event trigger, sent at once. */
+  dueAt: number | null;
+  occasion: string;
+  /** A no-show trigger's: the video room is read before anything is sent. */
+  videoCheck?: boolean;
+}
+
+const dueJobKey = (job: DueJob) => `wf-due:${job.workflowId}:${job.bookingId}:${job.dueAt === null ? `now:${job.occasion}` : `at:${job.dueAt}`}`;
+
+/**
+ * The due jobs as a data-modifying CTE (a rider for another statement's WITH): one job each, at its
+ * time, once per workflow, booking and time (a job already queued for it is kept). Null: nothing to write.
+ */
+export function dueJobsRider(jobs: DueJob[], now: Date): SQL | null {
+  if (jobs.length === 0) return null;
+  const rows = jobs.map((job) => sql`(${WORKFLOW_DUE_JOB}, ${JSON.stringify(job)}::jsonb, ${new Date(job.dueAt ?? now.getTime()).toISOString()}::timestamptz, 10, ${dueJobKey(job)})`);
+  return sql`wf_due as (insert into jobs (kind, payload, run_at, max_attempts, dedupe_key) values ${sql.join(rows, sql`, `)} on conflict (dedupe_key) do nothing returning id)`;
+}
+
+export async function insertDueJobs(db: Db, jobs: DueJob[], now: Date): Promise<void> {
+  const rider = dueJobsRider(jobs, now);
+  if (rider) await db.execute(sql`with ${rider} select pg_notify(${JOBS_CHANNEL}, '')`);
+}
+
+/**
+ * Records messages as sent (or failed to render), one statement; returns the dedupe keys written. A key held already (the same
+ * message, sent by an earlier run of its job) is skipped: its message must not be queued again.
+ */
+export async function insertSentReminders(db: Db, reminders: (NewReminder & { messageUid: string; status: 'sent' | 'failed'; error: string | null })[]): Promise<Set<string>> {
+  if (reminders.length === 0) return new Set();
+  const rows = reminders.map(
+    (r) =>
+      sql`(${r.dedupeKey}::text, ${r.workflowId}::int, ${r.stepId}::int, ${r.bookingId}::int, ${r.channel}::text, ${r.recipientAddress}::text, ${r.recipientName}::text, ${r.recipientRole}::text, ${r.recipientTimeZone}::text, ${r.recipientLocale}::text, ${r.scheduledAt.toISOString()}::timestamptz, ${r.messageUid || null}::text, ${r.status}::text, ${r.error}::text)`,
+  );
+  const result = await db.execute(sql`
+    insert into workflow_reminders (dedupe_key, workflow_id, step_id, booking_id, channel, recipient_address, recipient_name, recipient_role, recipient_time_zone, recipient_locale, scheduled_at, message_uid, status, last_error, sent_at)
+    select *, case when r.status = 'sent' then now() end from (values ${sql.join(rows, sql`, `)}) as r (dedupe_key, workflow_id, step_id, booking_id, channel, recipient_address, recipient_name, recipient_role, recipient_time_zone, recipient_locale, scheduled_at, message_uid, status, last_error)
+    on conflict (dedupe_key) where status <> 'cancelled' do nothing
+    returning dedupe_key as "dedupeKey"`);
+  return new Set((result as unknown as { rows: { dedupeKey: string }[] }).rows.map((row) => row.dedupeKey));
+}
+
 export interface DueReminder extends Omit<NewReminder, 'workflowId' | 'stepId' | 'scheduledAt'> {
   id: number;
   status: string;
@@ -141,8 +172,8 @@ export interface DueReminder extends Omit<NewReminder, 'workflowId' | 'stepId' |
   trigger: string;
 }
 
-/** The reminders (locked unless `lock` is false, in id order) with their steps and workflows' triggers; gone ones are missing. */
-export async function lockReminders(db: Db, ids: number[], lock = true): Promise<DueReminder[]> {
+/** The reminders, locked in id order, with their steps and workflows' triggers; gone ones are missing. */
+export async function lockReminders(db: Db, ids: number[]): Promise<DueReminder[]> {
   if (ids.length === 0) return [];
   const result = await db.execute(sql`
     select r.id, r.status, r.dedupe_key as "dedupeKey", r.channel, r.recipient_address as "recipientAddress", r.recipient_name as "recipientName",
@@ -152,7 +183,7 @@ export async function lockReminders(db: Db, ids: number[], lock = true): Promise
         'sender', s.sender, 'subject', s.subject, 'html', s.html, 'text', s.text, 'email', s.email, 'phone', s.phone, 'includeCalendarEvent', s.include_calendar_event) as step
     from workflow_reminders r join workflow_steps s on s.id = r.step_id join workflows w on w.id = r.workflow_id
     where r.id = any(${sql.param(ids)}::bigint[])
-    order by r.id${lock ? sql` for update of r` : sql``}`);
+    order by r.id for update of r`);
   return (result as unknown as { rows: (DueReminder & { step: unknown })[] }).rows.map((row) => ({
     ...row,
     id: Number(row.id),

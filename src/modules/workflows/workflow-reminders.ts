@@ -5,9 +5,8 @@ import { channelOf, offsetMs, type TimeUnit } from './workflow-model.js';
 import {
   type ApplicableWorkflow,
   applicableWorkflowsQuery,
-  cancelBookingReminders,
-  cancelReplacedBookingReminders,
-  remindersRider,
+  type DueJob,
+  dueJobsRider,
   type NewReminder,
   parseApplicableWorkflows,
 } from './workflow-reminders.repository.js';
@@ -103,59 +102,52 @@ export function dueAtOf(workflow: Pick<ApplicableWorkflow, 'trigger' | 'offsetVa
 }
 
 /**
- * The reminders `workflows` owe this booking: one per step and recipient. A timed one whose time is
- * already past at `nowMs` is not made (as the reference: nothing is sent late). `occasion` tells apart
- * messages of a trigger that can fire again for the booking (a no-show update).
+ * What `workflows` owe this booking, one job per workflow and time: timed ones at their time, event ones
+ * at once. A timed one whose time is already past at `nowMs` is left out (as the reference: nothing is
+ * sent late). `occasion` tells apart events that can happen again to the booking (a no-show update).
  */
-export function remindersFor(workflows: ApplicableWorkflow[], record: BookingRecord, nowMs: number, occasion: string): NewReminder[] {
-  const reminders: NewReminder[] = [];
-  for (const workflow of workflows) {
+export function dueJobsFor(workflows: ApplicableWorkflow[], record: BookingRecord, nowMs: number, occasion: string): DueJob[] {
+  return workflows.flatMap((workflow) => {
     const dueAt = dueAtOf(workflow, record);
-    if (dueAt !== null && dueAt.getTime() <= nowMs) continue;
-    const when = dueAt === null ? `now:${occasion}` : `at:${dueAt.getTime()}`;
-    for (const step of workflow.steps) {
-      for (const recipient of recipientsOf(step, record)) {
-        reminders.push({
-          dedupeKey: `${step.id}:${record.booking.id}:${when}:${recipient.address.toLowerCase()}`,
-          workflowId: workflow.id,
-          stepId: step.id,
-          bookingId: record.booking.id,
-          formResponseId: null,
-          channel: channelOf(step.action),
-          recipientAddress: recipient.address,
-          recipientName: recipient.name,
-          recipientRole: recipient.role,
-          recipientTimeZone: recipient.timeZone,
-          recipientLocale: recipient.locale,
-          scheduledAt: dueAt ?? new Date(nowMs),
-          videoCheck: NO_SHOW_TRIGGERS.has(workflow.trigger),
-        });
-      }
-    }
-  }
-  return reminders;
+    if (dueAt !== null && dueAt.getTime() <= nowMs) return [];
+    return [{ workflowId: workflow.id, bookingId: record.booking.id, dueAt: dueAt?.getTime() ?? null, occasion, ...(NO_SHOW_TRIGGERS.has(workflow.trigger) ? { videoCheck: true } : {}) }];
+  });
+}
+
+/** The messages a due workflow sends for this booking as it is now: one per step and recipient. */
+export function remindersFor(workflow: ApplicableWorkflow, record: BookingRecord, job: DueJob, sentAt: Date): NewReminder[] {
+  const when = job.dueAt === null ? `now:${job.occasion}` : `at:${job.dueAt}`;
+  return workflow.steps.flatMap((step) =>
+    recipientsOf(step, record).map((recipient) => ({
+      dedupeKey: `${step.id}:${record.booking.id}:${when}:${recipient.address.toLowerCase()}`,
+      workflowId: workflow.id,
+      stepId: step.id,
+      bookingId: record.booking.id,
+      formResponseId: null,
+      channel: channelOf(step.action),
+      recipientAddress: recipient.address,
+      recipientName: recipient.name,
+      recipientRole: recipient.role,
+      recipientTimeZone: recipient.timeZone,
+      recipientLocale: recipient.locale,
+      scheduledAt: job.dueAt === null ? sentAt : new Date(job.dueAt),
+    })),
+  );
 }
 
 /**
- * Acts on a booking event in its transaction: a cancelled, declined or moved booking drops what it
- * still owed (a reschedule's new booking schedules its own; a reassigned one is scheduled again for its
- * new host), then the workflows that apply schedule their messages.
+ * Hears a booking event in its transaction: for each workflow that applies, one `workflow.due` job at
+ * its time, written by the event's next statement (its mail), not a round trip of its own. Who is told
+ * what is decided when it is due, from the booking as it is then: a cancelled or moved booking owes no
+ * timed message any more, a reassigned one's go to its new host, a changed workflow's as it now reads.
  */
-async function hearBookingEvent(tx: Db, event: RecordedBookingEvent, rows: Record<string, unknown>[]): Promise<StatementRider | null> {
-  const { trigger, record } = event;
-  if (trigger === 'BOOKING_CANCELLED' || trigger === 'BOOKING_REJECTED') await cancelBookingReminders(tx, [record.booking.id]);
-  if (trigger === 'BOOKING_REASSIGNED') await cancelBookingReminders(tx, [record.booking.id], true);
-  if (trigger === 'BOOKING_RESCHEDULED' && typeof event.extra.rescheduleUid === 'string') {
-    const seatHolders = event.extra.seatUid ? record.attendees.flatMap((a) => [a.email, ...(a.phoneNumber ? [a.phoneNumber] : [])]) : null;
-    await cancelReplacedBookingReminders(tx, event.extra.rescheduleUid, seatHolders);
-  }
+async function hearBookingEvent(_tx: Db, event: RecordedBookingEvent, rows: Record<string, unknown>[]): Promise<StatementRider | null> {
   const workflows = parseApplicableWorkflows(rows);
   if (workflows.length === 0) return null;
   const { now, timed } = workflowTriggersOf(event);
-  const timedTriggers = timed ? timedTriggersOf(record) : [];
+  const timedTriggers = timed ? timedTriggersOf(event.record) : [];
   const due = workflows.filter((workflow) => now.includes(workflow.trigger) || timedTriggers.includes(workflow.trigger));
-  // Written by the event's next statement (its mail), not a round trip of their own.
-  return remindersRider(remindersFor(due, record, event.createdAt.getTime(), String(event.bookingEventId)));
+  return dueJobsRider(dueJobsFor(due, event.record, event.createdAt.getTime(), String(event.bookingEventId)), event.createdAt);
 }
 
 /** How booking events reach workflows: what the app hands to the booking services beside the webhooks. */

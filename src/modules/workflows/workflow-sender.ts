@@ -12,16 +12,20 @@ import { insertMailMessages, type NewMailMessage } from '../mail/mail.repository
 import { MAIL_MAX_ATTEMPTS, MAIL_SEND_JOB } from '../mail/mail-sender.js';
 import { insertTextMessages, type NewTextMessage } from '../text-messages/text-messages.repository.js';
 import { TEXT_MAX_ATTEMPTS } from '../text-messages/text-message-sender.js';
+import { EVENT_TYPE_TRIGGERS } from './workflow-model.js';
 import {
   type ApplicableWorkflow,
   applicableWorkflowsQuery,
+  type DueJob,
   type DueReminder,
+  insertSentReminders,
   lockReminders,
   markReminders,
+  type NewReminder,
   parseApplicableWorkflows,
   type ReminderOutcome,
 } from './workflow-reminders.repository.js';
-import { dueAtOf, NO_SHOW_TRIGGERS } from './workflow-reminders.js';
+import { dueAtOf, NO_SHOW_TRIGGERS, remindersFor } from './workflow-reminders.js';
 import { type NoShowDeps, type NoShowVerdict, readNoShowVerdict } from '../conferencing/video-no-shows.service.js';
 import { formReminderOwed, formTemplateBooking } from './workflow-form-reminders.js';
 import { lockResponseWithForm } from '../routing-forms/routing-forms.service.js';
@@ -54,31 +58,6 @@ export function templateBooking(record: BookingRecord): TemplateBooking {
     cancellationReason: booking.cancellationReason,
     rescheduleReason: booking.reschedulingReason,
   };
-}
-
-/** Applicable workflows by event type and trigger, read once for a group of reminders. */
-type ApplicableCache = Map<string, Promise<ApplicableWorkflow[]>>;
-
-/**
- * Whether the reminder is still owed when it comes due: its workflow still applies to the booking's
- * event type with the same trigger and, for a timed one, the time it was made for is still the
- * booking's (a workflow changed meanwhile schedules anew; a booking written while it changed may have
- * made a reminder from the old definition). A timed reminder needs the booking accepted.
- */
-async function stillOwed(tx: Db, reminder: DueReminder, record: BookingRecord, cache: ApplicableCache): Promise<boolean> {
-  const eventType = record.eventType;
-  if (!eventType || eventType.teamId === null) return false;
-  const key = `${eventType.id}|${reminder.trigger}`;
-  let applicable = cache.get(key);
-  if (!applicable) {
-    applicable = tx.execute(applicableWorkflowsQuery({ id: eventType.id, teamId: eventType.teamId }, [reminder.trigger])).then((result) => parseApplicableWorkflows((result as unknown as { rows: Record<string, unknown>[] }).rows));
-    cache.set(key, applicable);
-  }
-  const workflow = (await applicable).find((candidate) => candidate.steps.some((step) => step.id === reminder.step.id));
-  if (!workflow) return false;
-  const dueAt = dueAtOf(workflow, record);
-  if (dueAt === null) return true;
-  return record.booking.status === 'accepted' && reminder.dedupeKey.includes(`:at:${dueAt.getTime()}:`);
 }
 
 function renderedContent(reminder: DueReminder, booking: TemplateBooking, appUrl: string) {
@@ -121,12 +100,8 @@ function invitationOf(record: BookingRecord, summary: string): string {
   });
 }
 
-/** What a reminder is about, as its templates read it, if it is still owed (else null). */
-async function subjectOf(tx: Db, reminder: DueReminder, records: Map<number, BookingRecord>, cache: ApplicableCache): Promise<{ template: TemplateBooking; record: BookingRecord | null } | null> {
-  if (reminder.bookingId !== null) {
-    const record = records.get(reminder.bookingId);
-    return record && (await stillOwed(tx, reminder, record, cache)) ? { template: templateBooking(record), record } : null;
-  }
+/** A routing-form reminder's response as its templates read it, if it is still owed (else null). */
+async function formSubjectOf(tx: Db, reminder: DueReminder): Promise<{ template: TemplateBooking; record: null } | null> {
   if (reminder.formResponseId === null) return null;
   const found = await lockResponseWithForm(tx, reminder.formResponseId);
   if (!found || !(await formReminderOwed(tx, reminder, found.form, found.response))) return null;
@@ -134,13 +109,11 @@ async function subjectOf(tx: Db, reminder: DueReminder, records: Map<number, Boo
 }
 
 /**
- * What the booking's video room shows, for a no-show reminder, read before the transaction (a provider
+ * What the booking's video room shows, for a no-show workflow, read before the transaction (a provider
  * call; a failure fails the job, which is retried). 'none': the booking is not on svc's Daily video.
  */
-async function noShowVerdictOf(deps: WorkflowSendDeps, reminderId: number): Promise<NoShowVerdict | 'none'> {
-  const [reminder] = await lockReminders(deps.database.db, [reminderId], false);
-  if (!reminder || reminder.bookingId === null) return 'none';
-  const [record] = await loadRecords(deps.database.db, await findBookingsByIds(deps.database.db, [reminder.bookingId]));
+async function noShowVerdictOf(deps: WorkflowSendDeps, bookingId: number): Promise<NoShowVerdict | 'none'> {
+  const [record] = await loadRecords(deps.database.db, await findBookingsByIds(deps.database.db, [bookingId]));
   return (record && (await readNoShowVerdict({ database: deps.database, config: deps.config }, record))) ?? 'none';
 }
 
@@ -174,32 +147,20 @@ function messageOf(deps: WorkflowSendDeps, reminder: DueReminder, subject: { tem
   return { uid, mail };
 }
 
-export interface WorkflowSendJob {
-  reminderId: number;
-  /** A no-show trigger's reminder: the video room is read first. */
-  videoCheck?: boolean;
-}
-
 /**
- * Due reminders, a group at a time (the jobs the runner runs at once): locked together, their bookings
- * read with one query, each checked and rendered, and every message written to its outbox with one
- * statement per outbox, the reminders marked with one more, all in one transaction.
+ * Due routing-form reminders, a group at a time (the jobs the runner runs at once): locked together, each
+ * checked and rendered, every message written to its outbox with one statement per outbox and the
+ * reminders marked with one more, in one transaction.
  */
-async function sendReminders(deps: WorkflowSendDeps, jobs: WorkflowSendJob[]): Promise<void> {
-  const verdicts = new Map<number, NoShowVerdict | 'none'>();
-  for (const job of jobs) if (job.videoCheck) verdicts.set(job.reminderId, await noShowVerdictOf(deps, job.reminderId));
+async function sendReminders(deps: WorkflowSendDeps, reminderIds: number[]): Promise<void> {
   await deps.database.transaction(async (tx) => {
-    const reminders = (await lockReminders(tx, [...new Set(jobs.map((job) => job.reminderId))])).filter((reminder) => reminder.status === 'scheduled');
-    if (reminders.length === 0) return;
-    const bookingIds = [...new Set(reminders.flatMap((reminder) => (reminder.bookingId === null ? [] : [reminder.bookingId])))];
-    const records = new Map((await loadRecords(tx, await findBookingsByIds(tx, bookingIds))).map((record) => [record.booking.id, record]));
-    const cache: ApplicableCache = new Map();
+    const reminders = (await lockReminders(tx, [...new Set(reminderIds)])).filter((reminder) => reminder.status === 'scheduled');
     const mails: NewMailMessage[] = [];
     const texts: NewTextMessage[] = [];
     const outcomes: ReminderOutcome[] = [];
     for (const reminder of reminders) {
-      const subject = await subjectOf(tx, reminder, records, cache);
-      if (!subject || (NO_SHOW_TRIGGERS.has(reminder.trigger) && !noShowHappened(reminder.trigger, verdicts.get(reminder.id)))) {
+      const subject = await formSubjectOf(tx, reminder);
+      if (!subject) {
         outcomes.push({ id: reminder.id, status: 'cancelled' });
         continue;
       }
@@ -210,7 +171,7 @@ async function sendReminders(deps: WorkflowSendDeps, jobs: WorkflowSendJob[]): P
         outcomes.push({ id: reminder.id, status: 'sent', messageUid: message.uid });
       } catch (error) {
         // A message that cannot be rendered would fail the same way again: it fails alone, not its group.
-        outcomes.push({ id: reminder.id, status: 'failed', error: (error instanceof Error ? error.message : String(error)).slice(0, 2000) });
+        outcomes.push({ id: reminder.id, status: 'failed', error: errorText(error) });
       }
     }
     await insertMailMessages(tx, mails, MAIL_SEND_JOB, MAIL_MAX_ATTEMPTS);
@@ -219,11 +180,103 @@ async function sendReminders(deps: WorkflowSendDeps, jobs: WorkflowSendJob[]): P
   });
 }
 
-/** The `workflow.send` job handler: the jobs running at once are sent as one group (see sendReminders). */
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+
+/** The `workflow.send` job handler (routing-form reminders): the jobs running at once are sent as one group. */
 export function createWorkflowSender(deps: WorkflowSendDeps): JobHandler {
-  const send = groupedCalls(async (jobs: WorkflowSendJob[]) => {
-    await sendReminders(deps, jobs);
+  const send = groupedCalls(async (jobs: { reminderId: number }[]) => {
+    await sendReminders(
+      deps,
+      jobs.map((job) => job.reminderId),
+    );
     return jobs.map(() => undefined);
   });
-  return (payload: WorkflowSendJob) => send(payload);
+  return (payload: { reminderId: number }) => send(payload);
+}
+
+/**
+ * Whether a due job is still owed by its workflow to its booking as they are now: the workflow still
+ * applies with the time the job was queued for, a timed one to a booking still accepted, a no-show one
+ * when the no-show happened.
+ */
+function stillOwed(job: DueJob, workflow: ApplicableWorkflow | undefined, record: BookingRecord, verdict: NoShowVerdict | 'none' | undefined): workflow is ApplicableWorkflow {
+  if (!workflow) return false;
+  const dueAt = dueAtOf(workflow, record);
+  if ((dueAt?.getTime() ?? null) !== job.dueAt) return false;
+  if (dueAt !== null && record.booking.status !== 'accepted') return false;
+  return !NO_SHOW_TRIGGERS.has(workflow.trigger) || noShowHappened(workflow.trigger, verdict);
+}
+
+/**
+ * Due workflow jobs, a group at a time: their bookings read (share-locked: a change under way is waited
+ * for) with one query, each job's workflow checked, its messages rendered for the booking's people as
+ * they are now, recorded as sent (a message recorded by an earlier run of its job is not queued again)
+ * and written to the outboxes, in one transaction.
+ */
+async function sendDue(deps: WorkflowSendDeps, jobs: DueJob[]): Promise<void> {
+  const verdicts = new Map<number, NoShowVerdict | 'none'>();
+  for (const job of jobs) if (job.videoCheck && !verdicts.has(job.bookingId)) verdicts.set(job.bookingId, await noShowVerdictOf(deps, job.bookingId));
+  await deps.database.transaction(async (tx) => {
+    const bookingIds = [...new Set(jobs.map((job) => job.bookingId))];
+    const records = new Map((await loadRecords(tx, await findBookingsByIds(tx, bookingIds, 'share'))).map((record) => [record.booking.id, record]));
+    const applicable = new Map<number, Promise<ApplicableWorkflow[]>>();
+    const applicableTo = (eventType: { id: number; teamId: number }) => {
+      let found = applicable.get(eventType.id);
+      if (!found) {
+        found = tx.execute(applicableWorkflowsQuery(eventType, EVENT_TYPE_TRIGGERS, true)).then((result) => parseApplicableWorkflows((result as unknown as { rows: Record<string, unknown>[] }).rows));
+        applicable.set(eventType.id, found);
+      }
+      return found;
+    };
+    const sentAt = new Date();
+    const keys = new Set<string>();
+    const messages: { reminder: NewReminder & { messageUid: string; status: 'sent' | 'failed'; error: string | null }; mail?: NewMailMessage; text?: NewTextMessage }[] = [];
+    for (const job of jobs) {
+      const record = records.get(job.bookingId);
+      const eventType = record?.eventType;
+      if (!record || !eventType || eventType.teamId === null) continue;
+      const workflow = (await applicableTo({ id: eventType.id, teamId: eventType.teamId })).find((candidate) => candidate.id === job.workflowId);
+      if (!stillOwed(job, workflow, record, verdicts.get(job.bookingId))) continue;
+      const template = templateBooking(record);
+      for (const reminder of remindersFor(workflow, record, job, sentAt)) {
+        // The same job queued twice (a retry re-queued) can land in one group: each message once.
+        if (keys.has(reminder.dedupeKey)) continue;
+        keys.add(reminder.dedupeKey);
+        const step = workflow.steps.find((candidate) => candidate.id === reminder.stepId)!;
+        const due: DueReminder = { ...reminder, id: 0, status: 'scheduled', step, trigger: workflow.trigger };
+        try {
+          const message = messageOf(deps, due, { template, record });
+          messages.push({ reminder: { ...reminder, messageUid: message.uid, status: 'sent', error: null }, ...message });
+        } catch (error) {
+          // A message that cannot be rendered would fail the same way again: it fails alone, not its group.
+          messages.push({ reminder: { ...reminder, messageUid: '', status: 'failed', error: errorText(error) } });
+        }
+      }
+    }
+    const written = await insertSentReminders(
+      tx,
+      messages.map((message) => message.reminder),
+    );
+    const queued = messages.filter((message) => written.has(message.reminder.dedupeKey) && message.reminder.status === 'sent');
+    await insertMailMessages(
+      tx,
+      queued.flatMap((message) => (message.mail ? [message.mail] : [])),
+      MAIL_SEND_JOB,
+      MAIL_MAX_ATTEMPTS,
+    );
+    await insertTextMessages(
+      tx,
+      queued.flatMap((message) => (message.text ? [message.text] : [])),
+      TEXT_MAX_ATTEMPTS,
+    );
+  });
+}
+
+/** The `workflow.due` job handler: the jobs running at once are sent as one group (see sendDue). */
+export function createWorkflowDueSender(deps: WorkflowSendDeps): JobHandler {
+  const send = groupedCalls(async (jobs: DueJob[]) => {
+    await sendDue(deps, jobs);
+    return jobs.map(() => undefined);
+  });
+  return (payload: DueJob) => send(payload);
 }

@@ -1,6 +1,7 @@
 // Workflows of organization teams: messages (email, SMS, WhatsApp) around the team's bookings and
-// routing-form responses. A write drops what the workflow had scheduled and queues one activation job
-// that schedules it again for the bookings that exist (see workflow-activation.ts).
+// routing-form responses. A write queues one activation job that makes the workflow owed, as it now
+// reads, by the bookings that exist (see workflow-activation.ts); what a booking was owed under the old
+// definition is checked when due and lapses. Routing-form reminders not sent yet are dropped.
 import type { Db } from '../../db/client.js';
 import { insertJob } from '../../jobs/jobs.repository.js';
 import { badRequest, invalidField, notFound } from '../../lib/errors.js';
@@ -85,7 +86,7 @@ async function checkedSteps(db: Db, owner: WorkflowOwner, steps: StepInput[], ch
   return resolved;
 }
 
-/** Whatever the workflow had scheduled and not sent is dropped; the activation job schedules it anew. */
+/** Its routing-form reminders not sent yet are dropped; the activation job makes its booking messages owed anew. */
 async function reschedule(tx: Db, workflowId: number, stepIds: number[]): Promise<void> {
   await cancelStepReminders(tx, stepIds);
   await insertJob(tx, { kind: WORKFLOW_ACTIVATE_JOB, payload: { workflowId } });
