@@ -148,8 +148,9 @@ export async function insertDueJobs(db: Db, jobs: DueJob[], now: Date): Promise<
 }
 
 /**
- * Records messages as sent (or failed to render), one statement; returns the dedupe keys written. A key held already (the same
- * message, sent by an earlier run of its job) is skipped: its message must not be queued again.
+ * Records messages as sent (or failed to render), one statement; returns the dedupe keys written. A key
+ * held already (the same message, sent by an earlier run of its job) is skipped: its message must not be
+ * queued again.
  */
 export async function insertSentReminders(db: Db, reminders: (NewReminder & { messageUid: string; status: 'sent' | 'failed'; error: string | null })[]): Promise<Set<string>> {
   if (reminders.length === 0) return new Set();
