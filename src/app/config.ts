@@ -1,5 +1,7 @@
 import path from 'node:path';
-import { type TwilioConfig, twilioConfigFromEnv } from '../integrations/twilio/client.js';
+import type { TwilioConfig } from '../integrations/twilio/client.js';
+import { ConfigError } from './config-error.js';
+import { twilioConfig } from './twilio-config.js';
 import { parseEncryptionKey } from '../lib/secrets.js';
 import { GOOGLE_ENDPOINTS } from '../integrations/google/index.js';
 import { MICROSOFT_ENDPOINTS } from '../integrations/microsoft/index.js';
@@ -57,20 +59,6 @@ export interface DailyConfig {
   roomUrl: string;
   /** The HMAC secret (base64) of the Daily webhook svc is sent (SVC_DAILY_WEBHOOK_SECRET); null: Daily's webhooks are refused. */
   webhookSecret: Buffer | null;
-}
-
-/** svc's route for Twilio's delivery reports (text-messages module). */
-export const TWILIO_STATUS_PATH = '/v2/text-messages/twilio/status';
-
-/** Twilio from TWILIO_*; its delivery reports come to svc's own status callback unless one is set. */
-function twilioConfig(env: NodeJS.ProcessEnv, appUrl: string): TwilioConfig | null {
-  let config: TwilioConfig | null;
-  try {
-    config = twilioConfigFromEnv(env, env.SVC_ALLOW_PRIVATE_WEBHOOKS === '1');
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
-  }
-  return config && { ...config, statusCallbackUrl: config.statusCallbackUrl ?? `${appUrl.replace(/\/+$/, '')}${TWILIO_STATUS_PATH}` };
 }
 
 function dailyConfig(env: NodeJS.ProcessEnv): DailyConfig | null {
@@ -177,7 +165,7 @@ export interface RateLimitConfig {
   anonymousRoutes: { Slots: number; Reservations: number; Bookings: number };
 }
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 const MAKE_A_KEY = 'make one with `npx svc encryption-key` (or: openssl rand -hex 32)';
 

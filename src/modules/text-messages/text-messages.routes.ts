@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { TWILIO_STATUS_PATH } from '../../app/config.js';
+import { TWILIO_STATUS_PATH } from '../../app/twilio-config.js';
 import type { AppContext } from '../../app/context.js';
 import { access } from '../../http/access.js';
 import type { App } from '../../http/app.js';

@@ -26,33 +26,41 @@ const listOf = (values: readonly string[]) =>
 /** What a message needs of a step, besides who it goes to. */
 const MESSAGE_FIELDS = sql`, 'recipient', s.recipient, 'sender', s.sender, 'subject', s.subject, 'html', s.html, 'text', s.text, 'includeCalendarEvent', s.include_calendar_event`;
 
-/** The workflows `where` keeps, with their steps (`messages`: with what their messages need), as one json value in one row. */
-const workflowsWithSteps = (where: SQL, messages = false) => sql`select coalesce(json_agg(json_build_object('id', w.id, 'trigger', w.trigger, 'offsetValue', w.offset_value, 'offsetUnit', w.offset_unit,
-      'steps', (select coalesce(json_agg(json_build_object('id', s.id, 'workflowId', s.workflow_id, 'stepNumber', s.step_number, 'action', s.action, 'template', s.template,
-        'email', s.email, 'phone', s.phone${messages ? MESSAGE_FIELDS : sql``}) order by s.step_number, s.id), '[]'::json) from workflow_steps s where s.workflow_id = w.id))
+/** How much of the workflows' steps a query reads: none (when a workflow is owed), who they go to, or all a message needs. */
+export type StepDetail = 'none' | 'recipients' | 'messages';
+
+/** The workflows `where` keeps, with as much of their steps as `detail` says, as one json value in one row. */
+const workflowsWithSteps = (where: SQL, detail: StepDetail) => {
+  const steps =
+    detail === 'none'
+      ? sql`'[]'::json`
+      : sql`(select coalesce(json_agg(json_build_object('id', s.id, 'workflowId', s.workflow_id, 'stepNumber', s.step_number, 'action', s.action, 'template', s.template,
+        'email', s.email, 'phone', s.phone${detail === 'messages' ? MESSAGE_FIELDS : sql``}) order by s.step_number, s.id), '[]'::json) from workflow_steps s where s.workflow_id = w.id)`;
+  return sql`select coalesce(json_agg(json_build_object('id', w.id, 'trigger', w.trigger, 'offsetValue', w.offset_value, 'offsetUnit', w.offset_unit, 'steps', ${steps})
       order by w.id), '[]'::json) as ${sql.identifier(AUDIENCE_COLUMN)}
     from workflows w
     where ${where}`;
+};
 
 /**
  * The event-type workflows of the event type's team listing one of `triggers` that are active on it (by
  * id, on its managed parent, or on all of the team's types), with their steps: one json value in one row,
  * read by the booking event's own insert. Workflows are a team's: a personal event type has none.
  */
-export function applicableWorkflowsQuery(eventType: { id: number; teamId: number }, triggers: readonly string[], messages = false): SQL {
+export function applicableWorkflowsQuery(eventType: { id: number; teamId: number }, triggers: readonly string[], detail: StepDetail): SQL {
   return workflowsWithSteps(
     sql`w.team_id = ${eventType.teamId}::int and w.type = 'event-type' and w.trigger in (${listOf(triggers)})
       and (w.active_on_all
         or ${eventType.id}::int = any(w.event_type_ids)
         or (select parent_id from event_types where id = ${eventType.id}::int) = any(w.event_type_ids))`,
-    messages,
+    detail,
   );
 }
 
 /** The routing-form workflows of the form's team listing one of `triggers` that are active on it, with their steps. */
 export async function applicableFormWorkflows(db: Db, form: { id: string; teamId: number }, triggers: readonly string[]): Promise<ApplicableWorkflow[]> {
   const result = await db.execute(
-    workflowsWithSteps(sql`w.team_id = ${form.teamId}::int and w.type = 'routing-form' and w.trigger in (${listOf(triggers)}) and (w.active_on_all or ${form.id}::text = any(w.routing_form_ids))`),
+    workflowsWithSteps(sql`w.team_id = ${form.teamId}::int and w.type = 'routing-form' and w.trigger in (${listOf(triggers)}) and (w.active_on_all or ${form.id}::text = any(w.routing_form_ids))`, 'recipients'),
   );
   return parseApplicableWorkflows((result as unknown as { rows: Record<string, unknown>[] }).rows);
 }
@@ -79,17 +87,17 @@ export interface NewReminder {
 }
 
 /**
- * The writes of `reminders` as data-modifying CTEs (a rider for another statement's WITH): each
- * reminder and a send job due at its time. A reminder whose key is held already (the same message
- * scheduled before) is skipped with its job. Null when there is nothing to write.
+ * Writes routing-form reminders and a send job due at each one's time, in one statement inside the
+ * caller's transaction. A reminder whose key is held already (the same message scheduled before) is
+ * skipped with its job.
  */
-export function remindersRider(reminders: NewReminder[]): SQL | null {
-  if (reminders.length === 0) return null;
+export async function insertReminders(db: Db, reminders: NewReminder[]): Promise<void> {
+  if (reminders.length === 0) return;
   const rows = reminders.map(
     (r) =>
       sql`(${r.dedupeKey}::text, ${r.workflowId}::int, ${r.stepId}::int, ${r.bookingId}::int, ${r.formResponseId}::int, ${r.channel}::text, ${r.recipientAddress}::text, ${r.recipientName}::text, ${r.recipientRole}::text, ${r.recipientTimeZone}::text, ${r.recipientLocale}::text, ${r.scheduledAt.toISOString()}::timestamptz)`,
   );
-  return sql`wf_reminder (dedupe_key, workflow_id, step_id, booking_id, form_response_id, channel, recipient_address, recipient_name, recipient_role, recipient_time_zone, recipient_locale, scheduled_at) as (values ${sql.join(rows, sql`, `)}),
+  await db.execute(sql`with wf_reminder (dedupe_key, workflow_id, step_id, booking_id, form_response_id, channel, recipient_address, recipient_name, recipient_role, recipient_time_zone, recipient_locale, scheduled_at) as (values ${sql.join(rows, sql`, `)}),
     wf_inserted as (
       insert into workflow_reminders (dedupe_key, workflow_id, step_id, booking_id, form_response_id, channel, recipient_address, recipient_name, recipient_role, recipient_time_zone, recipient_locale, scheduled_at)
       select * from wf_reminder
@@ -97,13 +105,8 @@ export function remindersRider(reminders: NewReminder[]): SQL | null {
       returning id, scheduled_at
     ), wf_queued as (
       insert into jobs (kind, payload, run_at, max_attempts) select ${WORKFLOW_SEND_JOB}, jsonb_build_object('reminderId', id), scheduled_at, 10 from wf_inserted returning id
-    )`;
-}
-
-/** Writes reminders and their send jobs (see remindersRider) in one statement inside the caller's transaction. */
-export async function insertReminders(db: Db, reminders: NewReminder[]): Promise<void> {
-  const rider = remindersRider(reminders);
-  if (rider) await db.execute(sql`with ${rider} select pg_notify(${JOBS_CHANNEL}, '')`);
+    )
+    select pg_notify(${JOBS_CHANNEL}, '') from (select count(*) from wf_queued) queued`);
 }
 
 /** Reminders of these steps not sent yet are dropped: the step changed or went. */

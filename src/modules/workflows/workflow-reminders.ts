@@ -156,7 +156,8 @@ export const bookingWorkflows: BookingEventListener = {
     const triggers = triggersToRead({ trigger, record });
     const eventType = record.eventType;
     if (triggers.length === 0 || !eventType || eventType.teamId === null) return null;
-    return applicableWorkflowsQuery({ id: eventType.id, teamId: eventType.teamId }, triggers);
+    // Only which workflows are owed and when: their steps are read when due.
+    return applicableWorkflowsQuery({ id: eventType.id, teamId: eventType.teamId }, triggers, 'none');
   },
   hear: hearBookingEvent,
 };

@@ -223,7 +223,7 @@ async function sendDue(deps: WorkflowSendDeps, jobs: DueJob[]): Promise<void> {
     const applicableTo = (eventType: { id: number; teamId: number }) => {
       let found = applicable.get(eventType.id);
       if (!found) {
-        found = tx.execute(applicableWorkflowsQuery(eventType, EVENT_TYPE_TRIGGERS, true)).then((result) => parseApplicableWorkflows((result as unknown as { rows: Record<string, unknown>[] }).rows));
+        found = tx.execute(applicableWorkflowsQuery(eventType, EVENT_TYPE_TRIGGERS, 'messages')).then((result) => parseApplicableWorkflows((result as unknown as { rows: Record<string, unknown>[] }).rows));
         applicable.set(eventType.id, found);
       }
       return found;
