@@ -26,6 +26,7 @@ import { registerSlotRoutes } from '../modules/slots/slots.routes.js';
 import { registerCalendarRoutes } from '../modules/calendars/calendars.routes.js';
 import { registerConferencingRoutes } from '../modules/conferencing/conferencing.routes.js';
 import { registerDailyWebhookRoutes } from '../modules/conferencing/daily-webhooks.routes.js';
+import { registerStripeRoutes } from '../modules/payments/stripe.routes.js';
 import { registerDelegationCredentialRoutes } from '../modules/calendars/delegation-credentials.routes.js';
 import { registerCalendarPushRoutes } from '../modules/calendars/calendar-push.routes.js';
 import { registerOrganizationAdminRoutes } from '../modules/organizations/organizations-admin.routes.js';
@@ -157,6 +158,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerCalendarRoutes(app, ctx);
   registerConferencingRoutes(app, ctx);
   registerDailyWebhookRoutes(app, ctx);
+  registerStripeRoutes(app, ctx);
   registerDelegationCredentialRoutes(app, ctx);
   registerCalendarPushRoutes(app, ctx);
   registerBookingRoutes(app, ctx);

@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { TwilioConfig } from '../integrations/twilio/client.js';
 import { ConfigError } from './config-error.js';
 import { twilioConfig } from './twilio-config.js';
+import { stripeConfig } from './stripe-config.js';
+import type { StripeConfig } from '../integrations/stripe/client.js';
 import { parseEncryptionKey } from '../lib/secrets.js';
 import { GOOGLE_ENDPOINTS } from '../integrations/google/index.js';
 import { MICROSOFT_ENDPOINTS } from '../integrations/microsoft/index.js';
@@ -47,6 +49,8 @@ export interface Config {
   daily: DailyConfig | null;
   /** SMS and WhatsApp through Twilio (TWILIO_*); null: no text messages (steps that send them are refused). */
   twilio: TwilioConfig | null;
+  /** Paid event types: svc's platform account at Stripe (STRIPE_*; null: no event type may charge), and how long an unpaid booking holds its time (SVC_PAYMENT_HOLD_MINUTES). */
+  payments: { stripe: StripeConfig | null; holdMs: number };
   /** Verification codes (verified emails and phones): how long one lasts, and how many a caller and a destination may ask for per hour. */
   verification: { codeTtlMs: number; perCallerPerHour: number; perDestinationPerHour: number; wrongCodesPerHour: number };
 }
@@ -323,6 +327,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     zoom: oauthApp(env, 'ZOOM', ZOOM_ENDPOINTS),
     daily: dailyConfig(env),
     twilio: twilioConfig(env, env.APP_URL || `http://localhost:${port}`),
+    payments: { stripe: stripeConfig(env), holdMs: Math.min(int(env, 'SVC_PAYMENT_HOLD_MINUTES', 30, 5), 1440) * 60_000 },
     verification: {
       codeTtlMs: int(env, 'SVC_VERIFICATION_CODE_TTL_MS', 10 * 60_000, 1000),
       perCallerPerHour: int(env, 'SVC_VERIFICATION_PER_CALLER', 10, 1),

@@ -15,6 +15,7 @@ const KIND_TO_HTTP: Record<ErrorKind, { status: number; code: string }> = {
   conflict: { status: 409, code: 'ConflictException' },
   unprocessable: { status: 422, code: 'UnprocessableEntityException' },
   too_many_requests: { status: 429, code: 'ThrottlerException' },
+  unavailable: { status: 503, code: 'ServiceUnavailableException' },
 };
 
 const STATUS_TO_CODE: Record<number, string> = {

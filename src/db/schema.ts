@@ -14,3 +14,4 @@ export * from './schema/conferencing.js';
 export * from './schema/attributes.js';
 export * from './schema/routing-forms.js';
 export * from './schema/workflows.js';
+export * from './schema/payments.js';

@@ -27,6 +27,8 @@ const BOOKING_FIELD_REFUSED = [
   'location_not_offered',
 ];
 
+const EVENT_TYPE_WRITES = ['/v2/event-types', '/v2/event-types/:eventTypeId'];
+const TEAM_EVENT_TYPE_WRITES = ['/v2/teams/:teamId/event-types', '/v2/teams/:teamId/event-types/:eventTypeId', '/v2/organizations/:orgId/teams/:teamId/event-types', '/v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId'];
 const TEAM_EVENT_TYPE_WEBHOOKS = ['/v2/teams/:teamId/event-types/:eventTypeId/webhooks', '/v2/teams/:teamId/event-types/:eventTypeId/webhooks/*'];
 const PRIVATE_LINKS = [
   '/v2/event-types/:eventTypeId/private-links',
@@ -90,11 +92,26 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   { routes: ['/v2/schedules/:scheduleId'], reasons: { 403: ['schedule_not_owned'], 404: ['schedule_not_found'] } },
   { routes: ['/v2/schedules/:scheduleId'], methods: ['DELETE'], reasons: { 400: ['schedule_not_found'] } },
   { routes: ['/v2/event-types', '/v2/event-types/:eventTypeId'], methods: ['POST', 'PATCH'], reasons: { 400: ['event_type_slug_taken'], 404: ['schedule_not_owned'] } },
+  {
+    routes: [...EVENT_TYPE_WRITES, ...TEAM_EVENT_TYPE_WRITES],
+    methods: ['POST', 'PATCH'],
+    reasons: { 400: ['paid_event_type_unsupported', 'stripe_not_connected'] },
+  },
+  { routes: ['/v2/stripe/connect', '/v2/organizations/:orgId/teams/:teamId/stripe/connect'], reasons: { 400: ['invalid_return_address'], 404: ['stripe_not_configured'] } },
+  {
+    routes: ['/v2/stripe/save', '/v2/organizations/:orgId/teams/:teamId/stripe/save'],
+    reasons: { 400: ['stripe_state_invalid', 'stripe_connect_denied', 'stripe_connect_failed'], 404: ['stripe_not_configured'], 503: ['stripe_unavailable'] },
+  },
+  {
+    routes: ['/v2/stripe/check', '/v2/organizations/:orgId/teams/:teamId/stripe/check'],
+    reasons: { 400: ['stripe_credentials_invalid', 'stripe_account_inactive'], 404: ['stripe_not_configured', 'stripe_not_connected'], 503: ['stripe_unavailable'] },
+  },
+  { routes: ['/v2/stripe/webhook'], reasons: { 400: ['stripe_signature_invalid'], 404: ['stripe_not_configured'] } },
   { routes: ['/v2/event-types/:eventTypeId'], reasons: { 404: ['event_type_not_found'] } },
   { routes: ['/v2/event-types/:eventTypeId'], methods: ['PATCH'], reasons: { 400: ['managed_event_type_locked'] } },
   { routes: ['/v2/event-types/:eventTypeId'], methods: ['DELETE'], reasons: { 400: ['managed_event_type_child'] } },
   {
-    routes: ['/v2/teams/:teamId/event-types', '/v2/teams/:teamId/event-types/:eventTypeId', '/v2/organizations/:orgId/teams/:teamId/event-types', '/v2/organizations/:orgId/teams/:teamId/event-types/:eventTypeId'],
+    routes: TEAM_EVENT_TYPE_WRITES,
     methods: ['POST', 'PATCH'],
     reasons: { 400: ['duplicate_host', 'host_slug_taken', 'hosts_required'], 404: ['host_not_team_member'] },
   },
@@ -120,8 +137,9 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
       401: ['booking_requires_authentication'],
       403: ['booking_requires_authentication'],
       404: [...BOOKING_TARGET_NOT_FOUND, 'private_link_expired'],
-      409: ['booking_conflict', 'booking_seats_full'],
+      409: ['booking_conflict', 'booking_seats_full', 'payment_not_created'],
       422: ['event_type_no_hosts'],
+      503: ['stripe_unavailable'],
     },
   },
   // Requests without credentials: what they would mail to people other than the hosts is over a budget.
@@ -138,14 +156,14 @@ export const REASON_GROUPS: readonly ReasonGroup[] = [
   {
     routes: ['/v2/bookings/:bookingUid/reschedule'],
     reasons: {
-      400: ['booking_already_rescheduled', 'booking_cancelled', 'booking_ended', 'rescheduling_disabled', 'reschedule_notice', 'seat_uid_required', 'seat_not_in_booking', ...BOOKING_SLOT_REFUSED],
+      400: ['booking_already_rescheduled', 'booking_cancelled', 'booking_ended', 'rescheduling_disabled', 'reschedule_notice', 'seat_uid_required', 'seat_not_in_booking', 'booking_awaiting_payment', ...BOOKING_SLOT_REFUSED],
       404: ['seat_not_found', 'event_type_not_found'],
       409: ['booking_conflict', 'booking_seats_full'],
     },
   },
   {
     routes: ['/v2/bookings/:bookingUid/confirm', '/v2/bookings/:bookingUid/decline'],
-    reasons: { 400: ['booking_not_pending'], 403: ['not_booking_organizer'], 409: ['booking_conflict'] },
+    reasons: { 400: ['booking_not_pending', 'booking_awaiting_payment'], 403: ['not_booking_organizer'], 409: ['booking_conflict'] },
   },
   {
     routes: ['/v2/bookings/:bookingUid/reassign', '/v2/bookings/:bookingUid/reassign/:userId'],

@@ -22,6 +22,8 @@ import { runWorkflowActivation } from '../modules/workflows/workflow-activation.
 import { WORKFLOW_DUE_JOB, WORKFLOW_SEND_JOB } from '../modules/workflows/workflow-reminders.repository.js';
 import { createWorkflowDueSender, createWorkflowSender } from '../modules/workflows/workflow-sender.js';
 import { WORKFLOW_ACTIVATE_JOB } from '../modules/workflows/workflows.service.js';
+import { createExpireSessionHandler, createRefundHandler, createReleaseHandler } from '../modules/payments/payment-jobs.js';
+import { PAYMENT_EXPIRE_SESSION_JOB, PAYMENT_REFUND_JOB, PAYMENT_RELEASE_JOB } from '../modules/payments/payments.repository.js';
 import { HOUSEKEEPING, runHousekeeping } from './housekeeping.js';
 import { JobRegistry } from './runner.js';
 
@@ -38,6 +40,7 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
   const calendarSync = { database, secrets, config, readers: calendarReaders(config), log, clock: () => config.fixedNow ?? Date.now(), changes: ctx.changes };
   const calendarWrites = { database, secrets, config, writers: calendarWriters(config), log };
   const meetings = { database, secrets, config, listener: bookingEventListener, log, calendarWrites };
+  const payments = { database, stripe: config.payments.stripe, listener: bookingEventListener, changes: ctx.changes, log };
   return new JobRegistry(
     [
       [HOUSEKEEPING.kind, async () => void (await runHousekeeping(database.db, config.jobs, new Date(), { refreshStatistics: database.kind === 'pglite' }))],
@@ -65,6 +68,9 @@ export function jobHandlers(ctx: Pick<AppContext, 'config' | 'database'> & Parti
       [WORKFLOW_SEND_JOB, createWorkflowSender({ database, appUrl: config.appUrl, config })],
       [WORKFLOW_DUE_JOB, createWorkflowDueSender({ database, appUrl: config.appUrl, config })],
       [TEXT_SEND_JOB, createTextSender({ database, twilio: config.twilio, secrets, ...(log ? { log } : {}) })],
+      [PAYMENT_RELEASE_JOB, createReleaseHandler(payments)],
+      [PAYMENT_EXPIRE_SESSION_JOB, createExpireSessionHandler(payments)],
+      [PAYMENT_REFUND_JOB, createRefundHandler(payments)],
     ],
     { retryBaseMs: config.jobs.retryBaseMs, leaseMs: config.jobs.leaseMs, concurrency: config.jobs.concurrency },
     [HOUSEKEEPING, calendarSweep(config.calendars)],

@@ -11,6 +11,7 @@ import { deleteEndedDeliveries } from '../modules/webhooks/webhook-deliveries.re
 import { deleteEndedTextMessages } from '../modules/text-messages/text-messages.repository.js';
 import { deleteExpiredVerificationCodes, deleteExpiredVerificationFailures } from '../modules/verified-resources/verified-resources.service.js';
 import { deleteEndedReminders } from '../modules/workflows/workflow-reminders.repository.js';
+import { deleteStripeEventsBefore } from '../modules/payments/payments.repository.js';
 import { deleteFinishedJobs, refreshStatistics } from './jobs.repository.js';
 import type { RecurringJob } from './runner.js';
 
@@ -47,7 +48,12 @@ export interface HousekeepingResult {
   workflowReminders: number;
   /** Verification codes past their use, and wrong codes that no longer count. */
   verificationCodes: number;
+  /** Ids of Stripe events acted on more than 30 days ago (Stripe redelivers for three days). */
+  stripeEvents: number;
 }
+
+/** Stripe redelivers an event for up to three days; its id is kept ten times that. */
+const STRIPE_EVENT_KEPT_MS = 30 * DAY_MS;
 
 /** An expired managed-user access token still answers 498 (not 401) for this long. */
 const EXPIRED_ACCESS_TOKEN_KEPT_MS = DAY_MS;
@@ -56,7 +62,8 @@ const EXPIRED_ACCESS_TOKEN_KEPT_MS = DAY_MS;
  * Deletes expired Idempotency-Keys, webhook deliveries and mail messages that ended more than
  * `webhookDeliveryRetentionDays` ago (with their attempt logs), jobs that finished more than
  * `retentionDays` ago, managed users' expired tokens, web login failures that no longer count, ended text
- * messages and workflow reminders (as mail), and verification codes and wrong codes that no longer count.
+ * messages and workflow reminders (as mail), verification codes and wrong codes that no longer count, and
+ * the ids of Stripe events acted on a month ago.
  * Pending work is never touched. With `refreshStatistics` (the embedded store), ANALYZEs the database.
  */
 export async function runHousekeeping(
@@ -82,6 +89,7 @@ export async function runHousekeeping(
     workflowReminders: await deleteInBatches((limit) => deleteEndedReminders(db, deliveriesBefore, limit)),
     verificationCodes:
       (await deleteInBatches((limit) => deleteExpiredVerificationCodes(db, now, limit))) + (await deleteInBatches((limit) => deleteExpiredVerificationFailures(db, now, limit))),
+    stripeEvents: await deleteInBatches((limit) => deleteStripeEventsBefore(db, new Date(now.getTime() - STRIPE_EVENT_KEPT_MS), limit)),
   };
   // The embedded store runs no autovacuum: without this its planner never has statistics (a page's
   // lookups by id planned as scans, sorts of rows an index holds in order).

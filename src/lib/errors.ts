@@ -10,7 +10,8 @@ export type ErrorKind =
   | 'not_found'
   | 'conflict'
   | 'unprocessable'
-  | 'too_many_requests';
+  | 'too_many_requests'
+  | 'unavailable';
 
 export class DomainError extends Error {
   constructor(
@@ -39,6 +40,9 @@ export function invalidField(property: string, message: string, value?: unknown)
     errors: [{ property, value, constraints: { [property]: `${property} ${message}` } }],
   });
 }
+
+/** An outside provider svc needs for the request did not answer: nothing was changed, the request may be repeated. */
+export const unavailable = (reason: string, message: string) => new DomainError('unavailable', reason, message);
 
 export const unprocessable = (reason: string, message: string, details?: Record<string, unknown>) =>
   new DomainError('unprocessable', reason, message, details);

@@ -1,6 +1,7 @@
 // The `state` of a consent page svc sends a user to: sealed with svc's secret box, so the provider's
 // callback can trust what svc put in it (whose connection it is, where to send the browser) and nothing
 // else; named for its purpose (a calendar's state is no good for a conferencing app) and short-lived.
+import { badRequest } from './errors.js';
 import type { SecretBox } from './secrets.js';
 
 /** How long a consent page's state stays good: the user has this long to consent. */
@@ -20,4 +21,17 @@ export function openState<T extends object>(secrets: SecretBox, purpose: string,
   }
   if (!state || state.purpose !== purpose || !(typeof state.expiresAt === 'number' && state.expiresAt > now)) return null;
   return state;
+}
+
+/** Where a consent flow sends the browser after (`returnTo`, `onErrorReturnTo`): an absolute http(s) address, or null. */
+export function consentReturnAddress(value: string | undefined, field: string): string | null {
+  if (value === undefined || value === '') return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw badRequest('invalid_return_address', `${field} must be an absolute http(s) URL`, { property: field, value });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badRequest('invalid_return_address', `${field} must be an absolute http(s) URL`, { property: field, value });
+  return url.href;
 }

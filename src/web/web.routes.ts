@@ -17,7 +17,7 @@ import { registerManagePages } from './booker/manage.pages.js';
 const FORM_LIMIT_BYTES = 64 * 1024;
 
 const DOMAIN_STATUS: Record<DomainError['kind'], number> = {
-  bad_request: 400, unauthorized: 401, token_expired: 401, forbidden: 403, not_found: 404, conflict: 409, unprocessable: 422, too_many_requests: 429,
+  bad_request: 400, unauthorized: 401, token_expired: 401, forbidden: 403, not_found: 404, conflict: 409, unprocessable: 422, too_many_requests: 429, unavailable: 503,
 };
 
 /** Errors on a page are shown as a page (never the API's JSON envelope). */

@@ -123,7 +123,7 @@ function sourceMessages(): Map<string, RegExp[]> {
   walk(path.join(root, 'src'));
   const text = String.raw`('(?:[^'\\]|\\.)*'|\x60(?:[^\x60\\]|\\.)*\x60|"(?:[^"\\]|\\.)*"|[A-Z_]+)`;
   const calls = [
-    new RegExp(String.raw`\b(?:badRequest|notFound|forbidden|unauthorized|conflict|unprocessable)\(\s*'([a-z_0-9]+)',\s*${text}`, 'g'),
+    new RegExp(String.raw`\b(?:badRequest|notFound|forbidden|unauthorized|conflict|unprocessable|unavailable)\(\s*'([a-z_0-9]+)',\s*${text}`, 'g'),
     new RegExp(String.raw`\bfieldRejected\(\s*[^,]+,\s*'([a-z_0-9]+)',\s*${text}`, 'g'),
     new RegExp(String.raw`new DomainError\(\s*'[a-z_]+',\s*'([a-z_0-9]+)',\s*${text}`, 'g'),
   ];

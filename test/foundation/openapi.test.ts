@@ -40,6 +40,7 @@ function operationsOf(document: any): Operation[] {
 /** The status of the errors each helper of src/lib/errors.ts makes (src/app/error-handler.ts). */
 const HELPER_STATUS: Record<string, number> = {
   badRequest: 400,
+  unavailable: 503,
   fieldRejected: 400,
   invalidField: 400,
   unauthorized: 401,
@@ -49,7 +50,7 @@ const HELPER_STATUS: Record<string, number> = {
   unprocessable: 422,
 };
 /** The same for `new DomainError(kind, ...)`. */
-const KIND_STATUS: Record<string, number> = { bad_request: 400, unauthorized: 401, forbidden: 403, not_found: 404, conflict: 409, unprocessable: 422, too_many_requests: 429, token_expired: 498 };
+const KIND_STATUS: Record<string, number> = { bad_request: 400, unauthorized: 401, forbidden: 403, not_found: 404, conflict: 409, unprocessable: 422, too_many_requests: 429, token_expired: 498, unavailable: 503 };
 
 /** Every (status, reason) a service throws with a literal reason. */
 function thrownReasons(): { status: number; reason: string; file: string }[] {
@@ -62,7 +63,7 @@ function thrownReasons(): { status: number; reason: string; file: string }[] {
     }
   };
   walk(path.join(root, 'src'));
-  const call = /\b(badRequest|notFound|forbidden|unauthorized|conflict|unprocessable|fieldRejected|invalidField)\(\s*(?:('[^']*'|`[^`]*`|[\w.]+)\s*,\s*)?'([a-z_0-9]+)'|new DomainError\(\s*'([a-z_]+)',\s*'([a-z_0-9]+)'/g;
+  const call = /\b(badRequest|notFound|forbidden|unauthorized|conflict|unprocessable|unavailable|fieldRejected|invalidField)\(\s*(?:('[^']*'|`[^`]*`|[\w.]+)\s*,\s*)?'([a-z_0-9]+)'|new DomainError\(\s*'([a-z_]+)',\s*'([a-z_0-9]+)'/g;
   const found: { status: number; reason: string; file: string }[] = [];
   for (const file of files) {
     const text = fs.readFileSync(file, 'utf8');
@@ -160,7 +161,7 @@ describe('the API document: OpenAPI 3.1 and its errors', () => {
     };
     const operational = new Set(['GET /health', 'GET /ready', 'GET /metrics']);
     // Not rate limited: the operational routes, and the providers' push notifications (shared addresses).
-    const unthrottled = new Set([...operational, 'POST /v2/calendars/google/notifications', 'POST /v2/calendars/office365/notifications', 'POST /v2/conferencing/daily/webhook', 'POST /v2/text-messages/twilio/status']);
+    const unthrottled = new Set([...operational, 'POST /v2/calendars/google/notifications', 'POST /v2/calendars/office365/notifications', 'POST /v2/conferencing/daily/webhook', 'POST /v2/text-messages/twilio/status', 'POST /v2/stripe/webhook']);
     for (const { name, op } of operations) {
       const errors = Object.entries<any>(op.responses).filter(([status]) => Number(status) >= 400);
       assert.ok(errors.length > 0, `${name} documents error responses`);

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
+import { payments } from './payments.js';
 import { eventTypes } from './scheduling.js';
 import { users } from './users.js';
 
@@ -48,6 +49,8 @@ export const bookings = pgTable(
     icsSequence: integer('ics_sequence').notNull().default(0),
     /** Shared by every occurrence of a recurring booking. */
     recurringBookingUid: text('recurring_booking_uid'),
+    /** A paid event type's booking: what it charges. While pending it holds its time as an accepted booking does. */
+    paymentId: integer('payment_id').references(() => payments.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -60,6 +63,7 @@ export const bookings = pgTable(
     index('bookings_event_type_id_end_at_idx').on(t.eventTypeId, t.endAt),
     // Booking lists walk an event type's bookings in start order and stop after their page (bookings.repository.ts sourcePage).
     index('bookings_event_type_id_start_at_idx').on(t.eventTypeId, t.startAt, t.id),
+    index('bookings_payment_id_idx').on(t.paymentId).where(sql`${t.paymentId} is not null`),
     // No booking is longer than an event can be (1440 minutes): queries of a window bound both ends on the end_at indexes.
     check('bookings_span_check', sql`${t.endAt} <= ${t.startAt} + interval '24 hours'`),
   ],

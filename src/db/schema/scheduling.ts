@@ -12,6 +12,7 @@ import type {
   Recurrence,
   StoredBookingField,
   StoredLocation,
+  StoredRefundPolicy,
 } from '../../modules/event-types/event-type-model.js';
 import { createdAt, updatedAt } from './columns.js';
 import { teams } from './teams.js';
@@ -104,6 +105,12 @@ export const eventTypes = pgTable(
     recurrence: jsonb('recurrence').$type<Recurrence>(),
     settings: jsonb('settings').$type<EventTypeSettings>().notNull(),
     calendarInvites: jsonb('calendar_invites').$type<CalendarInvites>(),
+    /** What a booking costs, in minor units of `currency` (0: free); paid through the owner's connected Stripe account. */
+    price: integer('price').notNull().default(0),
+    /** Lowercase ISO 4217, as Stripe takes it. */
+    currency: text('currency').notNull().default('usd'),
+    /** When an attendee's cancellation is refunded; null: never (the reference's default). */
+    refundPolicy: jsonb('refund_policy').$type<StoredRefundPolicy>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

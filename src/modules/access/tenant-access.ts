@@ -147,3 +147,20 @@ export async function authorizeTenant(
     teamRole: teamId !== null ? (rows.held.get(teamId)?.role ?? null) : null,
   };
 }
+
+/**
+ * Whether a user still holds what `rule` asks in an organization's team: for a step that comes back
+ * without credentials (a provider's redirect) on the strength of a state sealed when an authorized call
+ * began it. Read fresh, not from the tenancy cache.
+ */
+export async function stillHoldsTenantRule(db: Db, userId: number, rule: TenantRule, orgId: number, teamId: number): Promise<boolean> {
+  const rows = await loadTenancy(db, userId, [orgId, teamId]);
+  if (rows.teams.get(teamId)?.parentId !== orgId) return false;
+  if (pbacGrants(rows, teamId, rule.permissions)) return true;
+  try {
+    assertRole(rows, rule, userId, orgId, teamId);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -20,6 +20,8 @@ function bookingSnapshot(record: BookingRecord): Record<string, unknown> {
 export type BookingTrigger =
   | 'BOOKING_CREATED'
   | 'BOOKING_REQUESTED'
+  | 'BOOKING_PAYMENT_INITIATED'
+  | 'BOOKING_PAID'
   | 'BOOKING_RESCHEDULED'
   | 'BOOKING_CANCELLED'
   | 'BOOKING_REJECTED'
@@ -103,6 +105,8 @@ export interface BookingEventScope {
 /** What booking mail a change sends: by default the trigger's kind (see mailKindOf). */
 export interface BookingMailOptions {
   kind?: MailKind;
+  /** Nobody is mailed (a booking nobody was told of: one released unpaid; a payment, told by the confirmation). */
+  silent?: boolean;
   /** A cancelled seat's holder, no longer among the attendees, who is still told. */
   removedAttendee?: RemovedAttendee;
   /** Whether guests are told; by default when the booking is accepted (see BookingChangeMail). */
@@ -128,7 +132,7 @@ export async function recordBookingEvent(
   mail: BookingMailOptions = {},
 ): Promise<void> {
   const { tx, listener } = scope;
-  const kind = mail.kind ?? mailKindOf(trigger, record, extra);
+  const kind = mail.silent ? null : (mail.kind ?? mailKindOf(trigger, record, extra));
   const audienceQuery = kind ? bookingMailAudienceQuery(record.booking, alsoUserIds, revises(kind)) : null;
   const event = await insertBookingEvent(
     tx,

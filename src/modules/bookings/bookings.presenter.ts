@@ -1,5 +1,5 @@
 import type { ReassignedBooking } from './changes/booking-reassign.service.js';
-import type { AttendeeRow, BookingCoHost, BookingRecord } from './bookings.repository.js';
+import type { AttendeeRow, BookingCoHost, BookingPayment, BookingRecord } from './bookings.repository.js';
 
 /** Uppercase statuses inside svc would be the reference's database form; the REST output is lowercase. */
 const iso = (date: Date) => date.toISOString();
@@ -44,7 +44,8 @@ function optionalFields(booking: BookingRecord['booking']) {
   return fields;
 }
 
-function presentCommon({ booking, host, eventType }: BookingRecord) {
+function presentCommon(record: BookingRecord) {
+  const { booking, host, eventType } = record;
   return {
     id: booking.id,
     uid: booking.uid,
@@ -66,6 +67,23 @@ function presentCommon({ booking, host, eventType }: BookingRecord) {
     updatedAt: iso(booking.updatedAt),
     rating: booking.rating,
     icsUid: booking.icsUid,
+    ...(record.payment ? { payment: presentPayment(record.payment) } : {}),
+  };
+}
+
+/** svc: what a paid event type's booking charges; the payment page and the hold's end only while it awaits payment. */
+function presentPayment(payment: BookingPayment) {
+  const awaiting = payment.status === 'awaiting';
+  return {
+    uid: payment.uid,
+    status: payment.status,
+    amount: payment.amount,
+    currency: payment.currency,
+    paymentLink: awaiting ? payment.checkoutUrl : null,
+    expiresAt: awaiting ? payment.holdUntil : null,
+    paidAt: payment.paidAt,
+    refundedAmount: payment.refundedAmount,
+    refundedAt: payment.refundedAt,
   };
 }
 

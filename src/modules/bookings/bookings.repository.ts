@@ -1,6 +1,6 @@
 import { and, asc, eq, getTableColumns, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { bookingAttendees, bookingCalendarEvents, bookingEvents, bookingHosts, bookings, eventTypes, users } from '../../db/schema.js';
+import { bookingAttendees, bookingCalendarEvents, bookingEvents, bookingHosts, bookings, eventTypes, type PaymentStatus, payments, users } from '../../db/schema.js';
 
 export type BookingRow = typeof bookings.$inferSelect;
 export type NewBooking = Omit<typeof bookings.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
@@ -25,6 +25,38 @@ export interface BookingCoHost {
   locale: string | null;
 }
 
+/** What a booking of a paid event type charges, as its outputs show it. */
+export interface BookingPayment {
+  id: number;
+  uid: string;
+  status: PaymentStatus;
+  /** Minor units of `currency`. */
+  amount: number;
+  currency: string;
+  /** Stripe's payment page, while it awaits payment. */
+  checkoutUrl: string | null;
+  holdUntil: string;
+  paidAt: string | null;
+  refundedAmount: number | null;
+  refundedAt: string | null;
+}
+
+export function bookingPaymentOf(row: typeof payments.$inferSelect): BookingPayment {
+  const iso = (date: Date | null) => date && date.toISOString();
+  return {
+    id: row.id,
+    uid: row.uid,
+    status: row.status,
+    amount: row.amount,
+    currency: row.currency,
+    checkoutUrl: row.checkoutUrl,
+    holdUntil: row.holdUntil.toISOString(),
+    paidAt: iso(row.paidAt),
+    refundedAmount: row.refundedAmount,
+    refundedAt: iso(row.refundedAt),
+  };
+}
+
 /** A booking with everything its outputs show. */
 export interface BookingRecord {
   booking: BookingRow;
@@ -36,6 +68,8 @@ export interface BookingRecord {
   eventType: { id: number; slug: string; teamId: number | null } | null;
   /** Set for bookings of a seated event type. */
   seating: { showAttendees: boolean } | null;
+  /** Set for bookings of a paid event type. */
+  payment: BookingPayment | null;
 }
 
 export async function insertBooking(db: Db, booking: NewBooking): Promise<BookingRow> {
@@ -98,6 +132,11 @@ const attendeeJson = sql.raw(
     .join(', ')})`,
 );
 
+const paymentJson = sql.raw(
+  `json_build_object('id', p.id, 'uid', p.uid, 'status', p.status, 'amount', p.amount, 'currency', p.currency, 'checkoutUrl', p.checkout_url,
+    'holdUntil', p.hold_until, 'paidAt', p.paid_at, 'refundedAmount', p.refunded_amount, 'refundedAt', p.refunded_at)`,
+);
+
 interface RecordEventType {
   id: number;
   slug: string;
@@ -112,6 +151,8 @@ export async function loadRecords(db: Db, rows: BookingRow[]): Promise<BookingRe
   const ids = sql.param(rows.map((row) => row.id));
   const hostIds = sql.param([...new Set(rows.map((row) => row.userId))]);
   const typeIds = sql.param([...new Set(rows.flatMap((row) => (row.eventTypeId === null ? [] : [row.eventTypeId])))]);
+  // Only bookings of paid event types read payments: the statement of a page without one is unchanged.
+  const paymentIds = [...new Set(rows.flatMap((row) => (row.paymentId === null ? [] : [row.paymentId])))];
   // One statement, its parts as JSON: a page of bookings costs one round trip, not one per table.
   const result = (await db.execute(sql`select
     (select coalesce(json_agg(${attendeeJson} order by a.id), '[]'::json) from ${bookingAttendees} a where a.booking_id = any(${ids}::int[])) as attendees,
@@ -123,10 +164,19 @@ export async function loadRecords(db: Db, rows: BookingRow[]): Promise<BookingRe
       where bh.booking_id = any(${ids}::int[]) and bh.user_id <> b.user_id) as co_hosts,
     (select coalesce(json_agg(json_build_object('id', et.id, 'slug', et.slug, 'teamId', coalesce(et.team_id, parent.team_id),
         'seatsPerTimeSlot', et.seats_per_time_slot, 'seatsShowAttendees', et.seats_show_attendees)), '[]'::json)
-      from ${eventTypes} et left join ${eventTypes} parent on parent.id = et.parent_id where et.id = any(${typeIds}::int[])) as types`)) as unknown as {
-    rows: [{ attendees: (Omit<AttendeeRow, 'createdAt'> & { createdAt: string })[]; hosts: BookingHost[]; co_hosts: (BookingCoHost & { bookingId: number })[]; types: RecordEventType[] }];
+      from ${eventTypes} et left join ${eventTypes} parent on parent.id = et.parent_id where et.id = any(${typeIds}::int[])) as types
+    ${paymentIds.length === 0 ? sql`` : sql`, (select json_agg(${paymentJson}) from ${payments} p where p.id = any(${sql.param(paymentIds)}::int[])) as payments`}`)) as unknown as {
+    rows: [{ attendees: (Omit<AttendeeRow, 'createdAt'> & { createdAt: string })[]; hosts: BookingHost[]; co_hosts: (BookingCoHost & { bookingId: number })[]; types: RecordEventType[]; payments?: BookingPayment[] | null }];
   };
   const { attendees, hosts, co_hosts: coHosts, types } = result.rows[0];
+  // JSON prints instants in the session's zone: outputs show them in UTC, as every other instant.
+  const utc = (instant: string | null) => instant && new Date(instant).toISOString();
+  const paymentById = new Map(
+    (result.rows[0].payments ?? []).map((payment) => [
+      payment.id,
+      { ...payment, holdUntil: utc(payment.holdUntil)!, paidAt: utc(payment.paidAt), refundedAt: utc(payment.refundedAt) },
+    ]),
+  );
   const hostById = new Map(hosts.map((host) => [host.id, host]));
   const typeById = new Map(types.map((type) => [type.id, type]));
   const attendeesOf = new Map<number, AttendeeRow[]>();
@@ -144,6 +194,7 @@ export async function loadRecords(db: Db, rows: BookingRow[]): Promise<BookingRe
       host: hostById.get(booking.userId) ?? { id: booking.userId, name: null, email: 'unknown', username: null, timeZone: 'UTC' },
       eventType: type ? { id: type.id, slug: type.slug, teamId: type.teamId } : null,
       seating: type && type.seatsPerTimeSlot !== null ? { showAttendees: type.seatsShowAttendees } : null,
+      payment: booking.paymentId === null ? null : (paymentById.get(booking.paymentId) ?? null),
     };
   });
 }

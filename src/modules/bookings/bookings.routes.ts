@@ -8,6 +8,8 @@ import { principalOf } from '../../http/request-guard.js';
 import { chargeAnonymousMail, newOutsideMailTally } from '../mail/mail-budget.js';
 import { registerBookingChangeRoutes } from './changes/booking-changes.routes.js';
 import { createBooking } from './create/booking-create.service.js';
+import { openBookingCheckout } from './create/booking-checkout.js';
+import { abandonCheckout } from '../payments/checkout.service.js';
 import { registerBookingDetailRoutes } from './details/booking-details.routes.js';
 import { BookingData_2024_08_13, BookingsListOutput_2024_08_13, BookingsQuery_2024_08_13, BookingUidParams, CreateBookingBody_2024_08_13 } from './bookings.schemas.js';
 import { getBooking, listBookings, readHostCalendarsLive } from './bookings.service.js';
@@ -36,13 +38,22 @@ export function registerBookingRoutes(app: App, ctx: AppContext): void {
       const variant = bookingVariant(request.apiVersion);
       const input = variant.toCreateInput(request.body);
       if (input.target) await readHostCalendarsLive(ctx, input.target);
-      return runMutation(ctx, request, reply, async (tx, announce) => {
-        const callerId = request.principal?.user.id ?? null;
-        const mailTally = request.principal ? null : newOutsideMailTally();
-        const created = await createBooking({ tx, listener: ctx.bookingEvents, announce, now: ctx.clock(), callerId, cache: ctx.availability, mailTally, video: builtInVideoOf(ctx.config) }, input);
-        if (mailTally) await chargeAnonymousMail(tx, mailTally, { ip: request.ip, now: ctx.clock(), limits: ctx.config.mailLimits, cancellation: false });
-        return { status: 201, body: ok(variant.presentCreated(created, callerId)) };
-      });
+      const payment = await openBookingCheckout(ctx, input);
+      // A payment page no committed booking took (a refusal, a replayed request) is closed again.
+      let taken = false;
+      try {
+        await runMutation(ctx, request, reply, async (tx, announce) => {
+          const callerId = request.principal?.user.id ?? null;
+          const mailTally = request.principal ? null : newOutsideMailTally();
+          const created = await createBooking({ tx, listener: ctx.bookingEvents, announce, now: ctx.clock(), callerId, cache: ctx.availability, mailTally, video: builtInVideoOf(ctx.config) }, { ...input, payment: payment ?? undefined });
+          if (mailTally) await chargeAnonymousMail(tx, mailTally, { ip: request.ip, now: ctx.clock(), limits: ctx.config.mailLimits, cancellation: false });
+          return { status: 201, body: ok(variant.presentCreated(created, callerId)) };
+        });
+        taken = reply.getHeader('idempotent-replayed') === undefined;
+      } finally {
+        if (payment && !taken) await abandonCheckout(ctx.database.db, payment);
+      }
+      return reply;
     },
   });
 

@@ -3,6 +3,7 @@ import { PaginationOutput } from '../../http/pagination.js';
 import { StringEnum } from '../../http/schema-types.js';
 import { Locale, Metadata, TimeZone } from '../users/users.schemas.js';
 import { MAX_GUESTS_PER_BOOKING } from './create/booking-responses.js';
+import { BookingPaymentOutput } from '../payments/payments.schemas.js';
 
 const INT4_MAX = 2147483647;
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -116,6 +117,7 @@ const CommonOutput = {
   updatedAt: Type.String(),
   rating: Nullable(Type.Integer()),
   icsUid: Type.String(),
+  payment: Type.Optional(BookingPaymentOutput),
 };
 
 export const BookingOutput_2024_08_13 = Type.Object(

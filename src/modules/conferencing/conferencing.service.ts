@@ -7,7 +7,7 @@ import type { Db } from '../../db/client.js';
 import { badRequest, invalidField, notFound } from '../../lib/errors.js';
 import type { StoredLocation } from '../event-types/event-type-model.js';
 import { BUILT_IN_VIDEO } from '../event-types/locations.js';
-import { openState, sealState } from '../../lib/sealed-state.js';
+import { consentReturnAddress, openState, sealState } from '../../lib/sealed-state.js';
 import { outboundPolicy } from '../calendars/calendar-sync.js';
 import { BUILT_IN_SLUGS, conferencingOAuth, connectRoute, type ConferencingOAuth, INSTALLABLE_APPS, type InstallableApp, isInstallable, isMeetingIntegration, MEETING_INTEGRATIONS, type OAuthApp } from './conferencing-apps.js';
 import { replaceLocationIntegration } from './booking-meetings.repository.js';
@@ -71,26 +71,13 @@ function requireOAuth(deps: ConferencingDeps, app: OAuthApp): ConferencingOAuth 
   throw notFound('conferencing_app_not_configured', `${INSTALLABLE_APPS[app].name} app not found: this svc has none registered (its operator sets ${setting})`);
 }
 
-/** `returnTo` and `onErrorReturnTo` must be http(s) addresses: the callback sends the browser there. */
-function returnAddress(value: string | undefined, field: string): string | null {
-  if (value === undefined || value === '') return null;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw badRequest('invalid_return_address', `${field} must be an absolute http(s) URL`, { property: field, value });
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badRequest('invalid_return_address', `${field} must be an absolute http(s) URL`, { property: field, value });
-  return url.href;
-}
-
 /**
  * GET …/conferencing/{zoom|msteams}/oauth/auth-url: the provider's consent page, with a state svc seals
  * (the owner, the app, where to send the browser after, an expiry): the callback trusts nothing else.
  */
 export function oauthConnectUrl(deps: ConferencingDeps, owner: AppOwner, app: OAuthApp, query: { returnTo?: string | undefined; onErrorReturnTo?: string | undefined }): { url: string } {
   const oauth = requireOAuth(deps, app);
-  const state: ConnectState = { owner, app, returnTo: returnAddress(query.returnTo, 'returnTo'), onErrorReturnTo: returnAddress(query.onErrorReturnTo, 'onErrorReturnTo') };
+  const state: ConnectState = { owner, app, returnTo: consentReturnAddress(query.returnTo, 'returnTo'), onErrorReturnTo: consentReturnAddress(query.onErrorReturnTo, 'onErrorReturnTo') };
   return { url: oauth.authorizationUrl(sealState(deps.secrets, CONNECT_STATE_PURPOSE, state)) };
 }
 

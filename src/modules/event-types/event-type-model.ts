@@ -135,3 +135,14 @@ export interface CalendarInvites {
   host?: { mode: CalendarInviteMode; template: string | null } | undefined;
   guest?: { mode: CalendarInviteMode; template: string | null } | undefined;
 }
+
+/**
+ * When an attendee's cancellation of a paid booking is refunded (the reference's Stripe app settings
+ * refundPolicy, refundDaysCount, refundCountCalendarDays): always, never, or until `days` days before
+ * the start (calendar days, or business days Monday to Friday). A host's cancellation always refunds.
+ */
+export interface StoredRefundPolicy {
+  kind: 'never' | 'always' | 'days';
+  days: number | null;
+  calendarDays: boolean;
+}

@@ -5,6 +5,7 @@ import type { EventTypeOwner, EventTypeRow } from './event-types.repository.js';
 import type { EventTypeOutput_2024_06_14 } from './event-types.schemas.js';
 import type { EventTypeView } from './event-types.service.js';
 import { presentLocations } from './locations.js';
+import { presentRefundPolicy } from '../payments/event-type-prices.js';
 
 type EventTypeOutput = Static<typeof EventTypeOutput_2024_06_14>;
 
@@ -83,8 +84,10 @@ export function presentEventType({ eventType: row, ownerId, users, destinationCa
     afterEventBuffer: row.afterEventBuffer,
     recurrence: row.recurrence,
     metadata: {},
-    price: 0,
-    currency: 'usd',
+    price: row.price,
+    currency: row.currency,
+    // svc's extension, on paid event types only.
+    ...(row.price > 0 ? { refundPolicy: presentRefundPolicy(row.refundPolicy) } : {}),
     lockTimeZoneToggleOnBookingPage: settings.lockTimeZoneToggleOnBookingPage,
     seatsPerTimeSlot: row.seatsPerTimeSlot,
     forwardParamsSuccessRedirect: true,

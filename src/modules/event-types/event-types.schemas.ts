@@ -13,6 +13,7 @@ import {
 } from './event-type-limits.js';
 import { CalendarInvitesInput, ColorInput, DestinationCalendarInput, SettingsFields } from './event-type-settings.js';
 import { LocationInput, LocationOutput } from './locations.js';
+import { RefundPolicyInput, RefundPolicyOutput } from '../payments/payments.schemas.js';
 
 const INT4_MAX = 2147483647;
 /**
@@ -55,6 +56,9 @@ export const OptionalFields = {
   hidden: Flag('Hidden from your public event-type list'),
   bookingRequiresAuthentication: Flag('Default false: only you can book it through the API'),
   showOptimizedSlots: Flag('Default false'),
+  price: Type.Optional(Type.Integer({ minimum: 0, maximum: 99_999_999, description: "What a booking costs, in minor units of currency (cents; 0: free). Above 0 needs the owner's connected Stripe account (GET /v2/stripe/connect); bookings then wait for payment" })),
+  currency: Type.Optional(Type.String({ minLength: 3, maxLength: 3, description: 'ISO 4217 code of a currency Stripe takes (default usd); stored lower-case' })),
+  refundPolicy: Type.Optional(Type.Union([RefundPolicyInput, Type.Null()])),
   ...SettingsFields,
   calendarInvites: Type.Optional(CalendarInvitesInput),
 };
@@ -101,8 +105,9 @@ export const EventTypeOutputFields = {
   afterEventBuffer: Type.Integer(),
   recurrence: Nullable(Type.Object({ interval: Type.Integer(), occurrences: Type.Integer(), frequency: Type.String() })),
   metadata: Type.Object({}),
-  price: Type.Integer(),
+  price: Type.Integer({ description: 'Minor units of currency (cents); 0: free' }),
   currency: Type.String(),
+  refundPolicy: Type.Optional(RefundPolicyOutput),
   lockTimeZoneToggleOnBookingPage: Type.Boolean(),
   seatsPerTimeSlot: Nullable(Type.Integer()),
   forwardParamsSuccessRedirect: Type.Boolean(),

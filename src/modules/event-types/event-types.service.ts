@@ -16,6 +16,7 @@ import type {
   Recurrence,
   StoredBookingField,
   StoredLocation,
+  StoredRefundPolicy,
 } from './event-type-model.js';
 import { assertCalendarFieldsUsable, assertDestinationEmailUsable, destinationSource, withDestinations } from './event-type-calendars.js';
 import { DEFAULT_SETTINGS } from './event-type-model.js';
@@ -24,6 +25,7 @@ import * as repo from './event-types.repository.js';
 import type { EventTypeOwner, EventTypeRow, EventTypeState } from './event-types.repository.js';
 import { DEFAULT_LOCATIONS } from './locations.js';
 import { assertLocationAppsInstalled } from '../conferencing/conferencing.service.js';
+import { assertCanCharge, assertPriceRules } from '../payments/event-type-prices.js';
 
 /** An event type with the owner id and the users the outputs show. */
 export interface EventTypeView {
@@ -62,6 +64,11 @@ export interface EventTypeChanges {
   confirmationPolicy?: ConfirmationPolicy | null | undefined;
   recurrence?: Recurrence | null | undefined;
   seats?: SeatOptions | undefined;
+  /** Minor units; above 0 the event type is paid. */
+  price?: number | undefined;
+  /** Lower-case ISO 4217. */
+  currency?: string | undefined;
+  refundPolicy?: StoredRefundPolicy | null | undefined;
   destinationCalendar?: { integration: string; externalId: string } | undefined;
   settings: ReturnType<typeof parseSettings>;
   calendarInvites?: CalendarInvites | undefined;
@@ -119,6 +126,9 @@ export function initialState(): EventTypeState {
     recurrence: null,
     settings: DEFAULT_SETTINGS,
     calendarInvites: null,
+    price: 0,
+    currency: 'usd',
+    refundPolicy: null,
     teamId: null,
     parentId: null,
     schedulingType: null,
@@ -170,6 +180,7 @@ export function assertRules(state: EventTypeState, changes: EventTypeChanges): v
     },
     sentFields(changes),
   );
+  assertPriceRules(state, sentFields(changes));
 }
 
 /** The reference's event-type routes answer a schedule of someone else with 404, where the schedule routes say 403. */
@@ -188,6 +199,7 @@ async function assertScheduleUsable(db: Db, userId: number, scheduleId: number):
 async function checkWrite(db: Db, userId: number, changes: EventTypeChanges, eventTypeId?: number): Promise<number | null> {
   assertCalendarFieldsUsable(changes, 'personal');
   await assertLocationAppsInstalled(db, { kind: 'user', userId }, changes.locations);
+  await assertCanCharge(db, { kind: 'user', userId }, changes.price);
   await assertDestinationEmailUsable(db, userId, changes);
   if (changes.scheduleId !== undefined) await assertScheduleUsable(db, userId, changes.scheduleId);
   if (changes.slug !== undefined && (await repo.isSlugTaken(db, userId, changes.slug, eventTypeId))) {

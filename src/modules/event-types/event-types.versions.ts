@@ -15,6 +15,7 @@ import type { CreateEventTypeBody_2024_06_14, UpdateEventTypeBody_2024_06_14 } f
 import { presentDeletedEventType, presentEventType, presentEventTypeInList } from './event-types.presenter.js';
 import type { CreateEventTypeInput, EventTypeChanges } from './event-types.service.js';
 import { parseLocations } from './locations.js';
+import { parseRefundPolicy } from '../payments/event-type-prices.js';
 
 type CreateBody = Static<typeof CreateEventTypeBody_2024_06_14>;
 type UpdateBody = Static<typeof UpdateEventTypeBody_2024_06_14>;
@@ -43,12 +44,14 @@ export function toChanges(body: UpdateBody, withCalendarInvites: boolean): Event
     confirmationPolicy, recurrence, seats, calendarInvites, destinationCalendar,
     title, description, lengthInMinutes, lengthInMinutesOptions, slotInterval, minimumBookingNotice, beforeEventBuffer,
     afterEventBuffer, offsetStart, scheduleId, hidden, onlyShowFirstAvailableSlot, showOptimizedSlots,
-    bookingRequiresAuthentication, disableGuests, ...settings
+    bookingRequiresAuthentication, disableGuests, price, currency, refundPolicy, ...settings
   } = body;
   return {
     title, description, lengthInMinutes, lengthInMinutesOptions, slotInterval, minimumBookingNotice, beforeEventBuffer,
     afterEventBuffer, offsetStart, scheduleId, hidden, onlyShowFirstAvailableSlot, showOptimizedSlots,
-    bookingRequiresAuthentication, disableGuests, destinationCalendar,
+    bookingRequiresAuthentication, disableGuests, destinationCalendar, price,
+    currency: currency?.toLowerCase(),
+    refundPolicy: refundPolicy === undefined ? undefined : parseRefundPolicy(refundPolicy),
     slug: slug === undefined ? undefined : normalizeSlug(slug),
     locations: locations && parseLocations(locations),
     bookingFields: bookingFields && parseBookingFields(bookingFields),

@@ -17,6 +17,7 @@ import {
 } from './event-types.service.js';
 import { assertCalendarFieldsUsable } from './event-type-calendars.js';
 import { assertLocationAppsInstalled } from '../conferencing/conferencing.service.js';
+import { assertCanCharge } from '../payments/event-type-prices.js';
 import { hostRow, syncChildren } from './team-event-type-members.js';
 import * as repo from './team-event-types.repository.js';
 import { type TeamEventTypeView, viewOf, viewsOf } from './team-event-type-views.js';
@@ -196,6 +197,7 @@ export async function createTeamEventType(deps: Deps, team: TeamRow, input: Crea
     const assignAll = assignAllTeamMembers ?? false;
     assertCalendarFieldsUsable(personal, 'team');
     await assertLocationAppsInstalled(tx, { kind: 'team', teamId: team.id }, personal.locations);
+    await assertCanCharge(tx, { kind: 'team', teamId: team.id }, personal.price);
     assertHostsOrAssignAll(schedulingType!, hosts, assignAll);
     if (hosts) await assertHostsAreMembers(tx, team, hosts);
     await assertSlugFree(tx, team.id, personal.slug);
@@ -288,6 +290,7 @@ export async function updateTeamEventType(deps: Deps, team: TeamRow, id: number,
     const assignAll = assignAllTeamMembers ?? (hosts !== undefined && type !== 'roundRobin' ? false : row.assignAllTeamMembers);
     assertCalendarFieldsUsable(personal, 'team');
     await assertLocationAppsInstalled(tx, { kind: 'team', teamId: team.id }, personal.locations);
+    await assertCanCharge(tx, { kind: 'team', teamId: team.id }, personal.price);
     if (assignAllTeamMembers !== undefined || hosts !== undefined) assertHostsOrAssignAll(type, hosts, assignAll);
     if (hosts) await assertHostsAreMembers(tx, team, hosts);
     await assertSlugFree(tx, team.id, personal.slug, id);

@@ -74,7 +74,7 @@ function bookingsPart(query: BusyQuery, from: string, to: string): SQL {
     select bh.user_id, (extract(epoch from b.start_at) * 1000)::float8 as start_ms, (extract(epoch from b.end_at) * 1000)::float8 as end_ms,
       coalesce(et.before_event_buffer, 0) as buffer_before, coalesce(et.after_event_buffer, 0) as buffer_after,
       b.event_type_id, b.status = 'pending' as pending,
-      coalesce((et.confirmation_policy ->> 'blockUnconfirmedBookingsInBooker')::boolean, false) as blocks_while_pending,
+      (b.payment_id is not null or coalesce((et.confirmation_policy ->> 'blockUnconfirmedBookingsInBooker')::boolean, false)) as blocks_while_pending,
       b.uid, 'booking' as source,
       case when et.seats_per_time_slot is null then 1 else (select count(*)::int from booking_attendees a where a.booking_id = b.id) end as seats,
       null::float8 as live_until_ms, null::text as reason, null::float8 as since_ms, null::bytea as spans

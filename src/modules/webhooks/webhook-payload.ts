@@ -87,9 +87,18 @@ function triggerFields(trigger: string, record: BookingRecord, extra: Record<str
       return { downloadLink: extra.downloadLink ?? null };
     case 'RECORDING_TRANSCRIPTION_GENERATED':
       return { downloadLinks: { transcription: extra.transcription ?? [], recording: extra.recording ?? null } };
+    // The reference's payment fields: its Payment id and what svc knows of the payment.
+    case 'BOOKING_PAYMENT_INITIATED':
+    case 'BOOKING_PAID':
+      return { paymentId: extra.paymentId ?? record.payment?.id ?? null, paymentData: extra.paymentData ?? paymentDataOf(record) };
     default:
       return {};
   }
+}
+
+function paymentDataOf({ payment }: BookingRecord): Record<string, unknown> | null {
+  if (!payment) return null;
+  return { uid: payment.uid, status: payment.status, amount: payment.amount, currency: payment.currency, paymentLink: payment.checkoutUrl, expiresAt: payment.holdUntil };
 }
 
 /** The reference's booking payload (BOOKING_* but no-show, MEETING_STARTED, MEETING_ENDED). */
@@ -140,8 +149,8 @@ export function bookingPayload(trigger: string, record: BookingRecord, extra: Re
     bookingId: booking.id,
     eventTitle: eventType?.title ?? null,
     eventDescription: eventType?.description ?? null,
-    price: 0,
-    currency: 'usd',
+    price: record.payment?.amount ?? 0,
+    currency: record.payment?.currency ?? 'usd',
     length: Math.round((booking.endAt.getTime() - start) / 60_000),
     metadata: booking.metadata,
     status: booking.status.toUpperCase(),

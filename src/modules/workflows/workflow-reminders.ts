@@ -35,6 +35,10 @@ function workflowTriggersOf(event: Pick<RecordedBookingEvent, 'trigger' | 'recor
       return { now: ['bookingNoShowUpdated'], timed: false };
     case 'BOOKING_REASSIGNED':
       return { now: [], timed: accepted };
+    case 'BOOKING_PAYMENT_INITIATED':
+      return { now: ['bookingPaymentInitiated'], timed: false };
+    case 'BOOKING_PAID':
+      return { now: ['bookingPaid'], timed: false };
     default:
       return { now: [], timed: false };
   }

@@ -36,7 +36,7 @@ const RESERVED = new Set(['v2', 'auth', 'settings', 'docs', 'teams', 'team', 'd'
 /** API answers that mean the time is no longer free: the picker is shown again with fresh times. */
 const TAKEN = new Set(['slot_booked', 'slot_unavailable', 'slot_reserved', 'no_available_host', 'not_available', 'host_unavailable', 'booking_seats_full', 'booking_limit_reached']);
 
-const DOMAIN_STATUS: Record<DomainError['kind'], number> = { bad_request: 400, unauthorized: 401, token_expired: 401, forbidden: 403, not_found: 404, conflict: 409, unprocessable: 422, too_many_requests: 429 };
+const DOMAIN_STATUS: Record<DomainError['kind'], number> = { bad_request: 400, unauthorized: 401, token_expired: 401, forbidden: 403, not_found: 404, conflict: 409, unprocessable: 422, too_many_requests: 429, unavailable: 503 };
 
 export interface BookerDeps {
   ctx: AppContext;

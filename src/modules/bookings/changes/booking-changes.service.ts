@@ -10,6 +10,7 @@ import { listHostIdsOfBookings } from '../hosts/booking-hosts.repository.js';
 import { type BookingEventListener, recordBookingEvent } from '../booking-events.js';
 import { isBookingOrganizer as isOrganizer } from '../../access/resource-policy.js';
 import type { BuiltInVideo } from '../../conferencing/built-in-video.js';
+import { settleOnClose } from '../../payments/payments.service.js';
 import * as repo from '../bookings.repository.js';
 import type { BookingRecord, BookingRow } from '../bookings.repository.js';
 
@@ -89,10 +90,13 @@ async function markCancelled(ctx: ChangeContext, rows: BookingRow[], reason: str
   }
   await announceHosts(ctx, updated);
   const records = await repo.loadRecords(ctx.tx, updated);
-  // Guests who were never told of the booking (it was waiting for confirmation) are not told it is off.
+  // Guests who were never told of the booking (it was waiting for confirmation) are not told it is off;
+  // nobody is told of one that was never paid for (nobody was told of it).
   const wasAccepted = new Set(rows.filter((row) => row.status === 'accepted').map((row) => row.id));
+  const wasUnpaid = new Set(before.filter((record) => record.payment?.status === 'awaiting').map((record) => record.booking.id));
   for (const record of records) {
-    const mail = { toGuests: wasAccepted.has(record.booking.id), tally: ctx.mailTally };
+    await settleOnClose(ctx.tx, record, callerIsOrganizer(ctx, record.booking) ? 'host' : 'attendee', ctx.now);
+    const mail = { toGuests: wasAccepted.has(record.booking.id), tally: ctx.mailTally, silent: wasUnpaid.has(record.booking.id) };
     await recordBookingEvent(ctx, 'BOOKING_CANCELLED', record, { cancellationReason: reason ?? null }, [], mail);
   }
   return records;

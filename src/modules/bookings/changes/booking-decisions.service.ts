@@ -4,6 +4,7 @@ import { explainUnavailable, findSlot } from '../../../scheduling/slot-check.js'
 import { buildSlotQuery, resolveSlotTarget, type SlotEventType } from '../../slots/slots.service.js';
 import { announceHosts, bookingNotFound, callerIsOrganizer, type ChangeContext, type FoundBookings, hostIds, MINUTE, seriesRecords } from './booking-changes.service.js';
 import { recordBookingEvent } from '../booking-events.js';
+import { awaitsPayment, settleOnClose } from '../../payments/payments.service.js';
 import * as repo from '../bookings.repository.js';
 import type { BookingRow } from '../bookings.repository.js';
 
@@ -40,6 +41,11 @@ async function decide(ctx: ChangeContext, uid: string, decision: Decision): Prom
     const verb = decision.kind === 'confirm' ? 'confirmed' : 'declined';
     throw badRequest('booking_not_pending', `Only a pending booking can be ${verb}, and this one is ${current.status}.`);
   }
+  if (decision.kind === 'confirm') {
+    for (const row of pending) {
+      if (await awaitsPayment(tx, row)) throw badRequest('booking_awaiting_payment', `Booking with uid=${row.uid} waits for its payment: it can be confirmed once paid.`);
+    }
+  }
   const updated: BookingRow[] = [];
   for (const row of pending) {
     if (slotEventType) await assertStillFree(ctx, slotEventType, row);
@@ -49,7 +55,11 @@ async function decide(ctx: ChangeContext, uid: string, decision: Decision): Prom
   await announceHosts(ctx, updated);
   for (const record of await repo.loadRecords(tx, updated)) {
     if (decision.kind === 'confirm') await recordBookingEvent(ctx, 'BOOKING_CREATED', record, {}, [], { kind: 'confirmed' });
-    else await recordBookingEvent(ctx, 'BOOKING_REJECTED', record, { rejectionReason: decision.reason ?? null });
+    else {
+      // Declining refunds a paid booking, and closes an unpaid one's payment page.
+      await settleOnClose(tx, record, 'host', ctx.now);
+      await recordBookingEvent(ctx, 'BOOKING_REJECTED', record, { rejectionReason: decision.reason ?? null });
+    }
   }
   if (seriesUid !== null) return seriesRecords(tx, seriesUid);
   return { records: await repo.loadRecords(tx, [updated[0]!]), series: false };

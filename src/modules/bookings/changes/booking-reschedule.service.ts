@@ -14,6 +14,7 @@ import { bookingUnavailable } from '../create/booking-errors.js';
 import { insertCoHosts } from '../hosts/booking-hosts.repository.js';
 import { chooseHosts, lockBookingScope } from '../hosts/team-hosts.service.js';
 import { recordBookingEvent } from '../booking-events.js';
+import { awaitsPayment } from '../../payments/payments.service.js';
 import * as repo from '../bookings.repository.js';
 import type { AttendeeRow, BookingRow } from '../bookings.repository.js';
 import { holdDailyRoom } from '../../conferencing/booking-meetings.service.js';
@@ -105,6 +106,7 @@ export async function rescheduleBooking(ctx: ChangeContext, input: RescheduleInp
   await lockBookingScope(tx, slotEventType, [found.userId]);
   const old = (await repo.lockBookingByUid(tx, input.uid))!;
   assertReschedulable(ctx, old, settingsOf(eventType));
+  if (await awaitsPayment(tx, old)) throw badRequest('booking_awaiting_payment', `Booking with uid=${old.uid} waits for its payment: it can be rescheduled once paid.`);
   const seated = eventType.seatsPerTimeSlot !== null;
   const seat = input.seatUid === undefined ? null : await seatOf(tx, old, input.seatUid);
   if (seated && !seat && !callerIsOrganizer(ctx, old)) {
@@ -152,6 +154,8 @@ export async function rescheduleBooking(ctx: ChangeContext, input: RescheduleInp
       metadata: ownMeeting?.metadata ?? old.metadata,
       responses: reschedulingReason === null ? old.responses : { ...old.responses, rescheduledReason: reschedulingReason },
       recurringBookingUid: old.recurringBookingUid,
+      // A paid booking's new time is paid for already: the payment follows it (a refund goes to it).
+      paymentId: old.paymentId,
       icsUid: old.icsUid,
       icsSequence: old.icsSequence + 1,
       rescheduledFromUid: old.uid,

@@ -23,8 +23,9 @@ import { deferUntilMeeting, holdDailyRoom, needsProviderMeeting } from '../../co
 import { type BuiltInVideo, withMeetingLink } from '../../conferencing/built-in-video.js';
 import { bookingResponses, type LocationChoice, resolveLocation } from './booking-responses.js';
 import { bookingTitle } from './booking-title.js';
+import { holdPayment, type PreparedPayment } from '../../payments/checkout.service.js';
 import * as repo from '../bookings.repository.js';
-import type { AttendeeRow, BookingRecord, BookingRow } from '../bookings.repository.js';
+import { type AttendeeRow, type BookingRecord, type BookingRow, bookingPaymentOf } from '../bookings.repository.js';
 
 export type { BookingTarget };
 
@@ -45,6 +46,8 @@ export interface CreateBookingInput {
   reservationUid?: string | undefined;
   /** A routing form response this booking follows: its hosts are among the members it was routed to. */
   routing?: { responseId: number; teamMemberIds: number[] } | undefined;
+  /** A paid event type's payment page, opened before the booking's transaction (payments/checkout.service.ts). */
+  payment?: PreparedPayment | undefined;
 }
 
 export interface CreatedBookings {
@@ -105,7 +108,9 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   if (seatsPerTimeSlot !== null && input.guests.length > 0) throw invalidField('guests', 'cannot be added to a seat of a seated event type', input.guests);
   const location = resolveLocation(eventType.locations, input.location, eventType.id);
   const responses = bookingResponses(eventType.bookingFields, input, location, eventType.id);
-  const status = needsConfirmation(eventType.confirmationPolicy, input.start, now) ? 'pending' : 'accepted';
+  // A paid event type's booking waits for its payment, holding its time (payments.service.ts confirms it).
+  const paid = eventType.price > 0;
+  const status = paid || needsConfirmation(eventType.confirmationPolicy, input.start, now) ? 'pending' : 'accepted';
 
   const starts = count > 1 ? occurrenceStarts(input.start, eventType.recurrence!, count, slotEventType.organizerTimeZone) : [input.start];
   assertEndsInTime('start', starts.length === count ? starts : [Number.NaN], length, input.start);
@@ -157,6 +162,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   let seatUid: string | null = null;
   const inserted = new Set<number>();
   const owningTeam = await repo.owningTeamOf(tx, eventType);
+  const payment = paid ? await holdPayment(tx, eventType, input.payment) : null;
   const coHosts = await findCoHosts(tx, hostIds.slice(1));
   for (const [index, slot] of slots.entries()) {
     if (index > 0 && index % YIELD_EVERY_OCCURRENCES === 0) await yieldToEventLoop();
@@ -169,7 +175,8 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
     }
     const { dailyRoom, ...linked } = withMeetingLink(location?.value ?? null, input.metadata, ctx.video);
     const booking = await repo.insertBooking(tx, {
-      uid: randomUUID(),
+      uid: payment ? input.payment!.bookingUid : randomUUID(),
+      paymentId: payment?.id ?? null,
       eventTypeId: eventType.id,
       userId: host!.id,
       title: bookingTitle({
@@ -197,7 +204,7 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
       seatUid = seat.seatUid;
       attendees = [seat];
     } else attendees = await repo.insertAttendees(tx, attendeesOf(booking.id, input));
-    records.push({ booking, attendees, host: host!, coHosts, eventType: { id: eventType.id, slug: eventType.slug, teamId: owningTeam }, seating });
+    records.push({ booking, attendees, host: host!, coHosts, eventType: { id: eventType.id, slug: eventType.slug, teamId: owningTeam }, seating, payment: payment && bookingPaymentOf(payment) });
   }
   const released = input.reservationUid ? await consumeReservation(tx, input.reservationUid, eventType.id, input.start, now) : [];
   if (input.routing) await linkResponse(tx, input.routing.responseId, records[0]!.booking.uid);
@@ -208,8 +215,13 @@ export async function createBooking(ctx: BookingContext, input: CreateBookingInp
   for (const [index, record] of records.entries()) {
     // Each event renders the booking and its webhook bodies: the series yields here as it does above.
     if (index > 0 && index % YIELD_EVERY_OCCURRENCES === 0) await yieldToEventLoop();
-    const trigger = status === 'pending' ? 'BOOKING_REQUESTED' : 'BOOKING_CREATED';
     const extra = seatUid ? { seatUid } : {};
+    // Nobody is told of a booking until it is paid but the payment's subscribers (no mail, no meeting yet).
+    if (paid) {
+      await recordBookingEvent(ctx, 'BOOKING_PAYMENT_INITIATED', record, { paymentId: payment!.id }, [], { silent: true });
+      continue;
+    }
+    const trigger = status === 'pending' ? 'BOOKING_REQUESTED' : 'BOOKING_CREATED';
     // A provider's meeting is made by a job after commit, which records the event once the link is known.
     if (inserted.has(record.booking.id) && needsProviderMeeting(record.booking.location)) await deferUntilMeeting(ctx.tx, record, { trigger, extra }, ctx.mailTally);
     else await recordBookingEvent(ctx, trigger, record, extra, [], { tally: ctx.mailTally });
@@ -229,7 +241,8 @@ function addedBooking(eventType: EventTypeRow, booking: BookingRow): AddedBookin
       source: 'booking',
       eventTypeId: booking.eventTypeId,
       pending: booking.status === 'pending',
-      blocksWhilePending: eventType.confirmationPolicy?.blockUnconfirmedBookingsInBooker ?? false,
+      // A booking awaiting (or holding) its payment keeps its time whatever the confirmation policy says.
+      blocksWhilePending: booking.paymentId !== null || (eventType.confirmationPolicy?.blockUnconfirmedBookingsInBooker ?? false),
       seatsTaken: 1,
       bookingUid: booking.uid,
     },

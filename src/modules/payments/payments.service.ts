@@ -1,0 +1,160 @@
+// What a payment does to its booking (paid: confirmed; not paid in time: released) and what a booking's end
+// does to its payment (an open page closed, a paid one refunded as the event type's policy says). Every
+// change locks the booking before its payment, in the order cancellations do, so the two never wait on
+// each other the other way round.
+import type { ChangeEvent } from '../../db/change-feed.js';
+import type { Db } from '../../db/client.js';
+import { insertJob } from '../../jobs/jobs.repository.js';
+import { type BookingEventListener, recordBookingEvent } from '../bookings/booking-events.js';
+import { needsConfirmation } from '../bookings/create/booking-request-rules.js';
+import { listHostIdsOfBookings } from '../bookings/hosts/booking-hosts.repository.js';
+import * as bookingsRepo from '../bookings/bookings.repository.js';
+import type { BookingRecord, BookingRow } from '../bookings/bookings.repository.js';
+import { deferUntilMeeting, needsProviderMeeting } from '../conferencing/booking-meetings.service.js';
+import { findEventTypeById } from '../event-types/event-types.repository.js';
+import * as repo from './payments.repository.js';
+import { PAYMENT_EXPIRE_SESSION_JOB, PAYMENT_JOB_MAX_ATTEMPTS, PAYMENT_REFUND_JOB, PAYMENT_REFUND_MAX_ATTEMPTS, PAYMENT_RELEASE_JOB } from './payments.repository.js';
+import type { PaymentRow } from './payments.repository.js';
+import { type RefundPolicy, refundOnCancel } from './refund-policy.js';
+
+/** A booking change's transaction and who hears of it. */
+export interface PaymentScope {
+  tx: Db;
+  listener: BookingEventListener;
+  announce: (event: ChangeEvent) => Promise<void>;
+}
+
+const NO_REFUNDS: RefundPolicy = { kind: 'never', days: null, calendarDays: true };
+/** Why a booking nobody paid for was let go, as its cancellation reason. */
+export const UNPAID_RELEASE_REASON = 'Not paid in time: the booking was released';
+
+export async function queueExpireSession(tx: Db, payment: Pick<PaymentRow, 'accountId' | 'checkoutSessionId'>): Promise<void> {
+  await insertJob(tx, {
+    kind: PAYMENT_EXPIRE_SESSION_JOB,
+    payload: { accountId: payment.accountId, sessionId: payment.checkoutSessionId },
+    maxAttempts: PAYMENT_JOB_MAX_ATTEMPTS,
+    dedupeKey: `${PAYMENT_EXPIRE_SESSION_JOB}:${payment.checkoutSessionId}`,
+  });
+}
+
+/** The refund of a whole payment, by a job (Stripe is not called inside a transaction). */
+async function queueRefund(tx: Db, payment: PaymentRow, paymentIntentId: string | null = payment.paymentIntentId): Promise<void> {
+  await repo.updatePayment(tx, payment.id, { status: 'refunding', checkoutUrl: null, ...(paymentIntentId ? { paymentIntentId } : {}) });
+  await insertJob(tx, { kind: PAYMENT_REFUND_JOB, payload: { paymentId: payment.id }, maxAttempts: PAYMENT_REFUND_MAX_ATTEMPTS, dedupeKey: `${PAYMENT_REFUND_JOB}:${payment.id}` });
+}
+
+/**
+ * In the transaction that cancels or declines a booking (already locked): an unpaid payment's page is
+ * closed; a paid one is refunded when the host's side ended it, or as the event type's refund policy
+ * says when the attendee did.
+ */
+export async function settleOnClose(tx: Db, record: BookingRecord, closedBy: 'host' | 'attendee', now: number): Promise<void> {
+  const { booking } = record;
+  if (booking.paymentId === null) return;
+  const payment = await repo.lockPayment(tx, booking.paymentId);
+  if (!payment) return;
+  if (payment.status === 'awaiting') {
+    await repo.updatePayment(tx, payment.id, { status: 'cancelled', checkoutUrl: null });
+    await queueExpireSession(tx, payment);
+    return;
+  }
+  if (payment.status !== 'paid') return;
+  const eventType = booking.eventTypeId === null ? undefined : await findEventTypeById(tx, booking.eventTypeId);
+  const decision = refundOnCancel({ policy: eventType?.refundPolicy ?? NO_REFUNDS, start: booking.startAt, timeZone: record.host.timeZone, cancelledAt: new Date(now), cancelledBy: closedBy });
+  if (decision.refund) await queueRefund(tx, payment);
+}
+
+/** Whether a booking still waits for its payment (it cannot be confirmed or moved until paid). */
+export async function awaitsPayment(tx: Db, booking: Pick<BookingRow, 'paymentId'>): Promise<boolean> {
+  if (booking.paymentId === null) return false;
+  return (await repo.findPayment(tx, booking.paymentId))?.status === 'awaiting';
+}
+
+async function announceHostsOf(scope: PaymentScope, booking: BookingRow): Promise<void> {
+  const coHosts = await listHostIdsOfBookings(scope.tx, [booking.id]);
+  for (const userId of new Set([booking.userId, ...coHosts])) await scope.announce({ kind: 'busyTime', userId });
+}
+
+/** The payment of a Checkout Session and its booking, the booking locked first. */
+async function lockSessionPayment(tx: Db, sessionId: string): Promise<{ payment: PaymentRow; booking: BookingRow | undefined } | null> {
+  const found = await repo.findPaymentBySession(tx, sessionId);
+  if (!found) return null;
+  const booking = await repo.lockBookingOfPayment(tx, found.id);
+  const payment = await repo.lockPayment(tx, found.id);
+  return payment ? { payment, booking } : null;
+}
+
+export interface PaidSession {
+  sessionId: string;
+  /** The connected account the event came from. */
+  account: string | null;
+  paymentIntentId: string | null;
+  amountTotal: number | null;
+  currency: string | null;
+}
+
+/**
+ * Stripe says a Checkout Session was paid. Its booking, still waiting, is confirmed (BOOKING_PAID,
+ * then BOOKING_CREATED with its mail, meeting and reminders; BOOKING_REQUESTED when the host must still
+ * confirm it). Money for anything else (a booking released or cancelled meanwhile, a page no booking
+ * took) goes back.
+ */
+export async function confirmPaidSession(scope: PaymentScope, session: PaidSession, now: number): Promise<'confirmed' | 'refunding' | 'ignored'> {
+  const { tx } = scope;
+  const locked = await lockSessionPayment(tx, session.sessionId);
+  if (!locked || locked.payment.accountId !== session.account) {
+    if (!session.paymentIntentId || !session.account) return 'ignored';
+    await insertJob(tx, {
+      kind: PAYMENT_REFUND_JOB,
+      payload: { accountId: session.account, paymentIntentId: session.paymentIntentId },
+      maxAttempts: PAYMENT_REFUND_MAX_ATTEMPTS,
+      dedupeKey: `${PAYMENT_REFUND_JOB}:${session.paymentIntentId}`,
+    });
+    return 'refunding';
+  }
+  const { payment, booking } = locked;
+  if (payment.status === 'paid' || payment.status === 'refunding' || payment.status === 'refunded') return 'ignored';
+  if (payment.status !== 'awaiting' || !booking || booking.status !== 'pending') {
+    await repo.updatePayment(tx, payment.id, { paidAt: new Date(now) });
+    await queueRefund(tx, payment, session.paymentIntentId);
+    return 'refunding';
+  }
+  const paid = await repo.updatePayment(tx, payment.id, { status: 'paid', paymentIntentId: session.paymentIntentId, paidAt: new Date(now), checkoutUrl: null });
+  const eventType = booking.eventTypeId === null ? undefined : await findEventTypeById(tx, booking.eventTypeId);
+  // Whether the host must confirm was decided by the notice the booking gave when it was made.
+  const waitsForHost = needsConfirmation(eventType?.confirmationPolicy ?? null, booking.startAt.getTime(), booking.createdAt.getTime());
+  const updated = waitsForHost ? booking : await bookingsRepo.updateBooking(tx, booking.id, { status: 'accepted' });
+  await announceHostsOf(scope, updated);
+  const [record] = await bookingsRepo.loadRecords(tx, [updated]);
+  const paymentData = { uid: paid.uid, amount: paid.amount, currency: paid.currency, paidAt: paid.paidAt!.toISOString() };
+  await recordBookingEvent(scope, 'BOOKING_PAID', record!, { paymentId: paid.id, paymentData }, [], { silent: true });
+  const trigger = waitsForHost ? 'BOOKING_REQUESTED' : 'BOOKING_CREATED';
+  if (needsProviderMeeting(updated.location)) await deferUntilMeeting(tx, record!, { trigger, extra: {} }, null);
+  else await recordBookingEvent(scope, trigger, record!);
+  return 'confirmed';
+}
+
+/**
+ * A booking still unpaid when its hold ended (or whose page Stripe expired): released, its page closed.
+ * BOOKING_CANCELLED tells its subscribers; nobody is mailed (nobody was told of it).
+ */
+export async function releaseUnpaid(scope: PaymentScope, paymentId: number, options: { closePage: boolean }): Promise<boolean> {
+  const { tx } = scope;
+  const booking = await repo.lockBookingOfPayment(tx, paymentId);
+  const payment = await repo.lockPayment(tx, paymentId);
+  if (!payment || payment.status !== 'awaiting') return false;
+  await repo.updatePayment(tx, payment.id, { status: 'expired', checkoutUrl: null });
+  if (options.closePage) await queueExpireSession(tx, payment);
+  if (!booking || booking.status !== 'pending') return true;
+  const released = await bookingsRepo.updateBooking(tx, booking.id, { status: 'cancelled', cancellationReason: UNPAID_RELEASE_REASON });
+  await announceHostsOf(scope, released);
+  const [record] = await bookingsRepo.loadRecords(tx, [released]);
+  await recordBookingEvent(scope, 'BOOKING_CANCELLED', record!, { cancellationReason: UNPAID_RELEASE_REASON }, [], { silent: true });
+  return true;
+}
+
+/** A session Stripe expired: its booking, if still unpaid, is released now rather than at the hold's end. */
+export async function releaseExpiredSession(scope: PaymentScope, sessionId: string): Promise<boolean> {
+  const found = await repo.findPaymentBySession(scope.tx, sessionId);
+  return found ? releaseUnpaid(scope, found.id, { closePage: false }) : false;
+}
