@@ -27,7 +27,8 @@ export const presentRefundPolicy = (policy: StoredRefundPolicy | null) => {
  */
 export function assertPriceRules(state: { price: number; currency: string; seatsPerTimeSlot: number | null; recurrence: unknown }, sent: ReadonlySet<string>): void {
   const check = checkPrice(state.price, state.currency);
-  if (!check.ok) throw invalidField(check.field, check.message, check.field === 'price' ? state.price : state.currency);
+  // Its messages are whole sentences naming the field.
+  if (!check.ok) throw fieldRejected(check.field, 'validation_failed', check.message, check.field === 'price' ? state.price : state.currency);
   if (state.price === 0) return;
   const field = sent.has('price') ? 'price' : sent.has('seats') ? 'seats' : 'recurrence';
   if (state.seatsPerTimeSlot !== null) throw fieldRejected(field, 'paid_event_type_unsupported', 'A paid event type cannot have seats: svc takes one payment per booking.', state.price);
