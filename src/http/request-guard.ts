@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app/context.js';
 import { sha256Hex } from '../lib/crypto.js';
-import { DomainError, forbidden, unauthorized } from '../lib/errors.js';
+import { DomainError, forbidden, notFound, unauthorized } from '../lib/errors.js';
 import { authorizeTenant, type TenantContext } from '../modules/access/tenant-access.js';
 import { assertOriginAllowed, authenticateBearer, authenticatePlatformClient } from '../modules/auth/auth.service.js';
 import type { Principal } from '../modules/auth/principal.js';
@@ -179,6 +179,13 @@ export function oauthClientOf(request: FastifyRequest): OAuthClientRow {
 export function tenantOf(request: FastifyRequest): TenantContext {
   if (!request.tenant) throw new Error(`route ${request.routeOptions.url} reads a tenant it does not declare`);
   return request.tenant;
+}
+
+/** The team of a route under `:teamId` (its access check found it); 404 when it is gone. */
+export function tenantTeamOf(request: FastifyRequest) {
+  const { team } = tenantOf(request);
+  if (!team) throw notFound('team_not_found', `Team with id=${(request.params as { teamId: number }).teamId} not found`);
+  return team;
 }
 
 /** The caller of a route declared with `auth: 'required'`. */

@@ -42,7 +42,8 @@ input[type=text],input[type=email],input[type=password],input[type=url],textarea
 fieldset{border:1px solid #d4d4d8;border-radius:4px;margin:1rem 0;padding:.5rem 1rem}
 fieldset label{display:inline;font-weight:400;margin:0 0 0 .25rem}
 .choice{margin:.25rem 0}
-button{font:inherit;padding:.5rem 1.25rem;border-radius:4px;border:1px solid #1e40af;background:#1e40af;color:#fff;cursor:pointer;margin:1rem .5rem 0 0}
+button,a.button{font:inherit;padding:.5rem 1.25rem;border-radius:4px;border:1px solid #1e40af;background:#1e40af;color:#fff;cursor:pointer;margin:1rem .5rem 0 0}
+a.button{display:inline-block;text-decoration:none}
 button.secondary{background:#fff;color:#1e40af}
 a{color:#1e40af}
 :focus-visible{outline:3px solid #b45309;outline-offset:2px}

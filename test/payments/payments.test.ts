@@ -17,7 +17,7 @@ import { type FakeStripe, startFakeStripe } from '../support/fake-stripe.js';
 import type { Member } from '../support/tenancy.js';
 import { backend, createTestApp, type TestApp } from '../support/test-app.js';
 import { type Receiver, startReceiver } from '../webhooks/helpers.js';
-import { connectStripe, createPaidEventType, EVENT_TYPES_VERSION, paymentJobs, paymentRow, reachHoldEnd, stripeEnv } from './helpers.js';
+import { connectStripe, createPaidEventType, paymentJobs, paymentRow, reachHoldEnd, stripeEnv } from './helpers.js';
 
 // Wednesdays and Thursdays in March 2027; the host (Berlin) works 09:00-17:00.
 const DAY = '2027-03-10';
@@ -283,6 +283,29 @@ describe(`paid bookings (${backend})`, () => {
     assert.equal(stripe.sessions.size, sessions + 1);
     const abandoned = [...stripe.sessions.values()].at(-1)!;
     await eventually(async () => abandoned.object.status === 'expired', 5000);
+  });
+
+  test('a payment arriving as the hold ends: either paid and confirmed, or released and refunded, never both (PostgreSQL)', { skip: backend !== 'postgres' }, async () => {
+    const bookings = [];
+    for (const hour of [9, 10, 11, 12, 13]) bookings.push(await booked(at(hour, '2027-03-18')));
+    const deliveries = await Promise.all(
+      bookings.map(async (booking) => {
+        const sessionId = await sessionOf(booking.payment.uid);
+        const [delivery] = await Promise.all([stripe.pay(sessionId), reachHoldEnd(db(), booking.payment.uid)]);
+        return delivery;
+      }),
+    );
+    for (const delivery of deliveries) assert.equal(delivery.status, 200, delivery.body);
+    const ids = new Set(await Promise.all(bookings.map(async (booking) => (await paymentRow(db(), booking.payment.uid))!.id)));
+    await eventually(async () => (await paymentJobs(db(), 'payment.release')).filter((job) => ids.has(job.payload.paymentId as number)).every((job) => job.status !== 'pending'), 10_000);
+    for (const booking of bookings) {
+      await eventually(async () => ['paid', 'refunded'].includes((await paymentRow(db(), booking.payment.uid))!.status), 10_000);
+      const row = (await paymentRow(db(), booking.payment.uid))!;
+      const { status } = await getBooking(booking.uid);
+      const refunded = stripe.refunds.filter((made) => made.object.payment_intent === row.payment_intent_id).length;
+      if (row.status === 'paid') assert.deepEqual([status, refunded], ['accepted', 0], booking.uid);
+      else assert.deepEqual([status, refunded], ['cancelled', 1], booking.uid);
+    }
   });
 
   test('two bookers racing for the last paid slot: one holds it, the other is refused and its page closed (PostgreSQL)', { skip: backend !== 'postgres' }, async () => {

@@ -5,7 +5,7 @@ import { versionHeaderSchema } from '../../http/api-version.js';
 import type { App } from '../../http/app.js';
 import { Envelope, ok } from '../../http/envelope.js';
 import { runMutation } from '../../http/mutation.js';
-import { principalOf, tenantOf } from '../../http/request-guard.js';
+import { principalOf, tenantOf, tenantTeamOf } from '../../http/request-guard.js';
 import { notFound } from '../../lib/errors.js';
 import { EventTypeIdParams } from '../event-types/event-types.schemas.js';
 import { OrgTeamEventTypeParams, TeamEventTypeParams } from '../event-types/team-event-types.schemas.js';
@@ -21,12 +21,6 @@ async function routeExistsForVersion(request: FastifyRequest): Promise<void> {
 }
 const RULES =
   'Per audience (host, guest): event-type `custom` or explicit `standard` first, then the organization default when `inherit`, then the standard description. Applied to the invitations of booking mail. A managed child shows its parent\'s settings and refuses PATCH (400).';
-
-function teamOf(request: FastifyRequest) {
-  const { team } = tenantOf(request);
-  if (!team) throw notFound('team_not_found', `Team with id=${(request.params as { teamId: number }).teamId} not found`);
-  return team;
-}
 
 /** GET and PATCH of one event type's calendar invites, under `path`. */
 function registerEventTypeInvites(
@@ -77,7 +71,7 @@ export function registerCalendarInviteRoutes(app: App, ctx: AppContext): void {
     read: teamAdmin('TEAM_EVENT_TYPE_READ'),
     write: teamAdmin('TEAM_EVENT_TYPE_WRITE'),
     params: TeamEventTypeParams,
-    scope: (request) => ({ kind: 'team', teamId: teamOf(request).id }),
+    scope: (request) => ({ kind: 'team', teamId: tenantTeamOf(request).id }),
   });
   const orgTeamAdmin = (scope: 'TEAM_EVENT_TYPE_READ' | 'TEAM_EVENT_TYPE_WRITE', permission: string) => access.tenant(scope, { role: 'TEAM_ADMIN', permissions: [permission] });
   registerEventTypeInvites(app, ctx, {
@@ -86,7 +80,7 @@ export function registerCalendarInviteRoutes(app: App, ctx: AppContext): void {
     read: orgTeamAdmin('TEAM_EVENT_TYPE_READ', 'eventType.read'),
     write: orgTeamAdmin('TEAM_EVENT_TYPE_WRITE', 'eventType.update'),
     params: OrgTeamEventTypeParams,
-    scope: (request) => ({ kind: 'team', teamId: teamOf(request).id }),
+    scope: (request) => ({ kind: 'team', teamId: tenantTeamOf(request).id }),
   });
 
   const orgRule = { role: 'ORG_ADMIN' as const, permissions: ['organization.update'] };

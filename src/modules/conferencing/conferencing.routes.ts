@@ -4,8 +4,8 @@ import type { AppContext } from '../../app/context.js';
 import type { App } from '../../http/app.js';
 import { access, type RouteAccess } from '../../http/access.js';
 import { ok } from '../../http/envelope.js';
-import { principalOf, tenantOf } from '../../http/request-guard.js';
-import { badRequest, notFound } from '../../lib/errors.js';
+import { principalOf, tenantTeamOf } from '../../http/request-guard.js';
+import { badRequest } from '../../lib/errors.js';
 import { INSTALLABLE_APPS, isOAuthApp, type OAuthApp } from './conferencing-apps.js';
 import {
   AppParams,
@@ -130,12 +130,6 @@ function registerOwnerRoutes(app: App, ctx: AppContext, routes: OwnerRoutes): vo
   });
 }
 
-function teamOf(request: FastifyRequest) {
-  const { team } = tenantOf(request);
-  if (!team) throw notFound('team_not_found', `Team with id=${(request.params as { teamId: number }).teamId} not found`);
-  return team;
-}
-
 export function registerConferencingRoutes(app: App, ctx: AppContext): void {
   registerOwnerRoutes(app, ctx, {
     prefix: '/v2/conferencing',
@@ -157,7 +151,7 @@ export function registerConferencingRoutes(app: App, ctx: AppContext): void {
     callback: teamAdmin('TEAM_APPS_WRITE'),
     params: TeamParams,
     appParams: TeamAppParams,
-    owner: (request) => ({ kind: 'team', teamId: teamOf(request).id }),
+    owner: (request) => ({ kind: 'team', teamId: tenantTeamOf(request).id }),
     whose: 'team',
   });
 }

@@ -7,9 +7,10 @@ import type { Db } from '../../db/client.js';
 import { createCheckoutSession, StripeProviderError } from '../../integrations/stripe/client.js';
 import { insertJob } from '../../jobs/jobs.repository.js';
 import { conflict, unavailable } from '../../lib/errors.js';
+import { owningTeamOf } from '../bookings/bookings.repository.js';
 import type { EventTypeRow } from '../event-types/event-types.repository.js';
 import * as repo from './payments.repository.js';
-import { PAYMENT_EXPIRE_SESSION_JOB, PAYMENT_JOB_MAX_ATTEMPTS, PAYMENT_REFUND_JOB, PAYMENT_REFUND_MAX_ATTEMPTS, PAYMENT_RELEASE_JOB } from './payments.repository.js';
+import { PAYMENT_EXPIRE_SESSION_JOB, PAYMENT_JOB_MAX_ATTEMPTS, PAYMENT_RELEASE_JOB } from './payments.repository.js';
 import type { PaymentOwner } from './payments.repository.js';
 import { requireStripe } from './stripe-connect.service.js';
 
@@ -30,9 +31,14 @@ export interface PreparedPayment {
   holdUntil: Date;
 }
 
-/** Whose connected account a booking of the event type pays into: a team's event type's team, else its owner. */
-export const paymentOwnerOf = (eventType: Pick<EventTypeRow, 'userId' | 'teamId'>): PaymentOwner =>
-  eventType.userId === null ? { kind: 'team', teamId: eventType.teamId! } : { kind: 'user', userId: eventType.userId };
+/**
+ * Whose connected account a booking of the event type pays into: a team's event type's team (a member's
+ * copy of a managed one: the team's, as the price is), else its owner's.
+ */
+async function paymentOwnerOf(db: Db, eventType: Pick<EventTypeRow, 'id' | 'userId' | 'teamId' | 'parentId'>): Promise<PaymentOwner> {
+  const teamId = await owningTeamOf(db, eventType);
+  return teamId !== null ? { kind: 'team', teamId } : { kind: 'user', userId: eventType.userId! };
+}
 
 const notCreated = (why: string) => conflict('payment_not_created', `Payment could not be created: ${why}`);
 
@@ -42,13 +48,13 @@ const notCreated = (why: string) => conflict('payment_not_created', `Payment cou
  */
 export async function startCheckout(
   deps: Pick<AppContext, 'database' | 'config'>,
-  eventType: Pick<EventTypeRow, 'id' | 'userId' | 'teamId' | 'title' | 'price' | 'currency' | 'lengthInMinutes'>,
+  eventType: Pick<EventTypeRow, 'id' | 'userId' | 'teamId' | 'parentId' | 'title' | 'price' | 'currency' | 'lengthInMinutes'>,
   booker: { email: string | undefined; name: string },
   now: number,
 ): Promise<PreparedPayment> {
   const stripe = deps.config.payments.stripe;
   if (!stripe) throw notCreated('this svc takes no payments (no Stripe platform account is configured)');
-  const account = await repo.findStripeAccount(deps.database.db, paymentOwnerOf(eventType));
+  const account = await repo.findStripeAccount(deps.database.db, await paymentOwnerOf(deps.database.db, eventType));
   if (!account || account.invalid) throw notCreated("the host's Stripe account is not connected");
   const uid = randomUUID();
   const bookingUid = randomUUID();

@@ -13,7 +13,7 @@ import type { BookingRecord, BookingRow } from '../bookings/bookings.repository.
 import { deferUntilMeeting, needsProviderMeeting } from '../conferencing/booking-meetings.service.js';
 import { findEventTypeById } from '../event-types/event-types.repository.js';
 import * as repo from './payments.repository.js';
-import { PAYMENT_EXPIRE_SESSION_JOB, PAYMENT_JOB_MAX_ATTEMPTS, PAYMENT_REFUND_JOB, PAYMENT_REFUND_MAX_ATTEMPTS, PAYMENT_RELEASE_JOB } from './payments.repository.js';
+import { PAYMENT_EXPIRE_SESSION_JOB, PAYMENT_JOB_MAX_ATTEMPTS, PAYMENT_REFUND_JOB, PAYMENT_REFUND_MAX_ATTEMPTS } from './payments.repository.js';
 import type { PaymentRow } from './payments.repository.js';
 import { type RefundPolicy, refundOnCancel } from './refund-policy.js';
 

@@ -3,8 +3,7 @@ import type { AppContext } from '../../app/context.js';
 import type { App } from '../../http/app.js';
 import { access, type RouteAccess } from '../../http/access.js';
 import { ok } from '../../http/envelope.js';
-import { principalOf, tenantOf } from '../../http/request-guard.js';
-import { notFound } from '../../lib/errors.js';
+import { principalOf, tenantTeamOf } from '../../http/request-guard.js';
 import { receiveStripeEvent } from './payment-webhooks.service.js';
 import type { PaymentOwner } from './payments.repository.js';
 import { CheckOutput, ConnectOutput, ConnectQuery, SaveOutput, SaveQuery, TeamParams, WebhookOutput } from './payments.schemas.js';
@@ -77,12 +76,6 @@ function registerOwnerRoutes(app: App, ctx: AppContext, routes: OwnerRoutes): vo
   });
 }
 
-function teamOf(request: FastifyRequest) {
-  const { team } = tenantOf(request);
-  if (!team) throw notFound('team_not_found', `Team with id=${(request.params as { teamId: number }).teamId} not found`);
-  return team;
-}
-
 export function registerStripeRoutes(app: App, ctx: AppContext): void {
   registerOwnerRoutes(app, ctx, {
     prefix: '/v2/stripe',
@@ -99,7 +92,7 @@ export function registerStripeRoutes(app: App, ctx: AppContext): void {
     whose: ' for a team',
     params: TeamParams,
     owner: (request) => {
-      const team = teamOf(request);
+      const team = tenantTeamOf(request);
       return { owner: { kind: 'team', teamId: team.id }, orgId: team.parentId };
     },
     saveTeam: (request) => {

@@ -66,6 +66,14 @@ export interface BookerTexts {
   cancelConfirm: string;
   keep: string;
   past: string;
+  payToConfirm: string;
+  payNotice: (amount: string, until: string) => string;
+  payButton: (amount: string) => string;
+  paymentProcessing: string;
+  paymentNotCompleted: string;
+  payment: string;
+  paymentStatus: Record<string, string>;
+  released: string;
 }
 
 const en: BookerTexts = {
@@ -142,6 +150,14 @@ const en: BookerTexts = {
   cancelConfirm: 'Cancel the meeting',
   keep: 'Keep it',
   past: 'This meeting is over.',
+  payToConfirm: 'Complete your payment',
+  payNotice: (amount, until) => `This time is held for you until ${until}: pay ${amount} to confirm the booking.`,
+  payButton: (amount) => `Pay ${amount}`,
+  paymentProcessing: 'Thank you: Stripe is confirming your payment. Reload this page in a moment.',
+  paymentNotCompleted: 'The payment was not completed.',
+  payment: 'Payment',
+  paymentStatus: { awaiting: 'Not paid yet', paid: 'Paid', expired: 'Not paid in time', cancelled: 'Not paid', refunding: 'Being refunded', refunded: 'Refunded' },
+  released: 'This booking was released: it was not paid in time.',
 };
 
 const TABLES: Record<string, BookerTexts> = { en };

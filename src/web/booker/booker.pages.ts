@@ -11,6 +11,7 @@ import { PAGE_TAGS } from '../page-guards.js';
 import { apiError, type ApiAnswer, BOOKINGS_VERSION, type BookerApi, SLOTS_VERSION } from './booker-api.js';
 import { BOOKER_SCRIPT, BOOKER_SCRIPT_PATH } from './booker-script.js';
 import { type BookerTexts, bookerTexts } from './booker-texts.js';
+import { formatMoney } from '../../modules/payments/currencies.js';
 import {
   alertBox,
   bookingForm,
@@ -103,7 +104,8 @@ function pageFacts(page: BookerPage, state: PickerState, texts: BookerTexts) {
   const { output, hostNames, teamName } = page.eventType;
   const where = locationChoices(output, texts).map((choice) => choice.label);
   const hosts = teamName ? `${teamName}${hostNames.length ? ` (${hostNames.join(', ')})` : ''}` : hostNames.join(', ');
-  return html`${factsLine([texts.hostedBy(hosts), texts.minutes(state.duration ?? output.lengthInMinutes), where.join(', ')])}
+  const price = typeof output.price === 'number' && output.price > 0 ? formatMoney(output.price, output.currency, texts.lang) : '';
+  return html`${factsLine([texts.hostedBy(hosts), texts.minutes(state.duration ?? output.lengthInMinutes), price, where.join(', ')])}
 ${output.description ? html`<p>${output.description}</p>` : html``}
 ${page.reschedule ? html`<p class="notice">${texts.currentTime(whenLabel(page.reschedule.start, state.tz, state.hour12, texts.lang))}</p>` : html``}`;
 }

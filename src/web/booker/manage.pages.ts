@@ -18,6 +18,7 @@ import { BOOKER_SCRIPT_PATH } from './booker-script.js';
 import { type BookerTexts, bookerTexts } from './booker-texts.js';
 import { type BookerPage, showBooker, submitBooking } from './booker.pages.js';
 import { alertBox, isTimeZone, whenLabel } from './booker-views.js';
+import { formatMoney } from '../../modules/payments/currencies.js';
 
 type Booking = Record<string, any>;
 
@@ -49,6 +50,7 @@ function calendarLinks(booking: Booking, where: string, texts: BookerTexts) {
 
 function headingOf(booking: Booking, flags: { created: boolean; rescheduled: boolean }, texts: BookerTexts): string {
   if (booking.status === 'cancelled' || booking.status === 'rejected') return texts.cancelledTitle;
+  if (booking.payment?.status === 'awaiting') return texts.payToConfirm;
   if (flags.rescheduled) return texts.rescheduled;
   if (flags.created) return booking.status === 'pending' ? texts.requested : texts.scheduled;
   return booking.title;
@@ -70,18 +72,39 @@ function bookingBody(booking: Booking, request: FastifyRequest, texts: BookerTex
   const link = typeof booking.meetingUrl === 'string' && /^https?:\/\//.test(booking.meetingUrl) ? booking.meetingUrl : null;
   const where = link ?? (typeof booking.location === 'string' && !booking.location.startsWith('integrations:') ? booking.location : '');
   const people = [...(booking.hosts ?? []).map((person: any) => person.name || person.email), ...(booking.attendees ?? []).map((person: any) => person.name)];
-  const state =
-    booking.status === 'pending' ? html`<p class="notice" role="status">${texts.waiting}</p>` : booking.status === 'cancelled' ? html`<p class="alert" role="status">${texts.cancelled}</p>` : booking.status === 'rejected' ? html`<p class="alert" role="status">${texts.rejected}</p>` : over ? html`<p role="status">${texts.past}</p>` : html``;
+  const payment = booking.payment as { status: string; amount: number; currency: string; paymentLink: string | null; expiresAt: string | null } | undefined;
+  const amount = payment ? formatMoney(payment.amount, payment.currency, texts.lang) : '';
+  // A paid event type's booking waits for its payment first: the page is where the booker pays (Stripe's page).
+  const awaiting = payment?.status === 'awaiting' && !closed && payment.paymentLink && payment.expiresAt ? { link: payment.paymentLink, until: payment.expiresAt } : null;
+  const returned = field(q, 'payment');
+  const state = awaiting
+    ? html`${returned === 'paid' ? html`<p class="notice" role="status">${texts.paymentProcessing}</p>` : returned === 'cancelled' ? html`<p class="alert" role="status">${texts.paymentNotCompleted}</p>` : html``}
+<p class="notice">${texts.payNotice(amount, whenLabel(awaiting.until, tz, hour12, texts.lang))}</p>
+<p><a id="pay-link" class="button" href="${awaiting.link}" target="_top" rel="noopener">${texts.payButton(amount)}</a></p>`
+    : booking.status === 'cancelled' && payment?.status === 'expired'
+      ? html`<p class="alert" role="status">${texts.released}</p>`
+      : booking.status === 'pending'
+        ? html`<p class="notice" role="status">${texts.waiting}</p>`
+        : booking.status === 'cancelled'
+          ? html`<p class="alert" role="status">${texts.cancelled}</p>`
+          : booking.status === 'rejected'
+            ? html`<p class="alert" role="status">${texts.rejected}</p>`
+            : over
+              ? html`<p role="status">${texts.past}</p>`
+              : html``;
   const rows = [
     html`<tr><th scope="row">${texts.what}</th><td>${booking.title}</td></tr>`,
     html`<tr><th scope="row">${texts.when}</th><td><span id="your-time">${texts.yourTime}: ${whenLabel(booking.start, tz, hour12, texts.lang)}</span>${host?.timeZone && host.timeZone !== tz ? html`<br><span id="host-time">${texts.hostTime}: ${whenLabel(booking.start, host.timeZone, hour12, texts.lang)}</span>` : html``}</td></tr>`,
     html`<tr><th scope="row">${texts.who}</th><td>${people.join(', ')}</td></tr>`,
+    ...(payment ? [html`<tr><th scope="row">${texts.payment}</th><td id="payment-state">${amount} · ${texts.paymentStatus[payment.status] ?? payment.status}</td></tr>`] : []),
     ...(where ? [html`<tr><th scope="row">${texts.location}</th><td>${link && !closed ? html`<a id="meeting-link" href="${link}" rel="noopener">${texts.join}</a> <code>${link}</code>` : where}</td></tr>`] : []),
   ];
+  // Unpaid, a booking cannot be moved (the API refuses): only cancelled.
+  const rescheduleLink = awaiting ? html`` : html`<a id="reschedule-link" href="/reschedule/${booking.uid}?tz=${encodeURIComponent(tz)}">${texts.reschedule}</a> · `;
   const manage =
     closed || over
       ? html``
-      : html`<h2>${texts.manage}</h2><p><a id="reschedule-link" href="/reschedule/${booking.uid}?tz=${encodeURIComponent(tz)}">${texts.reschedule}</a> · <a id="cancel-link" href="/booking/${booking.uid}?cancel=true&amp;tz=${encodeURIComponent(tz)}">${texts.cancel}</a></p>`;
+      : html`<h2>${texts.manage}</h2><p>${rescheduleLink}<a id="cancel-link" href="/booking/${booking.uid}?cancel=true&amp;tz=${encodeURIComponent(tz)}">${texts.cancel}</a></p>`;
   const flags = { created: field(q, 'new') === '1', rescheduled: field(q, 'rescheduled') === '1', cancelled: field(q, 'cancelled') === '1' };
   const event = flags.created ? embedEvent(booking, 'bookingSuccessful') : flags.rescheduled ? embedEvent(booking, 'rescheduleBookingSuccessful') : flags.cancelled ? embedEvent(booking, 'bookingCancelled') : html``;
   const cancelForm =
@@ -94,7 +117,7 @@ function bookingBody(booking: Booking, request: FastifyRequest, texts: BookerTex
       : html``;
   return {
     title: headingOf(booking, flags, texts),
-    body: html`${alertBox(alert)}${state}<table>${rows}</table>${closed || over ? html`` : calendarLinks(booking, where, texts)}${cancelForm}${manage}${event}`,
+    body: html`${alertBox(alert)}${state}<table>${rows}</table>${closed || over || awaiting ? html`` : calendarLinks(booking, where, texts)}${cancelForm}${manage}${event}`,
   };
 }
 
