@@ -249,8 +249,9 @@ describe(`paid bookings (${backend})`, () => {
     await eventually(async () => (await paymentRow(db(), booking.payment.uid))!.status === 'refunded', 5000);
   });
 
-  test('a payment on a page no booking took is refunded; Stripe failing answers 503 or 409 and books nothing', async () => {
-    const orphan = await createCheckoutSession(api.config.payments.stripe!, {
+  test("a payment on svc's page no booking took is refunded, one on the host's own page is not svc's business; Stripe failing answers 503 or 409 and books nothing", async () => {
+    const page = (metadata: Record<string, string>) =>
+      createCheckoutSession(api.config.payments.stripe!, {
       accountId,
       amount: 5000,
       currency: 'eur',
@@ -258,14 +259,21 @@ describe(`paid bookings (${backend})`, () => {
       successUrl: 'https://example.com/ok',
       cancelUrl: 'https://example.com/no',
       expiresAt: new Date(Date.now() + 40 * MINUTE),
-      clientReferenceId: 'not-a-payment-of-svc',
-      metadata: {},
-      idempotencyKey: `orphan-${Date.now()}`,
+      clientReferenceId: 'lost-payment',
+      metadata,
+      idempotencyKey: `orphan-${JSON.stringify(metadata)}-${Date.now()}`,
     });
+    // The host sells something else through Stripe Checkout: the platform's Connect endpoint hears of it too.
+    const own = await stripe.pay((await page({ order: 'A-1' })).id);
+    assert.deepEqual([own.status, JSON.parse(own.body).outcome], [200, 'ignored']);
+    const ownIntent = (own.event.data as { object: { payment_intent: string } }).object.payment_intent;
+    // svc's page whose booking was never written (its transaction failed after the page was opened).
+    const orphan = await page({ paymentUid: 'b6a1f0e2-lost', bookingUid: 'never-written' });
     const paid = await stripe.pay(orphan.id);
     assert.deepEqual([paid.status, JSON.parse(paid.body).outcome], [200, 'refunding']);
     const intent = (paid.event.data as { object: { payment_intent: string } }).object.payment_intent;
     await eventually(async () => stripe.refunds.some((made) => made.object.payment_intent === intent), 5000);
+    assert.ok(!stripe.refunds.some((made) => made.object.payment_intent === ownIntent), "the host's own sale is not refunded");
 
     const count = async () => (await rows<{ n: number }>(sql`select count(*)::int as n from bookings`))[0]!.n;
     const before = await count();

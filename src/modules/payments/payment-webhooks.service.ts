@@ -38,7 +38,14 @@ export async function receiveStripeEvent(deps: StripeWebhookDeps, rawBody: strin
         if (!sessionId || object.payment_status !== 'paid') return 'ignored';
         return confirmPaidSession(
           scope,
-          { sessionId, account: event.account, paymentIntentId: stringOf(object.payment_intent), amountTotal: numberOf(object.amount_total), currency: stringOf(object.currency) },
+          {
+            sessionId,
+            paymentUid: stringOf((object.metadata as Record<string, unknown> | undefined)?.paymentUid),
+            account: event.account,
+            paymentIntentId: stringOf(object.payment_intent),
+            amountTotal: numberOf(object.amount_total),
+            currency: stringOf(object.currency),
+          },
           deps.clock(),
         );
       case 'checkout.session.expired':

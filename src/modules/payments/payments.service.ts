@@ -86,6 +86,8 @@ async function lockSessionPayment(tx: Db, sessionId: string): Promise<{ payment:
 
 export interface PaidSession {
   sessionId: string;
+  /** The payment uid svc put in the session's metadata: null for a session svc did not open. */
+  paymentUid: string | null;
   /** The connected account the event came from. */
   account: string | null;
   paymentIntentId: string | null;
@@ -96,14 +98,15 @@ export interface PaidSession {
 /**
  * Stripe says a Checkout Session was paid. Its booking, still waiting, is confirmed (BOOKING_PAID,
  * then BOOKING_CREATED with its mail, meeting and reminders; BOOKING_REQUESTED when the host must still
- * confirm it). Money for anything else (a booking released or cancelled meanwhile, a page no booking
- * took) goes back.
+ * confirm it). Money for anything else of svc's (a booking released or cancelled meanwhile, a page no
+ * booking took) goes back; a page svc did not open is not its business.
  */
 export async function confirmPaidSession(scope: PaymentScope, session: PaidSession, now: number): Promise<'confirmed' | 'refunding' | 'ignored'> {
   const { tx } = scope;
   const locked = await lockSessionPayment(tx, session.sessionId);
   if (!locked || locked.payment.accountId !== session.account) {
-    if (!session.paymentIntentId || !session.account) return 'ignored';
+    // A Connect endpoint hears of every payment of the connected accounts: only svc's own pages are its business.
+    if (!session.paymentUid || !session.paymentIntentId || !session.account) return 'ignored';
     await insertJob(tx, {
       kind: PAYMENT_REFUND_JOB,
       payload: { accountId: session.account, paymentIntentId: session.paymentIntentId },
