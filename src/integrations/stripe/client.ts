@@ -3,7 +3,7 @@
 // account (direct charges: the platform's key with Stripe-Account), and the signed events of a Connect
 // webhook endpoint (docs.stripe.com/webhooks#verify-events). The package's errors become
 // StripeProviderError, whose kind and `permanent` tell the caller whether trying again can help.
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { retryAfterMs } from '../provider-errors.js';
 
 export interface StripeConfig {
@@ -76,7 +76,12 @@ const DEFAULT_API_URL = 'https://api.stripe.com';
 const DEFAULT_CONNECT_URL = 'https://connect.stripe.com';
 const clients = new WeakMap<StripeConfig, Stripe>();
 
-function stripeFor(config: StripeConfig): Stripe {
+type StripePackage = typeof Stripe;
+// The package costs ~125 ms and ~35 MB to load: a svc that takes no payments never loads it.
+let stripePackage: Promise<StripePackage> | null = null;
+const loadStripe = (): Promise<StripePackage> => (stripePackage ??= import('stripe').then((module) => module.default));
+
+function stripeFor(config: StripeConfig, StripeClass: StripePackage): Stripe {
   let client = clients.get(config);
   if (!client) {
     const url = new URL(config.apiUrl);
@@ -87,7 +92,7 @@ function stripeFor(config: StripeConfig): Stripe {
       port: url.port || (url.protocol === 'https:' ? '443' : '80'),
       protocol: url.protocol === 'https:' ? ('https' as const) : ('http' as const),
     };
-    client = new Stripe(config.secretKey, { ...local, timeout: config.timeoutMs, maxNetworkRetries: 1 });
+    client = new StripeClass(config.secretKey, { ...local, timeout: config.timeoutMs, maxNetworkRetries: 1 });
     clients.set(config, client);
   }
   return client;
@@ -97,8 +102,7 @@ function redact(text: string, config: StripeConfig): string {
   return [config.secretKey, config.webhookSecret].reduce((safe, secret) => (secret.length >= 8 ? safe.split(secret).join('[redacted]') : safe), text);
 }
 
-function toProviderError(error: unknown, what: string, config: StripeConfig): unknown {
-  const errors = Stripe.errors;
+function toProviderError(error: unknown, what: string, config: StripeConfig, errors: StripePackage['errors']): unknown {
   if (!(error instanceof errors.StripeError)) return error;
   const status = error.statusCode ?? 0;
   const oauth = error instanceof errors.StripeOAuthError;
@@ -123,10 +127,11 @@ function toProviderError(error: unknown, what: string, config: StripeConfig): un
 }
 
 async function call<T>(config: StripeConfig, what: string, run: (stripe: Stripe) => Promise<T>): Promise<T> {
+  const StripeClass = await loadStripe();
   try {
-    return await run(stripeFor(config));
+    return await run(stripeFor(config, StripeClass));
   } catch (error) {
-    throw toProviderError(error, what, config);
+    throw toProviderError(error, what, config, StripeClass.errors);
   }
 }
 
@@ -165,13 +170,14 @@ export async function retrieveStripeAccount(config: StripeConfig, accountId: str
 
 /** Disconnects the account from the platform; one already disconnected (by its owner, or earlier) counts as done. */
 export async function deauthorizeStripeAccount(config: StripeConfig, accountId: string): Promise<void> {
+  const StripeClass = await loadStripe();
   try {
-    await stripeFor(config).oauth.deauthorize({ client_id: config.clientId, stripe_user_id: accountId });
+    await stripeFor(config, StripeClass).oauth.deauthorize({ client_id: config.clientId, stripe_user_id: accountId });
   } catch (error) {
     // Stripe's words for it: "This application is not connected to stripe account acct_..., or that
     // account does not exist." A wrong client id is invalid_client too, but says "No such application".
-    if (error instanceof Stripe.errors.StripeInvalidClientError && /not connected/i.test(error.message)) return;
-    throw toProviderError(error, `disconnecting Stripe account ${accountId}`, config);
+    if (error instanceof StripeClass.errors.StripeInvalidClientError && /not connected/i.test(error.message)) return;
+    throw toProviderError(error, `disconnecting Stripe account ${accountId}`, config, StripeClass.errors);
   }
 }
 
@@ -253,10 +259,11 @@ export async function createRefund(config: StripeConfig, input: RefundInput): Pr
  * The event Stripe posted, once its Stripe-Signature header is verified over the raw body as received
  * (re-serialized JSON would not match). Events from connected accounts carry `account`.
  */
-export function verifyStripeWebhook(config: StripeConfig, rawBody: string | Buffer, signatureHeader: string | undefined, toleranceSeconds = 300): StripeEvent {
+export async function verifyStripeWebhook(config: StripeConfig, rawBody: string | Buffer, signatureHeader: string | undefined, toleranceSeconds = 300): Promise<StripeEvent> {
+  const StripeClass = await loadStripe();
   let event: Stripe.Event;
   try {
-    event = Stripe.webhooks.constructEvent(rawBody, signatureHeader ?? '', config.webhookSecret, toleranceSeconds);
+    event = StripeClass.webhooks.constructEvent(rawBody, signatureHeader ?? '', config.webhookSecret, toleranceSeconds);
   } catch (error) {
     throw new StripeSignatureError(redact(`Stripe webhook refused: ${error instanceof Error ? error.message : String(error)}`, config));
   }

@@ -19,9 +19,9 @@ const numberOf = (value: unknown): number | null => (typeof value === 'number' ?
 /** POST /v2/stripe/webhook: one event. */
 export async function receiveStripeEvent(deps: StripeWebhookDeps, rawBody: string, signature: string | undefined): Promise<StripeEventOutcome> {
   const stripe = requireStripe(deps);
-  let event: ReturnType<typeof verifyStripeWebhook>;
+  let event: Awaited<ReturnType<typeof verifyStripeWebhook>>;
   try {
-    event = verifyStripeWebhook(stripe, rawBody, signature);
+    event = await verifyStripeWebhook(stripe, rawBody, signature);
   } catch (error) {
     if (error instanceof StripeSignatureError) throw badRequest('stripe_signature_invalid', `Webhook refused: ${error.message}`);
     throw error;
