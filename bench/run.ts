@@ -38,6 +38,7 @@ import { type BenchSmtp, MAIL_MAX_COST, MAIL_NOTE, startBenchSmtp } from './mail
 import { WEBHOOKS_NOTE, webhooksBench, type WebhooksHarness } from './webhooks-e2e.js';
 import { DATA_EMBEDDED_SIZE, DATA_NOTE, DATA_SIZES, dataBench, dataGoals, type DataHarness } from './data-e2e.js';
 import { CALENDARS_NOTE, calendarsBench, type CalendarsHarness } from './calendars-e2e.js';
+import { machineCpuMs, postgresCpuMs, statCpuMs } from './proc-cpu.js';
 
 /** svc requires a sealing key on PostgreSQL; any fixed one serves a benchmark. */
 const BENCH_ENCRYPTION_KEY = 'be'.repeat(32);
@@ -208,8 +209,6 @@ async function startServer(env: Record<string, string>, label: string, args: str
   };
 }
 
-const TICK_MS = 10; // Linux USER_HZ is 100
-
 interface CpuSnapshot {
   /** All CPUs, busy and total, in ms (from /proc/stat). */
   busyMs: number;
@@ -222,35 +221,13 @@ interface CpuSnapshot {
   postgresMs: number;
 }
 
-/** utime + stime of a /proc/<pid>/stat line, ms. */
-function statCpuMs(stat: string): number {
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-}
-
-function postgresCpuMs(): number {
-  let total = 0;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === 'postgres') total += statCpuMs(stat);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return total;
-}
-
 /** CPU time so far, from /proc (null where it is not available). */
 function cpuSnapshot(serverPid: number | undefined): CpuSnapshot | null {
   try {
-    const ticks = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
-    const totalMs = ticks.reduce((sum, value) => sum + value, 0) * TICK_MS;
-    const idleMs = (ticks[3]! + ticks[4]!) * TICK_MS;
+    const { busyMs, totalMs } = machineCpuMs();
     const serverMs = serverPid === undefined ? Number.NaN : statCpuMs(fs.readFileSync(`/proc/${serverPid}/stat`, 'utf8'));
     const usage = process.cpuUsage();
-    return { busyMs: totalMs - idleMs, totalMs, serverMs, benchMs: (usage.user + usage.system) / 1000, postgresMs: postgresCpuMs() };
+    return { busyMs, totalMs, serverMs, benchMs: (usage.user + usage.system) / 1000, postgresMs: postgresCpuMs() };
   } catch {
     return null;
   }
@@ -1151,6 +1128,13 @@ async function main() {
     const { note, ...workflows } = (JSON.parse(output.trim().split('\n').at(-1)!) as { workflows: { note: string } }).workflows;
     notes.push(note);
     return { machine: machineOf(loadAtStart), workflows, totalSeconds: round((performance.now() - began) / 1000), notes };
+  }
+  // `npm run bench -- --only=payments`: 500 payments confirmed by Stripe's webhook on one process (bench/payments.ts), alone.
+  if (process.argv.includes('--only=payments')) {
+    const output = execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/payments.ts')], { cwd: root, stdio: ['ignore', 'pipe', 2], encoding: 'utf8' });
+    const { note, ...payments } = (JSON.parse(output.trim().split('\n').at(-1)!) as { payments: { note: string } }).payments;
+    notes.push(note);
+    return { machine: machineOf(loadAtStart), payments, totalSeconds: round((performance.now() - began) / 1000), notes };
   }
   // `npm run bench -- --only=team`: the team scheduling benchmark alone.
   if (process.argv.includes('--only=team')) {

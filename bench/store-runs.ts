@@ -2,7 +2,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { type Db, openDatabase } from '../src/db/client.js';
 import { killAllChildren, type startServer } from '../test/support/child-server.js';
+import type { BenchSmtp } from './mail-e2e.js';
+import { SLOTS_API_VERSION } from './slots-e2e.js';
 import { createTestDatabase, postgresAvailable } from '../test/support/postgres.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
@@ -61,5 +64,44 @@ export async function benchOnBothStores(log: (message: string) => void, key: str
     process.stdout.write(`${JSON.stringify({ [key]: { embedded, postgres, ...extra } })}\n`);
   } finally {
     await killAllChildren();
+  }
+}
+
+/** One call to the API of a bench's server: its `data`, or an error naming the call when the status is not `expected`. */
+export async function benchCall<T>(baseUrl: string, method: string, route: string, key: string | null, body: unknown, expected: number, what: string, headers: Record<string, string> = {}): Promise<T> {
+  const all: Record<string, string> = { ...headers, ...(key ? { authorization: `Bearer ${key}` } : {}) };
+  if (body !== undefined) all['content-type'] = 'application/json';
+  const response = await fetch(`${baseUrl}${route}`, { method, headers: all, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const text = await response.text();
+  if (response.status !== expected) throw new Error(`${what}: ${method} ${route} answered ${response.status}: ${text.slice(0, 500)}`);
+  return (JSON.parse(text) as { data: T }).data;
+}
+
+/** The store's database, opened from this process (the embedded store only while no server runs). */
+export async function withStoreDb<T>(env: Record<string, string>, work: (db: Db) => Promise<T>): Promise<T> {
+  const database = await openDatabase(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL, poolSize: 2 } : { dataDir: env.SVC_DATA_DIR, command: 'bench' });
+  try {
+    return await work(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+/** Free starts of an event type from `from` over 40 days (GET /v2/slots, UTC), in order. */
+export async function freeStarts(baseUrl: string, eventTypeId: number, from: number): Promise<string[]> {
+  const query = new URLSearchParams({ eventTypeId: String(eventTypeId), start: new Date(from).toISOString(), end: new Date(from + 40 * 86_400_000).toISOString(), timeZone: 'UTC' });
+  const response = await fetch(`${baseUrl}/v2/slots?${query}`, { headers: { 'svc-api-version': SLOTS_API_VERSION } });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`GET /v2/slots answered ${response.status}: ${text.slice(0, 500)}`);
+  return Object.values((JSON.parse(text) as { data: Record<string, { start: string }[]> }).data).flatMap((day) => day.map((slot) => slot.start)).sort();
+}
+
+/** Waits until the sink has received nothing new for 1.5 s (what earlier requests queued is out). */
+export async function settleSmtp(smtp: BenchSmtp): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  let seen = -1;
+  while (smtp.received() !== seen && Date.now() < deadline) {
+    seen = smtp.received();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
   }
 }

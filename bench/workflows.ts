@@ -4,11 +4,10 @@
 // booking's request time with 3 workflows on its event type at most 5% over none. How: NOTE.
 import os from 'node:os';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Db, openDatabase } from '../src/db/client.js';
+import type { Db } from '../src/db/client.js';
 import { type ChildServer, startServer } from '../test/support/child-server.js';
 import { type BenchSmtp, startBenchSmtp } from './mail-e2e.js';
-import { SLOTS_API_VERSION } from './slots-e2e.js';
-import { benchOnBothStores, stopServer } from './store-runs.js';
+import { benchCall, benchOnBothStores, freeStarts, settleSmtp, stopServer, withStoreDb } from './store-runs.js';
 
 const REMINDERS = 10_000;
 const API_BOOKINGS = 40;
@@ -49,24 +48,7 @@ const quantile = (values: number[], q: number) => [...values].sort((a, b) => a -
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 const rowsOf = async <T>(db: Db, query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 
-async function call<T>(baseUrl: string, method: string, route: string, key: string | null, body: unknown, expected: number, what: string): Promise<T> {
-  const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${baseUrl}${route}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const text = await response.text();
-  if (response.status !== expected) throw new Error(`${what}: ${method} ${route} answered ${response.status}: ${text.slice(0, 500)}`);
-  return (JSON.parse(text) as { data: T }).data;
-}
 
-/** The store's database, opened from this process (the embedded store only while no server runs). */
-async function withDb<T>(env: Record<string, string>, work: (db: Db) => Promise<T>): Promise<T> {
-  const database = await openDatabase(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL, poolSize: 2 } : { dataDir: env.SVC_DATA_DIR, command: 'bench' });
-  try {
-    return await work(database.db);
-  } finally {
-    await database.close();
-  }
-}
 
 type Side = 'a' | 'b' | 'c';
 
@@ -79,18 +61,18 @@ const step = (stepNumber: number, action: string, template: string, extra: Recor
   ({ stepNumber, action, recipient: action === 'email_attendee' ? 'attendee' : 'const', template, sender: 'Acme Scheduling', message: { subject: '', html: '' }, ...extra });
 
 async function setUp(baseUrl: string): Promise<Setup> {
-  const admin = <T>(route: string, body: unknown, what: string) => call<T>(baseUrl, 'POST', route, ADMIN_API_KEY, body, 201, what);
+  const admin = <T>(route: string, body: unknown, what: string) => benchCall<T>(baseUrl, 'POST', route, ADMIN_API_KEY, body, 201, what);
   const user = (name: string) => admin<{ user: { id: number }; apiKey: string }>('/v2/admin/users', { email: `${name}@example.com`, name, timeZone: 'UTC' }, name);
   const owner = await user('wf-owner');
   const org = `/v2/organizations/${(await admin<{ id: number }>('/v2/admin/organizations', { name: 'Workflows bench', ownerId: owner.user.id, isPlatform: false }, 'organization')).id}`;
-  const post = <T>(route: string, body: unknown, what: string) => call<T>(baseUrl, 'POST', route, owner.apiKey, body, 201, what);
+  const post = <T>(route: string, body: unknown, what: string) => benchCall<T>(baseUrl, 'POST', route, owner.apiKey, body, 201, what);
   const team = `${org}/teams/${(await post<{ id: number }>(`${org}/teams`, { name: 'Care' }, 'team')).id}`;
   const typeIds: number[] = [];
   for (const slug of ['plain', 'with-workflows', 'timed-workflows', 'reminders']) {
     const host = await user(`wf-host-${slug}`);
     for (const path of [`${org}/memberships`, `${team}/memberships`]) {
       const joined = await post<{ id: number; accepted: boolean }>(path, { userId: host.user.id, role: 'MEMBER', accepted: true }, `${slug} host joins`);
-      if (!joined.accepted) await call(baseUrl, 'POST', `${path}/${joined.id}/accept`, host.apiKey, undefined, 200, `${slug} host accepts`);
+      if (!joined.accepted) await benchCall(baseUrl, 'POST', `${path}/${joined.id}/accept`, host.apiKey, undefined, 200, `${slug} host accepts`);
     }
     const body = { title: 'Consultation', slug, lengthInMinutes: 30, minimumBookingNotice: 0, schedulingType: 'COLLECTIVE', hosts: [{ userId: host.user.id }], locations: [{ type: 'address', address: 'Rue de la Paix 1, Paris', public: true }] };
     typeIds.push((await post<{ id: number }>(`${team}/event-types`, body, `${slug} event type`)).id);
@@ -108,14 +90,6 @@ async function setUp(baseUrl: string): Promise<Setup> {
   return { typeIds: { a, b, c, r }, burst: { workflowId: burst.id } };
 }
 
-/** Free starts of an event type from `from` over 40 days (GET /v2/slots, UTC), in order. */
-async function freeStarts(baseUrl: string, eventTypeId: number, from: number): Promise<string[]> {
-  const query = new URLSearchParams({ eventTypeId: String(eventTypeId), start: new Date(from).toISOString(), end: new Date(from + 40 * DAY).toISOString(), timeZone: 'UTC' });
-  const response = await fetch(`${baseUrl}/v2/slots?${query}`, { headers: { 'svc-api-version': SLOTS_API_VERSION } });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`GET /v2/slots answered ${response.status}: ${text.slice(0, 500)}`);
-  return Object.values((JSON.parse(text) as { data: Record<string, { start: string }[]> }).data).flatMap((day) => day.map((slot) => slot.start)).sort();
-}
 
 let guest = 0;
 /** One anonymous POST /v2/bookings, timed from fetch() to the body read (ms). */
@@ -184,15 +158,6 @@ async function latency(server: ChildServer, store: string, setup: Setup) {
   };
 }
 
-/** Waits until the sink has received nothing new for 1.5 s (what earlier requests queued is out). */
-async function settle(smtp: BenchSmtp): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  let seen = -1;
-  while (smtp.received() !== seen && Date.now() < deadline) {
-    seen = smtp.received();
-    await sleep(1_500);
-  }
-}
 
 /** The rest of the burst's bookings, each owed its reminder by a workflow.due job as svc queues it, and every due job of the burst at `dueAt`. */
 async function seedBurst(db: Db, setup: Setup, dueAt: () => number) {
@@ -291,15 +256,15 @@ async function storeRun(store: 'embedded' | 'postgres', storeEnv: Record<string,
     log(`${store}: latency B/A mean ${latencyFigures.meanRatio}, median ${latencyFigures.medianRatio}; burst: ${API_BOOKINGS} bookings over HTTP`);
     const starts = (await freeStarts(server.baseUrl, setup.typeIds.r, Date.now() + 2 * DAY)).slice(0, API_BOOKINGS);
     for (const start of starts) await book(server.baseUrl, setup.typeIds.r, start);
-    await settle(smtp);
+    await settleSmtp(smtp);
     began = performance.now();
     let readyBeforeDueMs: number | null = null;
     let seeded: Awaited<ReturnType<typeof seedBurst>>;
     if (store === 'postgres') {
-      seeded = await withDb(storeEnv, (db) => seedBurst(db, setup, () => Date.now() + DUE_AHEAD_MS));
+      seeded = await withStoreDb(storeEnv, (db) => seedBurst(db, setup, () => Date.now() + DUE_AHEAD_MS));
     } else {
       await stopServer(log, store, server);
-      seeded = await withDb(storeEnv, (db) => seedBurst(db, setup, () => Date.now() + Math.max(5_000, 2 * startMs + 3_000)));
+      seeded = await withStoreDb(storeEnv, (db) => seedBurst(db, setup, () => Date.now() + Math.max(5_000, 2 * startMs + 3_000)));
       server = await startServer(env);
       readyBeforeDueMs = Math.round(seeded.dueAt - Date.now());
       if (readyBeforeDueMs < 0) log(`${store}: the server was ready ${-readyBeforeDueMs} ms after the reminders came due`);
@@ -308,7 +273,7 @@ async function storeRun(store: 'embedded' | 'postgres', storeEnv: Record<string,
     const watched = await watchBurst(server, smtp, seeded.dueAt);
     log(`${store}: burst: ${watched.received} received in ${watched.allReceivedS} s, all marked sent in ${watched.allSentS} s`);
     if (store === 'embedded') await stopServer(log, store, server);
-    const db = await withDb(storeEnv, (opened) => burstInStore(opened, setup.burst.workflowId));
+    const db = await withStoreDb(storeEnv, (opened) => burstInStore(opened, setup.burst.workflowId));
     const seconds = watched.allReceivedS === null || watched.allSentS === null ? null : Math.max(watched.allReceivedS, watched.allSentS);
     const allSent = db.remindersSent === REMINDERS && db.mailSent === REMINDERS;
     const burst = {

@@ -1,7 +1,7 @@
 import { desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { attemptsSpanning } from '../../jobs/runner.js';
-import { bookings, type PaymentStatus, payments, stripeAccounts, stripeEvents } from '../../db/schema.js';
+import { bookings, eventTypes, type PaymentStatus, payments, stripeAccounts, stripeEvents } from '../../db/schema.js';
 
 export const PAYMENT_RELEASE_JOB = 'payment.release';
 export const PAYMENT_EXPIRE_SESSION_JOB = 'payment.expire-session';
@@ -73,6 +73,27 @@ export async function updatePayment(
 ): Promise<PaymentRow> {
   const [row] = await db.update(payments).set({ ...patch, updatedAt: sql`now()` }).where(eq(payments.id, id)).returning();
   return row!;
+}
+
+/**
+ * The booking a Checkout Session's payment is for, locked, with its event type's confirmation policy (one
+ * statement: a paid booking's confirmation is the webhook's whole work); then lock the payment.
+ */
+export async function lockBookingOfSession(db: Db, checkoutSessionId: string) {
+  const [row] = await db
+    .select({ booking: bookings, confirmationPolicy: eventTypes.confirmationPolicy })
+    .from(bookings)
+    .leftJoin(eventTypes, eq(eventTypes.id, bookings.eventTypeId))
+    .where(eq(bookings.paymentId, sql`(select ${payments.id} from ${payments} where ${payments.checkoutSessionId} = ${checkoutSessionId})`))
+    .orderBy(desc(bookings.id))
+    .limit(1)
+    .for('update', { of: bookings });
+  return row;
+}
+
+export async function lockPaymentBySession(db: Db, checkoutSessionId: string): Promise<PaymentRow | undefined> {
+  const [row] = await db.select().from(payments).where(eq(payments.checkoutSessionId, checkoutSessionId)).for('update');
+  return row;
 }
 
 /** The booking a payment is for (a rescheduled booking's successor names the same payment), locked. */

@@ -75,14 +75,6 @@ async function announceHostsOf(scope: PaymentScope, booking: BookingRow): Promis
   for (const userId of new Set([booking.userId, ...coHosts])) await scope.announce({ kind: 'busyTime', userId });
 }
 
-/** The payment of a Checkout Session and its booking, the booking locked first. */
-async function lockSessionPayment(tx: Db, sessionId: string): Promise<{ payment: PaymentRow; booking: BookingRow | undefined } | null> {
-  const found = await repo.findPaymentBySession(tx, sessionId);
-  if (!found) return null;
-  const booking = await repo.lockBookingOfPayment(tx, found.id);
-  const payment = await repo.lockPayment(tx, found.id);
-  return payment ? { payment, booking } : null;
-}
 
 export interface PaidSession {
   sessionId: string;
@@ -103,8 +95,9 @@ export interface PaidSession {
  */
 export async function confirmPaidSession(scope: PaymentScope, session: PaidSession, now: number): Promise<'confirmed' | 'refunding' | 'ignored'> {
   const { tx } = scope;
-  const locked = await lockSessionPayment(tx, session.sessionId);
-  if (!locked || locked.payment.accountId !== session.account) {
+  const held = await repo.lockBookingOfSession(tx, session.sessionId);
+  const payment = await repo.lockPaymentBySession(tx, session.sessionId);
+  if (!payment || payment.accountId !== session.account) {
     // A Connect endpoint hears of every payment of the connected accounts: only svc's own pages are its business.
     if (!session.paymentUid || !session.paymentIntentId || !session.account) return 'ignored';
     await insertJob(tx, {
@@ -115,7 +108,7 @@ export async function confirmPaidSession(scope: PaymentScope, session: PaidSessi
     });
     return 'refunding';
   }
-  const { payment, booking } = locked;
+  const booking = held?.booking;
   if (payment.status === 'paid' || payment.status === 'refunding' || payment.status === 'refunded') return 'ignored';
   if (payment.status !== 'awaiting' || !booking || booking.status !== 'pending') {
     await repo.updatePayment(tx, payment.id, { paidAt: new Date(now) });
@@ -123,11 +116,10 @@ export async function confirmPaidSession(scope: PaymentScope, session: PaidSessi
     return 'refunding';
   }
   const paid = await repo.updatePayment(tx, payment.id, { status: 'paid', paymentIntentId: session.paymentIntentId, paidAt: new Date(now), checkoutUrl: null });
-  const eventType = booking.eventTypeId === null ? undefined : await findEventTypeById(tx, booking.eventTypeId);
   // Whether the host must confirm was decided by the notice the booking gave when it was made.
-  const waitsForHost = needsConfirmation(eventType?.confirmationPolicy ?? null, booking.startAt.getTime(), booking.createdAt.getTime());
+  const waitsForHost = needsConfirmation(held!.confirmationPolicy ?? null, booking.startAt.getTime(), booking.createdAt.getTime());
+  // Nothing to announce: held for its payment, the booking already took its time as an accepted one does.
   const updated = waitsForHost ? booking : await bookingsRepo.updateBooking(tx, booking.id, { status: 'accepted' });
-  await announceHostsOf(scope, updated);
   const [record] = await bookingsRepo.loadRecords(tx, [updated]);
   const paymentData = { uid: paid.uid, amount: paid.amount, currency: paid.currency, paidAt: paid.paidAt!.toISOString() };
   await recordBookingEvent(scope, 'BOOKING_PAID', record!, { paymentId: paid.id, paymentData }, [], { silent: true });
