@@ -14,7 +14,6 @@ export type StripeWebhookDeps = Pick<AppContext, 'database' | 'config' | 'change
 export type StripeEventOutcome = 'confirmed' | 'refunding' | 'released' | 'deauthorized' | 'ignored' | 'duplicate';
 
 const stringOf = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const numberOf = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
 /** POST /v2/stripe/webhook: one event. */
 export async function receiveStripeEvent(deps: StripeWebhookDeps, rawBody: string, signature: string | undefined): Promise<StripeEventOutcome> {
@@ -43,8 +42,6 @@ export async function receiveStripeEvent(deps: StripeWebhookDeps, rawBody: strin
             paymentUid: stringOf((object.metadata as Record<string, unknown> | undefined)?.paymentUid),
             account: event.account,
             paymentIntentId: stringOf(object.payment_intent),
-            amountTotal: numberOf(object.amount_total),
-            currency: stringOf(object.currency),
           },
           deps.clock(),
         );

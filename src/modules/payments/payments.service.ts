@@ -37,9 +37,10 @@ export async function queueExpireSession(tx: Db, payment: Pick<PaymentRow, 'acco
   });
 }
 
-/** The refund of a whole payment, by a job (Stripe is not called inside a transaction). */
-async function queueRefund(tx: Db, payment: PaymentRow, paymentIntentId: string | null = payment.paymentIntentId): Promise<void> {
-  await repo.updatePayment(tx, payment.id, { status: 'refunding', checkoutUrl: null, ...(paymentIntentId ? { paymentIntentId } : {}) });
+/** The refund of a whole payment, by a job (Stripe is not called inside a transaction); `paid`: a payment that just arrived. */
+async function queueRefund(tx: Db, payment: PaymentRow, paid?: { paymentIntentId: string | null; at: Date }): Promise<void> {
+  const arrived = paid ? { paidAt: paid.at, ...(paid.paymentIntentId ? { paymentIntentId: paid.paymentIntentId } : {}) } : {};
+  await repo.updatePayment(tx, payment.id, { status: 'refunding', checkoutUrl: null, ...arrived });
   await insertJob(tx, { kind: PAYMENT_REFUND_JOB, payload: { paymentId: payment.id }, maxAttempts: PAYMENT_REFUND_MAX_ATTEMPTS, dedupeKey: `${PAYMENT_REFUND_JOB}:${payment.id}` });
 }
 
@@ -83,8 +84,6 @@ export interface PaidSession {
   /** The connected account the event came from. */
   account: string | null;
   paymentIntentId: string | null;
-  amountTotal: number | null;
-  currency: string | null;
 }
 
 /**
@@ -111,8 +110,7 @@ export async function confirmPaidSession(scope: PaymentScope, session: PaidSessi
   const booking = held?.booking;
   if (payment.status === 'paid' || payment.status === 'refunding' || payment.status === 'refunded') return 'ignored';
   if (payment.status !== 'awaiting' || !booking || booking.status !== 'pending') {
-    await repo.updatePayment(tx, payment.id, { paidAt: new Date(now) });
-    await queueRefund(tx, payment, session.paymentIntentId);
+    await queueRefund(tx, payment, { paymentIntentId: session.paymentIntentId, at: new Date(now) });
     return 'refunding';
   }
   const paid = await repo.updatePayment(tx, payment.id, { status: 'paid', paymentIntentId: session.paymentIntentId, paidAt: new Date(now), checkoutUrl: null });
