@@ -86,10 +86,14 @@ describe(`Stripe Connect (${backend})`, () => {
     assert.equal(((await forged.json()) as { error: { details: { reason: string } } }).error.details.reason, 'stripe_state_invalid');
     const missing = await api.request('GET', '/v2/stripe/save?code=ac_123');
     assert.deepEqual([missing.status, missing.body.error.details.reason], [400, 'stripe_state_invalid']);
-    // A used code fails at Stripe: the browser goes to onErrorReturnTo.
-    const first = await connectStripe(api, host.apiKey, '/v2/stripe/connect', returnQuery);
-    const replay = await fetch(`${api.baseUrl}/v2/stripe/save${new URL(first.authUrl).search.replace(/.*/, '')}`, { redirect: 'manual' });
-    assert.equal(replay.status, 400, 'no state');
+    // Stripe's redirect replayed: its code is spent, so Stripe refuses it and the browser goes to onErrorReturnTo.
+    const connect = await api.request('GET', `/v2/stripe/connect${returnQuery}`, { key: host.apiKey });
+    const back = new URL((await fetch(connect.body.data.authUrl, { redirect: 'manual' })).headers.get('location')!);
+    const save = () => fetch(`${api.baseUrl}/v2/stripe/save${back.search}`, { redirect: 'manual' });
+    assert.deepEqual(await save().then((answer) => [answer.status, answer.headers.get('location')]), [301, RETURN_TO]);
+    const stored = (await accountOf('user', host.user.id))!.accountId;
+    assert.deepEqual(await save().then((answer) => [answer.status, answer.headers.get('location')]), [301, ON_ERROR]);
+    assert.equal((await accountOf('user', host.user.id))!.accountId, stored);
   });
 
   test('check: 404 without an account, 400 when Stripe says it cannot take payments or it was disconnected', async () => {
