@@ -166,6 +166,23 @@ describe(`paid bookings (${backend})`, () => {
     assert.equal((await getBooking(next.uid)).status, 'pending', "the new booker's booking is untouched");
   });
 
+  test("paid in time but Stripe's event late: the hold's end finds the page paid and confirms the booking", async () => {
+    const booking = await booked(at(9, '2027-03-12'));
+    const sessionId = await sessionOf(booking.payment.uid);
+    stripe.webhookUrl = null;
+    try {
+      assert.equal((await stripe.pay(sessionId)).status, 0, 'the event did not reach svc');
+    } finally {
+      stripe.webhookUrl = `${api.baseUrl}/v2/stripe/webhook`;
+    }
+    assert.equal((await getBooking(booking.uid)).payment.status, 'awaiting');
+    await reachHoldEnd(db(), booking.payment.uid);
+    await eventually(async () => (await getBooking(booking.uid)).status === 'accepted', 5000);
+    assert.equal((await getBooking(booking.uid)).payment.status, 'paid');
+    assert.deepEqual(await triggersOf(booking.uid), ['BOOKING_PAYMENT_INITIATED', 'BOOKING_PAID', 'BOOKING_CREATED']);
+    assert.equal(stripe.sessions.get(sessionId)!.object.status, 'complete', 'not expired');
+  });
+
   test("cancellations: the attendee's refunded as the policy says, the host's always; an unpaid one's page closed", async () => {
     const paidBooking = async (start: string, typeId = eventTypeId) => {
       const response = await api.request('POST', '/v2/bookings', { version: BOOKINGS_VERSION, body: { eventTypeId: typeId, start, attendee: attendee() } });

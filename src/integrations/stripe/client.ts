@@ -168,19 +168,6 @@ export async function retrieveStripeAccount(config: StripeConfig, accountId: str
   };
 }
 
-/** Disconnects the account from the platform; one already disconnected (by its owner, or earlier) counts as done. */
-export async function deauthorizeStripeAccount(config: StripeConfig, accountId: string): Promise<void> {
-  const StripeClass = await loadStripe();
-  try {
-    await stripeFor(config, StripeClass).oauth.deauthorize({ client_id: config.clientId, stripe_user_id: accountId });
-  } catch (error) {
-    // Stripe's words for it: "This application is not connected to stripe account acct_..., or that
-    // account does not exist." A wrong client id is invalid_client too, but says "No such application".
-    if (error instanceof StripeClass.errors.StripeInvalidClientError && /not connected/i.test(error.message)) return;
-    throw toProviderError(error, `disconnecting Stripe account ${accountId}`, config, StripeClass.errors);
-  }
-}
-
 const SESSION_STATUSES = ['open', 'complete', 'expired'] as const;
 const PAYMENT_STATUSES = ['paid', 'unpaid', 'no_payment_required'] as const;
 // The package's types leave room for values Stripe may add later; one svc does not know is taken as

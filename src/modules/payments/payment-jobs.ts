@@ -2,12 +2,12 @@
 // Stripe is called here, after the transaction that decided it committed, and again on a retry.
 import { ChangeFeed } from '../../db/change-feed.js';
 import type { Database } from '../../db/client.js';
-import { createRefund, expireCheckoutSession, type StripeConfig, StripeProviderError } from '../../integrations/stripe/client.js';
+import { createRefund, expireCheckoutSession, retrieveCheckoutSession, type StripeConfig, StripeProviderError } from '../../integrations/stripe/client.js';
 import { type JobHandler, JobRetry } from '../../jobs/runner.js';
 import type { InfoLog } from '../mail/mail-transport.js';
 import type { BookingEventListener } from '../bookings/booking-events.js';
 import * as repo from './payments.repository.js';
-import { releaseUnpaid } from './payments.service.js';
+import { confirmPaidSession, releaseUnpaid } from './payments.service.js';
 
 export interface PaymentJobDeps {
   database: Database;
@@ -24,11 +24,24 @@ function retryLater(what: string, error: StripeProviderError): never {
   throw new Error(`${what}: ${error.message}`);
 }
 
-/** `payment.release` at the end of the hold: an unpaid booking lets its time go. */
+/**
+ * `payment.release` at the end of the hold: an unpaid booking lets its time go. Stripe is asked first: a
+ * page paid in time whose event has not arrived yet (Stripe retries late ones for days) confirms the
+ * booking instead; when Stripe does not answer, the hold ends all the same (a payment arriving later is
+ * refunded).
+ */
 export function createReleaseHandler(deps: PaymentJobDeps): JobHandler {
   const changes = deps.changes ?? new ChangeFeed();
   return async (payload: { paymentId: number }) => {
-    await changes.transaction(deps.database, (tx, announce) => releaseUnpaid({ tx, listener: deps.listener, announce }, payload.paymentId, { closePage: true }));
+    const payment = await repo.findPayment(deps.database.db, payload.paymentId);
+    if (!payment || payment.status !== 'awaiting') return;
+    const session = deps.stripe ? await retrieveCheckoutSession(deps.stripe, payment.accountId, payment.checkoutSessionId).catch(() => null) : null;
+    await changes.transaction(deps.database, async (tx, announce) => {
+      const scope = { tx, listener: deps.listener, announce };
+      if (session?.paymentStatus !== 'paid') return void (await releaseUnpaid(scope, payment.id, { closePage: true }));
+      const paid = { sessionId: payment.checkoutSessionId, paymentUid: payment.uid, account: payment.accountId, paymentIntentId: session.paymentIntentId };
+      await confirmPaidSession(scope, paid, Date.now());
+    });
   };
 }
 
