@@ -61,11 +61,6 @@ export async function findPayment(db: Db, id: number): Promise<PaymentRow | unde
   return row;
 }
 
-export async function findPaymentsByIds(db: Db, ids: readonly number[]): Promise<PaymentRow[]> {
-  if (ids.length === 0) return [];
-  return db.select().from(payments).where(inArray(payments.id, [...ids]));
-}
-
 export async function updatePayment(
   db: Db,
   id: number,

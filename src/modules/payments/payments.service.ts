@@ -28,7 +28,7 @@ const NO_REFUNDS: RefundPolicy = { kind: 'never', days: null, calendarDays: true
 /** Why a booking nobody paid for was let go, as its cancellation reason. */
 export const UNPAID_RELEASE_REASON = 'Not paid in time: the booking was released';
 
-export async function queueExpireSession(tx: Db, payment: Pick<PaymentRow, 'accountId' | 'checkoutSessionId'>): Promise<void> {
+async function queueExpireSession(tx: Db, payment: Pick<PaymentRow, 'accountId' | 'checkoutSessionId'>): Promise<void> {
   await insertJob(tx, {
     kind: PAYMENT_EXPIRE_SESSION_JOB,
     payload: { accountId: payment.accountId, sessionId: payment.checkoutSessionId },
