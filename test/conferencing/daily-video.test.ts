@@ -145,9 +145,11 @@ describe('the built-in video on Daily', () => {
     assert.equal(finished.roomName, name);
     assert.equal(finished.duration, 1400);
     assert.equal(recordings.find((recording: any) => recording.id !== recordingId).downloadLink, undefined, 'no link while recording');
-    const transcripts = (await read(created.uid, 'transcripts')).body.data;
+    // Transcripts are asked for by the room's Daily id, which svc stores once Daily has answered the room's creation.
+    let transcripts: string[] = [];
+    await eventually(async () => (transcripts = (await read(created.uid, 'transcripts')).body.data).length > 0, 10_000);
     assert.equal(transcripts.length, 1, 'finished transcripts only');
-    assert.match(transcripts[0], /^https:\/\/daily-transcripts\.example\/.+\.vtt\?signature=/);
+    assert.match(transcripts[0]!, /^https:\/\/daily-transcripts\.example\/.+\.vtt\?signature=/);
 
     for (const what of ['conferencing-sessions', 'recordings', 'transcripts']) {
       const refused = await read(created.uid, what, stranger.apiKey);

@@ -75,7 +75,9 @@ describe('workflow messages are sent once', { skip: backend !== 'postgres' && 'n
     // Each job twice more, as a retry re-queued while the first still waits would be.
     await db.execute(sql`insert into jobs (kind, payload, run_at) select kind, payload, run_at from jobs, generate_series(1, 2) where id in (${sql.join(owed.map((job) => sql`${job.id}`), sql`, `)})`);
     const smsBefore = twilio.messages.length;
-    apps.push(await createPeerApp(api, env), await createPeerApp(api, env));
+    // Fewer jobs at once than there are due runs: neither worker can claim them all in one batch.
+    const peerEnv = { ...env, SVC_JOB_CONCURRENCY: '8' };
+    apps.push(await createPeerApp(api, peerEnv), await createPeerApp(api, peerEnv));
     await reachDueJobs(db, bookings.map((booking) => booking.uid));
     const attendees = bookings.map((booking) => booking.attendees[0]!.email);
     const remindersTo = (address: string) => smtp.to(address).filter((m) => m.email.subject?.startsWith('Reminder'));
