@@ -1,4 +1,4 @@
-import { desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { attemptsSpanning } from '../../jobs/runner.js';
 import { bookings, eventTypes, type PaymentStatus, payments, stripeAccounts, stripeEvents } from '../../db/schema.js';
@@ -83,6 +83,17 @@ export async function lockBookingOfSession(db: Db, checkoutSessionId: string) {
     .orderBy(desc(bookings.id))
     .limit(1)
     .for('update', { of: bookings });
+  return row;
+}
+
+/** The session's payment marked paid if it still awaits payment on `accountId` (the update locks it); undefined otherwise. */
+export async function markSessionPaid(db: Db, checkoutSessionId: string, accountId: string | null, paid: { paymentIntentId: string | null; at: Date }): Promise<PaymentRow | undefined> {
+  if (accountId === null) return undefined;
+  const [row] = await db
+    .update(payments)
+    .set({ status: 'paid', paymentIntentId: paid.paymentIntentId, paidAt: paid.at, checkoutUrl: null, updatedAt: sql`now()` })
+    .where(and(eq(payments.checkoutSessionId, checkoutSessionId), eq(payments.accountId, accountId), eq(payments.status, 'awaiting')))
+    .returning();
   return row;
 }
 

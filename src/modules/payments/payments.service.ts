@@ -11,6 +11,7 @@ import { listHostIdsOfBookings } from '../bookings/hosts/booking-hosts.repositor
 import * as bookingsRepo from '../bookings/bookings.repository.js';
 import type { BookingRecord, BookingRow } from '../bookings/bookings.repository.js';
 import { deferUntilMeeting, needsProviderMeeting } from '../conferencing/booking-meetings.service.js';
+import type { ConfirmationPolicy } from '../event-types/event-type-model.js';
 import { findEventTypeById } from '../event-types/event-types.repository.js';
 import * as repo from './payments.repository.js';
 import { PAYMENT_EXPIRE_SESSION_JOB, PAYMENT_JOB_MAX_ATTEMPTS, PAYMENT_REFUND_JOB, PAYMENT_REFUND_MAX_ATTEMPTS } from './payments.repository.js';
@@ -95,6 +96,9 @@ export interface PaidSession {
 export async function confirmPaidSession(scope: PaymentScope, session: PaidSession, now: number): Promise<'confirmed' | 'refunding' | 'ignored'> {
   const { tx } = scope;
   const held = await repo.lockBookingOfSession(tx, session.sessionId);
+  // The common case in one statement: the booking waits, its payment is marked paid (and locked by that).
+  const paid = held?.booking.status === 'pending' ? await repo.markSessionPaid(tx, session.sessionId, session.account, { paymentIntentId: session.paymentIntentId, at: new Date(now) }) : undefined;
+  if (paid) return confirmBooking(scope, held!.booking, held!.confirmationPolicy, paid);
   const payment = await repo.lockPaymentBySession(tx, session.sessionId);
   if (!payment || payment.accountId !== session.account) {
     // A Connect endpoint hears of every payment of the connected accounts: only svc's own pages are its business.
@@ -107,15 +111,17 @@ export async function confirmPaidSession(scope: PaymentScope, session: PaidSessi
     });
     return 'refunding';
   }
-  const booking = held?.booking;
   if (payment.status === 'paid' || payment.status === 'refunding' || payment.status === 'refunded') return 'ignored';
-  if (payment.status !== 'awaiting' || !booking || booking.status !== 'pending') {
-    await queueRefund(tx, payment, { paymentIntentId: session.paymentIntentId, at: new Date(now) });
-    return 'refunding';
-  }
-  const paid = await repo.updatePayment(tx, payment.id, { status: 'paid', paymentIntentId: session.paymentIntentId, paidAt: new Date(now), checkoutUrl: null });
+  // Paid too late: the booking was released, cancelled or declined meanwhile.
+  await queueRefund(tx, payment, { paymentIntentId: session.paymentIntentId, at: new Date(now) });
+  return 'refunding';
+}
+
+/** A booking whose payment just arrived: BOOKING_PAID, then its confirmation (or the host's request). */
+async function confirmBooking(scope: PaymentScope, booking: BookingRow, confirmationPolicy: ConfirmationPolicy | null, paid: PaymentRow): Promise<'confirmed'> {
+  const { tx } = scope;
   // Whether the host must confirm was decided by the notice the booking gave when it was made.
-  const waitsForHost = needsConfirmation(held!.confirmationPolicy ?? null, booking.startAt.getTime(), booking.createdAt.getTime());
+  const waitsForHost = needsConfirmation(confirmationPolicy, booking.startAt.getTime(), booking.createdAt.getTime());
   // Nothing to announce: held for its payment, the booking already took its time as an accepted one does.
   const updated = waitsForHost ? booking : await bookingsRepo.updateBooking(tx, booking.id, { status: 'accepted' });
   const [record] = await bookingsRepo.loadRecords(tx, [updated]);
