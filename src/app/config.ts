@@ -2,8 +2,9 @@ import path from 'node:path';
 import type { TwilioConfig } from '../integrations/twilio/client.js';
 import { ConfigError } from './config-error.js';
 import { twilioConfig } from './twilio-config.js';
-import { stripeConfig } from './stripe-config.js';
-import type { StripeConfig } from '../integrations/stripe/client.js';
+import { type PaymentsConfig, paymentsConfig } from './stripe-config.js';
+import { type DailyConfig, dailyConfig } from './daily-config.js';
+import { int, parseHttpUrl } from './config-values.js';
 import { parseEncryptionKey } from '../lib/secrets.js';
 import { GOOGLE_ENDPOINTS } from '../integrations/google/index.js';
 import { MICROSOFT_ENDPOINTS } from '../integrations/microsoft/index.js';
@@ -50,33 +51,9 @@ export interface Config {
   /** SMS and WhatsApp through Twilio (TWILIO_*); null: no text messages (steps that send them are refused). */
   twilio: TwilioConfig | null;
   /** Paid event types: svc's platform account at Stripe (STRIPE_*; null: no event type may charge), and how long an unpaid booking holds its time (SVC_PAYMENT_HOLD_MINUTES). */
-  payments: { stripe: StripeConfig | null; holdMs: number };
+  payments: PaymentsConfig;
   /** Verification codes (verified emails and phones): how long one lasts, and how many a caller and a destination may ask for per hour. */
   verification: { codeTtlMs: number; perCallerPerHour: number; perDestinationPerHour: number; wrongCodesPerHour: number };
-}
-
-export interface DailyConfig {
-  apiKey: string;
-  /** Daily's REST API (SVC_DAILY_API_URL, https://api.daily.co/v1). */
-  apiUrl: string;
-  /** The domain's rooms (SVC_DAILY_ROOM_URL, e.g. https://acme.daily.co): a room's link is `${roomUrl}/${name}`. */
-  roomUrl: string;
-  /** The HMAC secret (base64) of the Daily webhook svc is sent (SVC_DAILY_WEBHOOK_SECRET); null: Daily's webhooks are refused. */
-  webhookSecret: Buffer | null;
-}
-
-function dailyConfig(env: NodeJS.ProcessEnv): DailyConfig | null {
-  const apiKey = env.SVC_DAILY_API_KEY;
-  if (!apiKey) return null;
-  if (!env.SVC_DAILY_ROOM_URL) throw new ConfigError('SVC_DAILY_ROOM_URL (the domain\'s address, e.g. https://acme.daily.co) goes with SVC_DAILY_API_KEY');
-  const secret = env.SVC_DAILY_WEBHOOK_SECRET;
-  if (secret && !/^[A-Za-z0-9+/]+={0,2}$/.test(secret)) throw new ConfigError('SVC_DAILY_WEBHOOK_SECRET must be the base64 HMAC secret Daily gave the webhook');
-  return {
-    apiKey,
-    apiUrl: parseHttpUrl('SVC_DAILY_API_URL', env.SVC_DAILY_API_URL || 'https://api.daily.co/v1'),
-    roomUrl: parseHttpUrl('SVC_DAILY_ROOM_URL', env.SVC_DAILY_ROOM_URL),
-    webhookSecret: secret ? Buffer.from(secret, 'base64') : null,
-  };
 }
 
 /** Connected calendars: how their busy time is synced and when it stops being trusted. */
@@ -217,29 +194,12 @@ function providerEndpoints(env: NodeJS.ProcessEnv, provider: OAuthProvider, defa
 }
 
 /** `value` of the variable `name` as an http(s) URL without a trailing slash; `accepted` says what else it may be. */
-function parseHttpUrl(name: string, value: string, accepted = 'an http(s) URL'): string {
-  try {
-    const url = new URL(value);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('not http');
-    return url.href.replace(/\/+$/, '');
-  } catch {
-    throw new ConfigError(`${name} must be ${accepted}, not "${value}"`);
-  }
-}
 
 /** An origin a site is served from (https://shop.example, http://localhost:3000): scheme, host and port only. */
 function parseOrigin(value: string): string {
   const url = parseHttpUrl('SVC_EMBED_ORIGINS', value, 'a comma-separated list of origins (https://shop.example)');
   if (new URL(url).origin !== url) throw new ConfigError(`SVC_EMBED_ORIGINS lists origins only (scheme, host, port), not "${value}"`);
   return url;
-}
-
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
-  return value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -327,7 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     zoom: oauthApp(env, 'ZOOM', ZOOM_ENDPOINTS),
     daily: dailyConfig(env),
     twilio: twilioConfig(env, env.APP_URL || `http://localhost:${port}`),
-    payments: { stripe: stripeConfig(env), holdMs: Math.min(int(env, 'SVC_PAYMENT_HOLD_MINUTES', 30, 5), 1440) * 60_000 },
+    payments: paymentsConfig(env),
     verification: {
       codeTtlMs: int(env, 'SVC_VERIFICATION_CODE_TTL_MS', 10 * 60_000, 1000),
       perCallerPerHour: int(env, 'SVC_VERIFICATION_PER_CALLER', 10, 1),

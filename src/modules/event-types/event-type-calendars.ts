@@ -3,7 +3,8 @@
 import type { Db } from '../../db/client.js';
 import { invalidField } from '../../lib/errors.js';
 import { eventTypeDestinations, findNamedCalendars, hasWritableConnection } from '../calendars/calendars.repository.js';
-import type { EventTypeChanges, EventTypeView } from './event-types.service.js';
+import type { EventTypeChanges } from './event-type-changes.js';
+import type { EventTypeView } from './event-types.service.js';
 
 /**
  * A team event type's bookings are written to each host's own destination, so a destination on the

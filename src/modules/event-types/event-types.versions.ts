@@ -13,7 +13,7 @@ import {
 import { emptiedInviteAudiences, parseCalendarInvites, parseSettings } from './event-type-settings.js';
 import type { CreateEventTypeBody_2024_06_14, UpdateEventTypeBody_2024_06_14 } from './event-types.schemas.js';
 import { presentDeletedEventType, presentEventType, presentEventTypeInList } from './event-types.presenter.js';
-import type { CreateEventTypeInput, EventTypeChanges } from './event-types.service.js';
+import type { CreateEventTypeInput, EventTypeChanges } from './event-type-changes.js';
 import { parseLocations } from './locations.js';
 import { parseRefundPolicy } from '../payments/event-type-prices.js';
 

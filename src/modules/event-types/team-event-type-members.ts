@@ -3,7 +3,7 @@
 import type { Db } from '../../db/client.js';
 import type { SchedulingType } from '../../db/schema.js';
 import type { EventTypeRow, EventTypeState } from './event-types.repository.js';
-import { stateOf } from './event-types.service.js';
+import { stateOf } from './event-type-changes.js';
 import * as repo from './team-event-types.repository.js';
 import type { NewHost } from './team-event-types.repository.js';
 import type { HostChange } from './team-event-types.service.js';

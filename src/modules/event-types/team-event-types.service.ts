@@ -14,7 +14,7 @@ import {
   type EventTypeChanges,
   initialState,
   stateOf,
-} from './event-types.service.js';
+} from './event-type-changes.js';
 import { assertCalendarFieldsUsable } from './event-type-calendars.js';
 import { assertLocationAppsInstalled } from '../conferencing/conferencing.service.js';
 import { assertCanCharge } from '../payments/event-type-prices.js';
